@@ -1,0 +1,29 @@
+// Shared by every fragment kernel.
+//
+// Operands are buffer textures over device buffers (R32F texels, one float each). An operand
+// named P has uniforms uP (the sampler), uPStart (texel of logical element 0) and uPInc (texel
+// step between logical elements, negative for BLAS negative increments); see operand.rs.
+#define OPERAND(P) uniform samplerBuffer u##P; uniform int u##P##Start; uniform int u##P##Inc;
+#define AT(P, i) texelFetch(u##P, u##P##Start + (i) * u##P##Inc).r
+
+layout(location = 0) out float fragOut;
+
+// Output mapping for vector results. Outputs are rendered in memory order so that one
+// glReadPixels with GL_PACK_ROW_LENGTH = |inc| stores them in place:
+//  - uOutTall == 0: element r at pixel (r % uOutWidth, r / uOutWidth) (unit stride: whole rows);
+//  - uOutTall  > 0: element r at pixel (r / uOutTall, r % uOutTall) (strided: one column per read).
+// With a negative increment, memory slot r holds logical element uOutCount - 1 - r.
+uniform int uOutCount;
+uniform int uOutWidth;
+uniform int uOutTall;
+uniform bool uOutReverse;
+
+// The logical element this fragment computes, or -1 past the end.
+int out_index() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    int r = uOutTall > 0 ? p.x * uOutTall + p.y : p.y * uOutWidth + p.x;
+    if (r >= uOutCount) {
+        return -1;
+    }
+    return uOutReverse ? uOutCount - 1 - r : r;
+}

@@ -1,0 +1,281 @@
+//! The glblas C API. Each export checks its arguments, resolves pointers to operands and calls
+//! one kernel, inside the panic guard; outputs are untouched whenever the status is not SUCCESS.
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+use parking_lot::Mutex;
+
+use crate::engine::{self, with_engine};
+use crate::ffi::{
+    dimension, guard, leading_dimension, non_null, MemcpyKindArg, OperationArg, StatusArg,
+};
+use crate::kernels::gemm::Gemm;
+use crate::kernels::{axpy, dot, gemm};
+use crate::status::{glblasStatus_t, Error};
+
+/// Creates the GL context now (otherwise the first call does). Idempotent; retries after a
+/// failure.
+#[no_mangle]
+pub extern "C" fn glblasInit() -> glblasStatus_t {
+    guard(engine::init)
+}
+
+/// Frees every device buffer, GL object and the context. A later call initialises again.
+#[no_mangle]
+pub extern "C" fn glblasShutdown() -> glblasStatus_t {
+    guard(engine::shutdown)
+}
+
+/// Static text describing `status`; never NULL, also for values that are no status.
+#[no_mangle]
+pub extern "C" fn glblasGetStatusString(status: StatusArg) -> *const c_char {
+    match status.status() {
+        Some(s) => s.description().as_ptr(),
+        None => c"unknown glblasStatus_t value".as_ptr(),
+    }
+}
+
+/// The GL renderer string, or NULL when no GL context can be created.
+#[no_mangle]
+pub extern "C" fn glblasGetDeviceName() -> *const c_char {
+    // Names are kept for the life of the process, so a returned pointer never dangles, even
+    // across glblasShutdown; there is one per distinct device seen.
+    static NAMES: Mutex<Vec<&'static CStr>> = Mutex::new(Vec::new());
+    let name = std::panic::catch_unwind(engine::device_name).ok().flatten();
+    let Some(name) = name else {
+        return std::ptr::null();
+    };
+    let mut names = NAMES.lock();
+    let kept = match names.iter().find(|n| **n == name.as_c_str()) {
+        Some(n) => *n,
+        None => {
+            let leaked: &'static CStr = Box::leak(name.into_boxed_c_str());
+            names.push(leaked);
+            leaked
+        }
+    };
+    kept.as_ptr()
+}
+
+/// Allocates `bytes` of device memory. `bytes == 0` gives NULL.
+///
+/// # Safety
+/// `devPtr` must be NULL or point to writable storage for one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn glblasMalloc(devPtr: *mut *mut c_void, bytes: usize) -> glblasStatus_t {
+    guard(|| {
+        non_null(devPtr, "devPtr")?;
+        let p = with_engine(|e| {
+            if bytes == 0 {
+                return Ok(std::ptr::null_mut());
+            }
+            e.memory.alloc(&e.ctx.gl, &e.ext, bytes)
+        })?;
+        // SAFETY: checked non-NULL; the caller provides storage for one pointer.
+        unsafe { *devPtr = p };
+        Ok(())
+    })
+}
+
+/// Frees a device allocation. NULL is a no-op; anything else that is not the start of a live
+/// allocation is INVALID_VALUE.
+#[no_mangle]
+pub extern "C" fn glblasFree(devPtr: *mut c_void) -> glblasStatus_t {
+    guard(|| {
+        if devPtr.is_null() {
+            return Ok(());
+        }
+        with_engine(|e| e.memory.free(&e.ctx.gl, devPtr as usize))
+    })
+}
+
+/// Copies `bytes` between host and device memory, or within device memory.
+///
+/// # Safety
+/// Host pointers must be valid for `bytes` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn glblasMemcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    bytes: usize,
+    kind: MemcpyKindArg,
+) -> glblasStatus_t {
+    guard(|| {
+        let kind = kind.kind()?;
+        if bytes > 0 {
+            non_null(dst, "dst")?;
+            non_null(src, "src")?;
+        }
+        if bytes > isize::MAX as usize {
+            return Err(Error::invalid("byte count too large"));
+        }
+        with_engine(|e| e.memcpy(dst, src, bytes, kind))
+    })
+}
+
+/// Waits until all device work issued so far has completed.
+#[no_mangle]
+pub extern "C" fn glblasSync() -> glblasStatus_t {
+    guard(|| with_engine(|e| e.sync()))
+}
+
+/// y := alpha*x + y.
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increment.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSaxpy(
+    n: c_int,
+    alpha: f32,
+    x: *const f32,
+    incx: c_int,
+    y: *mut f32,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| {
+        if n > 0 {
+            non_null(x, "x")?;
+            non_null(y, "y")?;
+        }
+        with_engine(|e| {
+            if n <= 0 {
+                return Ok(());
+            }
+            let (n, incx, incy) = (i64::from(n), i64::from(incx), i64::from(incy));
+            let x = e.vector(x, n, incx)?;
+            let y = e.vector(y, n, incy)?;
+            axpy::saxpy(e, alpha, &x, &y)
+        })
+    })
+}
+
+/// *result := x·y. `result` may be a device pointer.
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses; `result` one float.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSdot(
+    n: c_int,
+    x: *const f32,
+    incx: c_int,
+    y: *const f32,
+    incy: c_int,
+    result: *mut f32,
+) -> glblasStatus_t {
+    guard(|| {
+        non_null(result, "result")?;
+        if n > 0 {
+            non_null(x, "x")?;
+            non_null(y, "y")?;
+        }
+        with_engine(|e| {
+            let out = e.mem(result, 1)?;
+            let n = i64::from(n.max(0));
+            let x = e.vector(x, n, i64::from(incx))?;
+            let y = e.vector(y, n, i64::from(incy))?;
+            dot::sdot(e, &x, &y, out)
+        })
+    })
+}
+
+/// C := alpha*op(A)*op(B) + beta*C, column-major.
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSgemm(
+    transa: OperationArg,
+    transb: OperationArg,
+    m: c_int,
+    n: c_int,
+    k: c_int,
+    alpha: f32,
+    A: *const f32,
+    lda: c_int,
+    B: *const f32,
+    ldb: c_int,
+    beta: f32,
+    C: *mut f32,
+    ldc: c_int,
+) -> glblasStatus_t {
+    guard(|| {
+        let ta = transa.transposed()?;
+        let tb = transb.transposed()?;
+        dimension(m, "m")?;
+        dimension(n, "n")?;
+        dimension(k, "k")?;
+        leading_dimension(lda, if ta { k } else { m }, "lda")?;
+        leading_dimension(ldb, if tb { n } else { k }, "ldb")?;
+        leading_dimension(ldc, m, "ldc")?;
+        let empty = m == 0 || n == 0;
+        // A and B are read only when they contribute (reference BLAS).
+        let reads_ab = !empty && k > 0 && alpha != 0.0;
+        if reads_ab {
+            non_null(A, "A")?;
+            non_null(B, "B")?;
+        }
+        if !empty {
+            non_null(C, "C")?;
+        }
+        with_engine(|e| {
+            if empty {
+                return Ok(());
+            }
+            let (m, n, k) = (i64::from(m), i64::from(n), i64::from(k));
+            let ab = if reads_ab {
+                let a = if ta {
+                    e.matrix(A, k, m, lda.into())?
+                } else {
+                    e.matrix(A, m, k, lda.into())?
+                };
+                let b = if tb {
+                    e.matrix(B, n, k, ldb.into())?
+                } else {
+                    e.matrix(B, k, n, ldb.into())?
+                };
+                Some((a, b))
+            } else {
+                None
+            };
+            let c = e.matrix(C, m, n, ldc.into())?;
+            gemm::sgemm(
+                e,
+                &Gemm {
+                    ta,
+                    tb,
+                    m,
+                    n,
+                    k,
+                    alpha,
+                    beta,
+                    ab,
+                    c,
+                },
+            )
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::status::Status;
+
+    #[test]
+    fn every_status_has_its_own_text() {
+        let texts: Vec<&CStr> = Status::ALL
+            .iter()
+            .map(|s| unsafe { CStr::from_ptr(glblasGetStatusString(StatusArg(*s as c_int))) })
+            .collect();
+        for (s, t) in Status::ALL.iter().zip(&texts) {
+            assert!(
+                t.to_str().unwrap().contains(&format!("{s:?}")),
+                "{s:?}: {t:?}"
+            );
+        }
+        assert!(!glblasGetStatusString(StatusArg(99)).is_null());
+        assert!(!glblasGetStatusString(StatusArg(-1)).is_null());
+    }
+}

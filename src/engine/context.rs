@@ -1,0 +1,494 @@
+//! The process's one headless EGL display and GL context, and making it current for one call.
+//!
+//! Display selection follows the order a headless machine needs: every `EGL_EXT_platform_device`
+//! device (the GPU on an NVIDIA machine), then Mesa's surfaceless platform, then the default
+//! display. The first one that yields a usable GL context wins.
+
+use std::ffi::c_void;
+
+use glow::HasContext;
+use khronos_egl as egl;
+use once_cell::sync::OnceCell;
+
+use crate::status::{Error, Status};
+
+type Egl = egl::DynamicInstance<egl::EGL1_5>;
+
+// Tokens from EGL extensions that khronos-egl does not name.
+const PLATFORM_DEVICE_EXT: egl::Enum = 0x313F;
+const PLATFORM_SURFACELESS_MESA: egl::Enum = 0x31DD;
+const CONTEXT_OPENGL_CORE_PROFILE_BIT: egl::Int = 0x1;
+
+type QueryDevicesExt = unsafe extern "system" fn(egl::Int, *mut *mut c_void, *mut egl::Int) -> u32;
+
+/// What the GL device can do, read once when the context is created.
+#[derive(Debug, Clone)]
+pub struct DeviceInfo {
+    pub renderer: String,
+    pub version: String,
+    /// How the display was reached, e.g. "EGL device 0" or "surfaceless".
+    pub platform: String,
+    pub gles: bool,
+    pub major: u32,
+    pub minor: u32,
+    pub pbuffer: bool,
+    pub max_texture_size: i32,
+    /// Texels one buffer texture can address.
+    pub max_texture_buffer_size: i64,
+    /// `glTexBufferRange` is there (GL 4.3, GLES 3.2), so a window of a large buffer can be bound.
+    pub texture_buffer_range: bool,
+    pub texture_buffer_offset_alignment: i64,
+    pub compute_shaders: bool,
+}
+
+/// An EGL display with a GL context (and pbuffer) on it.
+pub struct GpuContext {
+    egl: &'static Egl,
+    display: egl::Display,
+    context: egl::Context,
+    surface: Option<egl::Surface>,
+    api: egl::Enum,
+    pub gl: glow::Context,
+    pub info: DeviceInfo,
+}
+
+// SAFETY: the context is only used by the thread that holds the engine mutex, and it is made
+// current on that thread (and released) inside that critical section.
+unsafe impl Send for GpuContext {}
+
+impl GpuContext {
+    /// Finds a display and creates the context, trying each candidate in turn.
+    pub fn create() -> Result<GpuContext, Error> {
+        let egl = load_egl()?;
+        let mut failures = Vec::new();
+        for (platform, display) in candidate_displays(egl) {
+            match Self::create_on(egl, display, &platform) {
+                Ok((context, surface, api, gl, info)) => {
+                    return Ok(GpuContext {
+                        egl,
+                        display,
+                        context,
+                        surface,
+                        api,
+                        gl,
+                        info,
+                    });
+                }
+                Err(e) => failures.push(format!("{platform}: {e}")),
+            }
+        }
+        if failures.is_empty() {
+            failures.push("no EGL display".into());
+        }
+        Err(Error::new(Status::NotInitialized, failures.join("; ")))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn create_on(
+        egl: &Egl,
+        display: egl::Display,
+        platform: &str,
+    ) -> Result<
+        (
+            egl::Context,
+            Option<egl::Surface>,
+            egl::Enum,
+            glow::Context,
+            DeviceInfo,
+        ),
+        String,
+    > {
+        // Displays are never terminated: a platform display is shared with the host program,
+        // and terminating it would destroy the host's own contexts.
+        egl.initialize(display)
+            .map_err(|e| format!("eglInitialize: {e}"))?;
+        let saved = SavedCurrent::save(egl);
+        let result = Self::try_apis(egl, display, platform);
+        saved.restore(egl);
+        result
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn try_apis(
+        egl: &Egl,
+        display: egl::Display,
+        platform: &str,
+    ) -> Result<
+        (
+            egl::Context,
+            Option<egl::Surface>,
+            egl::Enum,
+            glow::Context,
+            DeviceInfo,
+        ),
+        String,
+    > {
+        let force_gles =
+            std::env::var("GLBLAS_GL_API").is_ok_and(|v| v.eq_ignore_ascii_case("gles"));
+        // Desktop core profiles, newest first (4.3+ brings compute shaders), then GLES 3.2.
+        let mut attempts: Vec<(egl::Enum, egl::Int, Vec<egl::Int>)> = Vec::new();
+        if !force_gles {
+            for (major, minor) in [(4, 6), (4, 5), (4, 3), (3, 3)] {
+                attempts.push((
+                    egl::OPENGL_API,
+                    egl::OPENGL_BIT,
+                    vec![
+                        egl::CONTEXT_MAJOR_VERSION,
+                        major,
+                        egl::CONTEXT_MINOR_VERSION,
+                        minor,
+                        egl::CONTEXT_OPENGL_PROFILE_MASK,
+                        CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                        egl::NONE,
+                    ],
+                ));
+            }
+        }
+        attempts.push((
+            egl::OPENGL_ES_API,
+            egl::OPENGL_ES3_BIT,
+            vec![
+                egl::CONTEXT_MAJOR_VERSION,
+                3,
+                egl::CONTEXT_MINOR_VERSION,
+                2,
+                egl::NONE,
+            ],
+        ));
+        let mut last = String::from("no context attempt");
+        for (api, bit, attribs) in attempts {
+            match Self::try_context(egl, display, platform, api, bit, &attribs) {
+                Ok(found) => return Ok(found),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn try_context(
+        egl: &Egl,
+        display: egl::Display,
+        platform: &str,
+        api: egl::Enum,
+        renderable: egl::Int,
+        attribs: &[egl::Int],
+    ) -> Result<
+        (
+            egl::Context,
+            Option<egl::Surface>,
+            egl::Enum,
+            glow::Context,
+            DeviceInfo,
+        ),
+        String,
+    > {
+        egl.bind_api(api).map_err(|e| format!("eglBindAPI: {e}"))?;
+        let pbuffer_config = egl
+            .choose_first_config(
+                display,
+                &[
+                    egl::SURFACE_TYPE,
+                    egl::PBUFFER_BIT,
+                    egl::RENDERABLE_TYPE,
+                    renderable,
+                    egl::NONE,
+                ],
+            )
+            .ok()
+            .flatten();
+        // Without a pbuffer-capable config, a surfaceless context is the fallback.
+        let config = match pbuffer_config {
+            Some(c) => c,
+            None => egl
+                .choose_first_config(display, &[egl::RENDERABLE_TYPE, renderable, egl::NONE])
+                .ok()
+                .flatten()
+                .ok_or("no EGL config for this API")?,
+        };
+        let context = egl
+            .create_context(display, config, None, attribs)
+            .map_err(|e| format!("eglCreateContext: {e}"))?;
+        let surface = match pbuffer_config {
+            Some(c) => match egl.create_pbuffer_surface(
+                display,
+                c,
+                &[egl::WIDTH, 1, egl::HEIGHT, 1, egl::NONE],
+            ) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    let _ = egl.destroy_context(display, context);
+                    return Err(format!("eglCreatePbufferSurface: {e}"));
+                }
+            },
+            None => None,
+        };
+        let cleanup = |why: String| {
+            let _ = egl.make_current(display, None, None, None);
+            if let Some(s) = surface {
+                let _ = egl.destroy_surface(display, s);
+            }
+            let _ = egl.destroy_context(display, context);
+            why
+        };
+        if let Err(e) = egl.make_current(display, surface, surface, Some(context)) {
+            return Err(cleanup(format!("eglMakeCurrent: {e}")));
+        }
+        // SAFETY: the context is current on this thread; the loader returns EGL's entry points.
+        let gl = unsafe {
+            glow::Context::from_loader_function_cstr(|name| {
+                name.to_str()
+                    .ok()
+                    .and_then(|n| egl.get_proc_address(n))
+                    .map_or(std::ptr::null(), |f| f as *const c_void)
+            })
+        };
+        let info = match read_info(&gl, platform, surface.is_some()) {
+            Ok(info) => info,
+            Err(e) => return Err(cleanup(e)),
+        };
+        let _ = egl.make_current(display, None, None, None);
+        Ok((context, surface, api, gl, info))
+    }
+
+    /// Makes the context current on the calling thread until the guard drops, when whatever
+    /// the thread had current before (its own context, or nothing) is current again.
+    pub fn make_current(&self) -> Result<Current, Error> {
+        let saved = SavedCurrent::save(self.egl);
+        let made = self.egl.bind_api(self.api).and_then(|()| {
+            self.egl
+                .make_current(self.display, self.surface, self.surface, Some(self.context))
+        });
+        match made {
+            Ok(()) => Ok(Current {
+                egl: self.egl,
+                saved: Some(saved),
+            }),
+            Err(e) => {
+                saved.restore(self.egl);
+                Err(Error::new(
+                    Status::ExecutionFailed,
+                    format!("eglMakeCurrent: {e}"),
+                ))
+            }
+        }
+    }
+
+    /// Destroys the context and its surface. GL objects must have been deleted while current.
+    pub fn destroy(self) {
+        if let Some(s) = self.surface {
+            let _ = self.egl.destroy_surface(self.display, s);
+        }
+        let _ = self.egl.destroy_context(self.display, self.context);
+    }
+
+    /// A GL entry point, for those glow does not wrap.
+    pub fn proc_address(&self, name: &str) -> *const c_void {
+        self.egl
+            .get_proc_address(name)
+            .map_or(std::ptr::null(), |f| f as *const c_void)
+    }
+}
+
+/// libEGL, loaded once per process and never unloaded (the host program may use it too).
+fn load_egl() -> Result<&'static Egl, Error> {
+    static EGL: OnceCell<std::result::Result<Egl, String>> = OnceCell::new();
+    EGL.get_or_init(|| {
+        // SAFETY: loading libEGL runs its initialisers, which is what every EGL user does.
+        unsafe { Egl::load_required() }.map_err(|e| format!("cannot load libEGL: {e}"))
+    })
+    .as_ref()
+    .map_err(|e| Error::new(Status::NotInitialized, e.clone()))
+}
+
+/// The context is current on this thread while this lives.
+pub struct Current {
+    egl: &'static Egl,
+    saved: Option<SavedCurrent>,
+}
+
+impl Drop for Current {
+    fn drop(&mut self) {
+        if let Some(saved) = self.saved.take() {
+            saved.restore(self.egl);
+        }
+    }
+}
+
+/// What one thread had current, per client API, so it can be put back exactly.
+struct SavedCurrent {
+    bound_api: egl::Enum,
+    per_api: Vec<(
+        egl::Enum,
+        Option<(
+            egl::Display,
+            Option<egl::Surface>,
+            Option<egl::Surface>,
+            egl::Context,
+        )>,
+    )>,
+}
+
+impl SavedCurrent {
+    fn save(egl: &Egl) -> SavedCurrent {
+        let bound_api = egl.query_api();
+        let mut per_api = Vec::with_capacity(2);
+        // OpenGL and OpenGL ES have separate bindings in EGL; some implementations share one slot,
+        // so both are saved and restored.
+        for api in [egl::OPENGL_API, egl::OPENGL_ES_API] {
+            if egl.bind_api(api).is_err() {
+                continue;
+            }
+            let current = egl.get_current_context().and_then(|c| {
+                let d = egl.get_current_display()?;
+                Some((
+                    d,
+                    egl.get_current_surface(egl::DRAW),
+                    egl.get_current_surface(egl::READ),
+                    c,
+                ))
+            });
+            per_api.push((api, current));
+        }
+        let _ = egl.bind_api(bound_api);
+        SavedCurrent { bound_api, per_api }
+    }
+
+    fn restore(self, egl: &Egl) {
+        // Release ours first (under each API), then put back the thread's own contexts.
+        for (api, _) in &self.per_api {
+            if egl.bind_api(*api).is_ok() {
+                if let Some(d) = egl.get_current_display() {
+                    let _ = egl.make_current(d, None, None, None);
+                }
+            }
+        }
+        for (api, current) in &self.per_api {
+            if let Some((d, draw, read, c)) = current {
+                if egl.bind_api(*api).is_ok() {
+                    let _ = egl.make_current(*d, *draw, *read, Some(*c));
+                }
+            }
+        }
+        let _ = egl.bind_api(self.bound_api);
+    }
+}
+
+fn client_extensions(egl: &Egl) -> String {
+    // SAFETY: EGL_NO_DISPLAY asks for client extensions (EGL 1.5 / EXT_client_extensions).
+    let no_display = unsafe { egl::Display::from_ptr(egl::NO_DISPLAY) };
+    egl.query_string(Some(no_display), egl::EXTENSIONS)
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn candidate_displays(egl: &Egl) -> Vec<(String, egl::Display)> {
+    let exts = client_extensions(egl);
+    let has = |name: &str| exts.split_ascii_whitespace().any(|e| e == name);
+    let mut out = Vec::new();
+    let wanted: Option<usize> = std::env::var("GLBLAS_EGL_DEVICE")
+        .ok()
+        .and_then(|v| v.trim().parse().ok());
+    if has("EGL_EXT_platform_device") {
+        for (i, device) in query_devices(egl).into_iter().enumerate() {
+            if wanted.is_some_and(|w| w != i) {
+                continue;
+            }
+            // SAFETY: `device` is an EGLDeviceEXT returned by eglQueryDevicesEXT.
+            if let Ok(d) = unsafe {
+                egl.get_platform_display(PLATFORM_DEVICE_EXT, device, &[egl::ATTRIB_NONE])
+            } {
+                out.push((format!("EGL device {i}"), d));
+            }
+        }
+    }
+    if wanted.is_none() {
+        if has("EGL_MESA_platform_surfaceless") {
+            // SAFETY: the surfaceless platform takes EGL_DEFAULT_DISPLAY as its native display.
+            if let Ok(d) = unsafe {
+                egl.get_platform_display(
+                    PLATFORM_SURFACELESS_MESA,
+                    egl::DEFAULT_DISPLAY,
+                    &[egl::ATTRIB_NONE],
+                )
+            } {
+                out.push(("surfaceless".into(), d));
+            }
+        }
+        // SAFETY: EGL_DEFAULT_DISPLAY is always a valid argument.
+        if let Some(d) = unsafe { egl.get_display(egl::DEFAULT_DISPLAY) } {
+            out.push(("default display".into(), d));
+        }
+    }
+    out
+}
+
+fn query_devices(egl: &Egl) -> Vec<*mut c_void> {
+    let Some(f) = egl.get_proc_address("eglQueryDevicesEXT") else {
+        return Vec::new();
+    };
+    // SAFETY: eglQueryDevicesEXT has this signature (EGL_EXT_device_enumeration).
+    let query: QueryDevicesExt =
+        unsafe { std::mem::transmute::<extern "system" fn(), QueryDevicesExt>(f) };
+    let mut count: egl::Int = 0;
+    // SAFETY: a null array asks for the count only.
+    if unsafe { query(0, std::ptr::null_mut(), &mut count) } == 0 || count <= 0 {
+        return Vec::new();
+    }
+    let mut devices = vec![std::ptr::null_mut(); count as usize];
+    // SAFETY: `devices` holds `count` slots.
+    if unsafe { query(count, devices.as_mut_ptr(), &mut count) } == 0 {
+        return Vec::new();
+    }
+    devices.truncate(count.max(0) as usize);
+    devices
+}
+
+fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<DeviceInfo, String> {
+    let v = gl.version();
+    let (major, minor, gles) = (v.major, v.minor, v.is_embedded);
+    // The kernels need buffer textures and float render targets: GL 3.3 core or GLES 3.2.
+    let enough = if gles {
+        (major, minor) >= (3, 2)
+    } else {
+        (major, minor) >= (3, 3)
+    };
+    if !enough {
+        return Err(format!(
+            "GL {major}.{minor}{} is below the minimum",
+            if gles { " ES" } else { "" }
+        ));
+    }
+    // SAFETY: the context is current; these are plain queries.
+    unsafe {
+        let ver = |maj, min| (major, minor) >= (maj, min);
+        let range = if gles {
+            ver(3, 2)
+        } else {
+            ver(4, 3)
+                || gl
+                    .supported_extensions()
+                    .contains("GL_ARB_texture_buffer_range")
+        };
+        let info = DeviceInfo {
+            renderer: gl.get_parameter_string(glow::RENDERER),
+            version: gl.get_parameter_string(glow::VERSION),
+            platform: platform.to_string(),
+            gles,
+            major,
+            minor,
+            pbuffer,
+            max_texture_size: gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE),
+            max_texture_buffer_size: i64::from(gl.get_parameter_i32(glow::MAX_TEXTURE_BUFFER_SIZE)),
+            texture_buffer_range: range,
+            texture_buffer_offset_alignment: if range {
+                i64::from(gl.get_parameter_i32(glow::TEXTURE_BUFFER_OFFSET_ALIGNMENT)).max(1)
+            } else {
+                1
+            },
+            compute_shaders: if gles { ver(3, 1) } else { ver(4, 3) },
+        };
+        while gl.get_error() != glow::NO_ERROR {}
+        Ok(info)
+    }
+}

@@ -1,0 +1,60 @@
+//! GL entry points that glow narrows to 32-bit sizes or offsets, or does not wrap
+//! (`glTexBufferRange`). Device buffers may exceed 2 GiB, so these take `isize`.
+
+use std::ffi::c_void;
+
+type BufferData = unsafe extern "system" fn(u32, isize, *const c_void, u32);
+type BufferSubData = unsafe extern "system" fn(u32, isize, isize, *const c_void);
+type GetBufferSubData = unsafe extern "system" fn(u32, isize, isize, *mut c_void);
+type CopyBufferSubData = unsafe extern "system" fn(u32, u32, isize, isize, isize);
+type MapBufferRange = unsafe extern "system" fn(u32, isize, isize, u32) -> *mut c_void;
+type TexBufferRange = unsafe extern "system" fn(u32, u32, u32, isize, isize);
+type ReadPixels = unsafe extern "system" fn(i32, i32, i32, i32, u32, u32, *mut c_void);
+
+pub struct GlExt {
+    pub buffer_data: BufferData,
+    pub buffer_sub_data: BufferSubData,
+    /// Absent on GLES, where reads go through `map_buffer_range`.
+    pub get_buffer_sub_data: Option<GetBufferSubData>,
+    pub copy_buffer_sub_data: CopyBufferSubData,
+    pub map_buffer_range: MapBufferRange,
+    pub tex_buffer_range: Option<TexBufferRange>,
+    pub read_pixels: ReadPixels,
+}
+
+impl GlExt {
+    /// Loads the entry points through `lookup` (eglGetProcAddress); `None` if a required one is missing.
+    pub fn load(
+        lookup: impl Fn(&str) -> *const c_void,
+        texture_buffer_range: bool,
+    ) -> Option<GlExt> {
+        let get = |name: &str| {
+            let p = lookup(name);
+            (!p.is_null()).then_some(p)
+        };
+        // SAFETY: each pointer is the GL entry point of that name, whose C signature the type spells.
+        unsafe {
+            Some(GlExt {
+                buffer_data: std::mem::transmute::<*const c_void, BufferData>(get("glBufferData")?),
+                buffer_sub_data: std::mem::transmute::<*const c_void, BufferSubData>(get(
+                    "glBufferSubData",
+                )?),
+                get_buffer_sub_data: get("glGetBufferSubData")
+                    .map(|p| std::mem::transmute::<*const c_void, GetBufferSubData>(p)),
+                copy_buffer_sub_data: std::mem::transmute::<*const c_void, CopyBufferSubData>(get(
+                    "glCopyBufferSubData",
+                )?),
+                map_buffer_range: std::mem::transmute::<*const c_void, MapBufferRange>(get(
+                    "glMapBufferRange",
+                )?),
+                tex_buffer_range: if texture_buffer_range {
+                    get("glTexBufferRange")
+                        .map(|p| std::mem::transmute::<*const c_void, TexBufferRange>(p))
+                } else {
+                    None
+                },
+                read_pixels: std::mem::transmute::<*const c_void, ReadPixels>(get("glReadPixels")?),
+            })
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Device memory: each allocation is a GL buffer object plus an address range reserved with
+//! `mmap(PROT_NONE)`, so device pointers never collide with host memory, any address inside the
+//! range names "this buffer at this offset", and a host dereference by mistake faults at once.
+
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+
+use glow::HasContext;
+
+use crate::status::{Error, Result, Status};
+
+/// One device allocation.
+pub struct Allocation {
+    pub buffer: glow::Buffer,
+    /// Bytes the caller asked for; the GL buffer holds exactly this many.
+    pub bytes: usize,
+    /// Bytes reserved in the address space: `bytes` rounded up to pages, plus one guard page so a
+    /// pointer just past the end still names this allocation and is refused, not read as host memory.
+    reserved: usize,
+}
+
+/// Where a pointer argument lives.
+#[derive(Clone, Copy, Debug)]
+pub enum Location {
+    Host(usize),
+    /// A device buffer, at this byte offset; `available` bytes remain before its end
+    /// (zero or less when the pointer is in the guard page past the end).
+    Device {
+        buffer: glow::Buffer,
+        offset: usize,
+        available: isize,
+    },
+}
+
+#[derive(Default)]
+pub struct DeviceMemory {
+    by_start: BTreeMap<usize, Allocation>,
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if p > 0 {
+        p as usize
+    } else {
+        4096
+    }
+}
+
+impl DeviceMemory {
+    /// Allocates `bytes` (> 0) of device memory and returns its device pointer.
+    pub fn alloc(
+        &mut self,
+        gl: &glow::Context,
+        ext: &super::gl_ext::GlExt,
+        bytes: usize,
+    ) -> Result<*mut c_void> {
+        let page = page_size();
+        let reserved = bytes
+            .checked_next_multiple_of(page)
+            .and_then(|b| b.checked_add(page))
+            .filter(|&b| b <= isize::MAX as usize)
+            .ok_or_else(|| {
+                Error::new(
+                    Status::AllocFailed,
+                    "allocation size overflows the address space",
+                )
+            })?;
+        // SAFETY: an anonymous PROT_NONE mapping touches no existing memory.
+        let start = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                reserved,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if start == libc::MAP_FAILED {
+            return Err(Error::new(
+                Status::AllocFailed,
+                "cannot reserve address space",
+            ));
+        }
+        let unreserve = || {
+            // SAFETY: exactly the mapping made above.
+            unsafe { libc::munmap(start, reserved) };
+        };
+        // SAFETY: the context is current (engine lock held); the buffer is new.
+        let made = unsafe {
+            super::drain_gl_errors(gl);
+            gl.create_buffer()
+                .map_err(|e| Error::new(Status::AllocFailed, e))
+                .and_then(|buffer| {
+                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
+                    (ext.buffer_data)(
+                        glow::COPY_WRITE_BUFFER,
+                        bytes as isize,
+                        std::ptr::null(),
+                        glow::DYNAMIC_COPY,
+                    );
+                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+                    match super::check_gl(gl, "glBufferData") {
+                        Ok(()) => Ok(buffer),
+                        Err(e) => {
+                            gl.delete_buffer(buffer);
+                            Err(e)
+                        }
+                    }
+                })
+        };
+        match made {
+            Ok(buffer) => {
+                self.by_start.insert(
+                    start as usize,
+                    Allocation {
+                        buffer,
+                        bytes,
+                        reserved,
+                    },
+                );
+                Ok(start)
+            }
+            Err(e) => {
+                unreserve();
+                Err(e)
+            }
+        }
+    }
+
+    /// Frees the allocation that starts exactly at `ptr`.
+    pub fn free(&mut self, gl: &glow::Context, ptr: usize) -> Result<()> {
+        let a = self.by_start.remove(&ptr).ok_or_else(|| {
+            Error::invalid("pointer is not the start of a live device allocation")
+        })?;
+        Self::release(gl, ptr, a);
+        Ok(())
+    }
+
+    /// Frees every allocation (shutdown).
+    pub fn free_all(&mut self, gl: &glow::Context) {
+        for (start, a) in std::mem::take(&mut self.by_start) {
+            Self::release(gl, start, a);
+        }
+    }
+
+    fn release(gl: &glow::Context, start: usize, a: Allocation) {
+        // SAFETY: the context is current; the buffer and mapping belong to this allocation.
+        unsafe {
+            gl.delete_buffer(a.buffer);
+            libc::munmap(start as *mut c_void, a.reserved);
+        }
+    }
+
+    /// Tells whether `addr` is host memory or inside a device allocation (or its guard page).
+    pub fn locate(&self, addr: usize) -> Location {
+        match self.by_start.range(..=addr).next_back() {
+            Some((&start, a)) if addr - start < a.reserved => {
+                let offset = addr - start;
+                Location::Device {
+                    buffer: a.buffer,
+                    offset,
+                    available: a.bytes as isize - offset as isize,
+                }
+            }
+            _ => Location::Host(addr),
+        }
+    }
+
+    pub fn live_allocations(&self) -> usize {
+        self.by_start.len()
+    }
+}

@@ -1,0 +1,343 @@
+//! The GL engine: one process-wide context behind a mutex, device memory, and the resources the
+//! kernels share. Every entry point runs through [`with_engine`], which serializes callers,
+//! initialises lazily, and makes the context current on the calling thread for the call only.
+
+pub mod context;
+pub mod gl_ext;
+pub mod memory;
+pub mod operand;
+pub mod programs;
+pub mod targets;
+pub mod transfer;
+
+use std::sync::Arc;
+
+use glow::HasContext;
+use parking_lot::Mutex;
+
+use crate::status::{Error, Result, Status};
+use context::GpuContext;
+use gl_ext::GlExt;
+use memory::{DeviceMemory, Location};
+use operand::{Matrix, Mem, OperandUnits, OutLayout, Staging, Vector};
+use programs::{Program, Programs};
+use targets::Targets;
+
+/// Everything that lives in the GL context.
+pub struct Engine {
+    pub ctx: GpuContext,
+    pub ext: GlExt,
+    pub memory: DeviceMemory,
+    pub programs: Programs,
+    pub targets: Targets,
+    pub staging: Staging,
+    pub units: OperandUnits,
+    vao: glow::VertexArray,
+}
+
+enum Slot {
+    Uninit,
+    /// Context creation failed; calls answer NOT_INITIALIZED until `glblasInit` retries.
+    Failed,
+    Ready(Box<Engine>),
+}
+
+static ENGINE: Mutex<Slot> = Mutex::new(Slot::Uninit);
+
+/// Runs `f` on the engine, creating it on first use.
+pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
+    let mut slot = ENGINE.lock();
+    if matches!(*slot, Slot::Uninit) {
+        *slot = create_slot();
+    }
+    let Slot::Ready(engine) = &mut *slot else {
+        return Err(Error::new(Status::NotInitialized, "no GL context"));
+    };
+    let _current = engine.ctx.make_current()?;
+    drain_gl_errors(&engine.ctx.gl);
+    let result = f(engine);
+    // A GL error the kernel did not check itself still fails the call.
+    match (result, check_gl(&engine.ctx.gl, "call")) {
+        (Ok(v), Ok(())) => Ok(v),
+        (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+    }
+}
+
+/// Creates the engine if there is none, retrying after an earlier failure.
+pub fn init() -> Result<()> {
+    let mut slot = ENGINE.lock();
+    if !matches!(*slot, Slot::Ready(_)) {
+        *slot = create_slot();
+    }
+    match *slot {
+        Slot::Ready(_) => Ok(()),
+        _ => Err(Error::new(Status::NotInitialized, "no GL context")),
+    }
+}
+
+/// Frees every GL object and the context; the next call initialises again.
+pub fn shutdown() -> Result<()> {
+    let mut slot = ENGINE.lock();
+    if let Slot::Ready(engine) = std::mem::replace(&mut *slot, Slot::Uninit) {
+        engine.destroy();
+    }
+    Ok(())
+}
+
+/// The GL renderer string, if a context exists or can be created.
+pub fn device_name() -> Option<std::ffi::CString> {
+    with_engine(|e| Ok(std::ffi::CString::new(e.ctx.info.renderer.clone()).unwrap_or_default()))
+        .ok()
+}
+
+fn create_slot() -> Slot {
+    match Engine::create() {
+        Ok(e) => Slot::Ready(Box::new(e)),
+        Err(e) => {
+            debug_log(&e);
+            Slot::Failed
+        }
+    }
+}
+
+/// `GLBLAS_DEBUG=1` prints why a call failed; without it the library prints nothing.
+pub fn debug_log(e: &Error) {
+    if std::env::var_os("GLBLAS_DEBUG").is_some_and(|v| v != "0") {
+        eprintln!("glblas: {:?}: {}", e.status, e.detail);
+    }
+}
+
+impl Engine {
+    fn create() -> Result<Engine> {
+        let ctx = GpuContext::create()?;
+        let made = {
+            let _current = ctx.make_current()?;
+            Self::create_resources(&ctx)
+        };
+        match made {
+            Ok((ext, units, vao)) => Ok(Engine {
+                ctx,
+                ext,
+                memory: DeviceMemory::default(),
+                programs: Programs::default(),
+                targets: Targets::default(),
+                staging: Staging::default(),
+                units,
+                vao,
+            }),
+            Err(e) => {
+                ctx.destroy();
+                Err(e)
+            }
+        }
+    }
+
+    fn create_resources(ctx: &GpuContext) -> Result<(GlExt, OperandUnits, glow::VertexArray)> {
+        let gl = &ctx.gl;
+        let ext = GlExt::load(|name| ctx.proc_address(name), ctx.info.texture_buffer_range)
+            .ok_or_else(|| {
+                Error::new(Status::NotSupported, "a required GL entry point is missing")
+            })?;
+        let units = OperandUnits::create(gl)?;
+        // SAFETY: the context is current.
+        let vao = match unsafe { gl.create_vertex_array() } {
+            Ok(v) => v,
+            Err(e) => {
+                units.delete(gl);
+                return Err(Error::new(Status::AllocFailed, e));
+            }
+        };
+        // SAFETY: the context is current; these set state for our context only.
+        unsafe {
+            gl.bind_vertex_array(Some(vao));
+            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 4);
+        }
+        Ok((ext, units, vao))
+    }
+
+    fn destroy(mut self) {
+        if let Ok(_current) = self.ctx.make_current() {
+            let gl = &self.ctx.gl;
+            self.memory.free_all(gl);
+            self.programs.delete_all(gl);
+            self.targets.delete_all(gl);
+            self.staging.delete_all(gl);
+            self.units.delete(gl);
+            // SAFETY: the context is current; the VAO is ours.
+            unsafe { gl.delete_vertex_array(self.vao) };
+        }
+        self.ctx.destroy();
+    }
+
+    /// Compiles (once) and binds the program for fragment kernel `frag` with `defines`.
+    pub fn program(
+        &mut self,
+        name: &'static str,
+        frag: &'static str,
+        defines: &[(&str, String)],
+    ) -> Result<Arc<Program>> {
+        self.programs
+            .use_program(&self.ctx.gl, self.ctx.info.gles, name, frag, defines)
+    }
+
+    /// Binds render target `slot`, at least `width`×`height`, with the viewport set.
+    pub fn target(&mut self, slot: usize, width: i32, height: i32) -> Result<glow::Texture> {
+        self.targets
+            .bind(&self.ctx.gl, slot, width, height)
+            .map(|t| t.texture)
+    }
+
+    /// The texture of render target `slot` (which must exist), for a later pass to sample.
+    pub fn target_texture(&self, slot: usize) -> Option<glow::Texture> {
+        self.targets.texture(slot)
+    }
+
+    /// Binds a 2D texture (a previous pass's target) to texture unit `unit`.
+    pub fn bind_texture_2d(&self, unit: usize, texture: Option<glow::Texture>) {
+        // SAFETY: the context is current.
+        unsafe {
+            self.ctx.gl.active_texture(glow::TEXTURE0 + unit as u32);
+            self.ctx.gl.bind_texture(glow::TEXTURE_2D, texture);
+        }
+    }
+
+    /// Makes `v` readable by kernels: host vectors are uploaded into staging buffer `unit`.
+    pub fn upload_vector(&mut self, unit: usize, v: &Vector) -> Result<Vector> {
+        self.staging.upload_vector(&self.ctx.gl, &self.ext, unit, v)
+    }
+
+    /// Makes `m` readable by kernels: host matrices are uploaded (packed) into staging buffer `unit`.
+    pub fn upload_matrix(&mut self, unit: usize, m: &Matrix) -> Result<Matrix> {
+        self.staging.upload_matrix(&self.ctx.gl, &self.ext, unit, m)
+    }
+
+    /// Binds device vector `v` to texture `unit` as operand `name` of program `p`.
+    pub fn bind_vector(&self, p: &Program, unit: usize, name: &str, v: &Vector) -> Result<()> {
+        self.units
+            .bind_vector(&self.ctx.gl, &self.ext, &self.ctx.info, p, unit, name, v)
+    }
+
+    /// Binds device matrix `m` (transposed when `t`) to texture `unit` as operand `name` of `p`.
+    pub fn bind_matrix(
+        &self,
+        p: &Program,
+        unit: usize,
+        name: &str,
+        m: &Matrix,
+        t: bool,
+    ) -> Result<()> {
+        self.units
+            .bind_matrix(&self.ctx.gl, &self.ext, &self.ctx.info, p, unit, name, m, t)
+    }
+
+    /// Most elements one operand window can hold (see `OperandUnits::max_window`).
+    pub fn max_window(&self) -> Option<i64> {
+        OperandUnits::max_window(&self.ext, &self.ctx.info)
+    }
+
+    /// Stores the bound target's vector result into `dst`.
+    pub fn store_vector(&self, layout: &OutLayout, dst: &Vector) -> Result<()> {
+        layout.store(&self.ctx.gl, &self.ext, dst)
+    }
+
+    /// Stores the bound target's corner into matrix `m`.
+    pub fn store_matrix(&self, m: &Matrix) -> Result<()> {
+        operand::store_matrix(&self.ctx.gl, &self.ext, m)
+    }
+
+    /// Draws the full-viewport triangle with the bound program and target.
+    pub fn draw(&self) -> Result<()> {
+        // SAFETY: the context is current; program, target and operands were bound by the kernel.
+        unsafe {
+            self.ctx.gl.bind_vertex_array(Some(self.vao));
+            self.ctx.gl.draw_arrays(glow::TRIANGLES, 0, 3);
+        }
+        check_gl(&self.ctx.gl, "draw")
+    }
+
+    /// Resolves a pointer argument covering `elems` floats from it: host memory, or a device
+    /// buffer with enough room (an out-of-range or misaligned device pointer is INVALID_VALUE).
+    pub fn mem(&self, ptr: *const f32, elems: i64) -> Result<Mem> {
+        match self.memory.locate(ptr as usize) {
+            Location::Host(_) => Ok(Mem::Host(ptr.cast_mut())),
+            Location::Device {
+                buffer,
+                offset,
+                available,
+            } => {
+                if offset % 4 != 0 {
+                    return Err(Error::invalid("device pointer is not aligned to a float"));
+                }
+                let need = elems
+                    .checked_mul(4)
+                    .ok_or_else(|| Error::invalid("operand size overflows"))?;
+                if need as i128 > available as i128 {
+                    return Err(Error::invalid(
+                        "operand extends past the end of its device allocation",
+                    ));
+                }
+                let len = (offset as i64 + available as i64) / 4;
+                Ok(Mem::Device {
+                    buffer,
+                    offset: offset as i64 / 4,
+                    len,
+                })
+            }
+        }
+    }
+
+    pub fn vector(&self, ptr: *const f32, n: i64, inc: i64) -> Result<Vector> {
+        let v = Vector {
+            mem: Mem::Host(ptr.cast_mut()),
+            n,
+            inc,
+        };
+        Ok(Vector {
+            mem: self.mem(ptr, v.span())?,
+            ..v
+        })
+    }
+
+    pub fn matrix(&self, ptr: *const f32, rows: i64, cols: i64, ld: i64) -> Result<Matrix> {
+        let m = Matrix {
+            mem: Mem::Host(ptr.cast_mut()),
+            rows,
+            cols,
+            ld,
+        };
+        Ok(Matrix {
+            mem: self.mem(ptr, m.span())?,
+            ..m
+        })
+    }
+}
+
+/// Turns pending GL errors into a status: out-of-memory is ALLOC_FAILED, anything else
+/// EXECUTION_FAILED.
+pub fn check_gl(gl: &glow::Context, what: &str) -> Result<()> {
+    let mut first = None;
+    // Bounded: a lost context may report errors forever.
+    for _ in 0..64 {
+        // SAFETY: glGetError has no preconditions beyond a current context.
+        let e = unsafe { gl.get_error() };
+        if e == glow::NO_ERROR {
+            break;
+        }
+        first.get_or_insert(e);
+    }
+    match first {
+        None => Ok(()),
+        Some(glow::OUT_OF_MEMORY) => Err(Error::new(
+            Status::AllocFailed,
+            format!("{what}: GL_OUT_OF_MEMORY"),
+        )),
+        Some(e) => Err(Error::new(
+            Status::ExecutionFailed,
+            format!("{what}: GL error {e:#x}"),
+        )),
+    }
+}
+
+pub fn drain_gl_errors(gl: &glow::Context) {
+    let _ = check_gl(gl, "earlier call");
+}

@@ -1,0 +1,571 @@
+//! Operands: where a vector or matrix lives (host or device memory), how a kernel reads it
+//! (bound as a window of a buffer texture, host data uploaded first), and how a kernel's output
+//! reaches it (glReadPixels straight into host memory, or into the device buffer as a pack buffer).
+
+use std::ffi::c_void;
+
+use glow::HasContext;
+
+use super::context::DeviceInfo;
+use super::gl_ext::GlExt;
+use super::programs::Program;
+use super::targets::MAX_SIDE;
+use crate::status::{Error, Result};
+
+/// The first element of an operand's storage (its lowest address).
+#[derive(Clone, Copy, Debug)]
+pub enum Mem {
+    Host(*mut f32),
+    /// `offset` elements into a device buffer of `len` elements.
+    Device {
+        buffer: glow::Buffer,
+        offset: i64,
+        len: i64,
+    },
+}
+
+impl Mem {
+    pub fn advance(self, elems: i64) -> Mem {
+        match self {
+            // SAFETY (of later use): callers stay inside the operand the pointer was checked for.
+            Mem::Host(p) => Mem::Host(p.wrapping_offset(elems as isize)),
+            Mem::Device {
+                buffer,
+                offset,
+                len,
+            } => Mem::Device {
+                buffer,
+                offset: offset + elems,
+                len,
+            },
+        }
+    }
+
+    pub fn is_device(&self) -> bool {
+        matches!(self, Mem::Device { .. })
+    }
+
+    /// The same buffer, for aliasing checks: host memory is one address space.
+    pub fn same_space(&self, other: &Mem) -> bool {
+        match (self, other) {
+            (Mem::Host(_), Mem::Host(_)) => true,
+            (Mem::Device { buffer: a, .. }, Mem::Device { buffer: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+
+    /// Position in its address space, in bytes, for overlap tests.
+    pub fn byte_position(&self) -> i64 {
+        match *self {
+            Mem::Host(p) => p as i64,
+            Mem::Device { offset, .. } => offset * 4,
+        }
+    }
+}
+
+/// A BLAS vector: `n` elements, logical element i at storage index `i*inc` (inc >= 0) or
+/// `(n-1-i)*|inc|` (inc < 0), counted from `mem`.
+#[derive(Clone, Copy, Debug)]
+pub struct Vector {
+    pub mem: Mem,
+    pub n: i64,
+    pub inc: i64,
+}
+
+impl Vector {
+    /// Elements from the lowest to the highest address touched.
+    pub fn span(&self) -> i64 {
+        if self.n == 0 {
+            0
+        } else {
+            (self.n - 1) * self.inc.abs() + 1
+        }
+    }
+
+    /// Logical elements `i0..i1` as a vector of their own.
+    pub fn slice(&self, i0: i64, i1: i64) -> Vector {
+        let lowest = if self.inc >= 0 {
+            i0 * self.inc
+        } else {
+            (self.n - i1) * -self.inc
+        };
+        Vector {
+            mem: self.mem.advance(lowest),
+            n: i1 - i0,
+            inc: self.inc,
+        }
+    }
+
+    /// Storage index (from `mem`) of logical element `i`.
+    pub fn index(&self, i: i64) -> i64 {
+        if self.inc < 0 {
+            (self.n - 1 - i) * -self.inc
+        } else {
+            i * self.inc
+        }
+    }
+
+    fn first(&self) -> i64 {
+        self.index(0)
+    }
+}
+
+/// A column-major matrix as BLAS describes it: `rows`×`cols`, column stride `ld`.
+#[derive(Clone, Copy, Debug)]
+pub struct Matrix {
+    pub mem: Mem,
+    pub rows: i64,
+    pub cols: i64,
+    pub ld: i64,
+}
+
+impl Matrix {
+    pub fn span(&self) -> i64 {
+        if self.rows == 0 || self.cols == 0 {
+            0
+        } else {
+            (self.cols - 1) * self.ld + self.rows
+        }
+    }
+
+    /// Rows `r0..r1` of columns `c0..c1`.
+    pub fn block(&self, r0: i64, r1: i64, c0: i64, c1: i64) -> Matrix {
+        Matrix {
+            mem: self.mem.advance(r0 + c0 * self.ld),
+            rows: r1 - r0,
+            cols: c1 - c0,
+            ld: self.ld,
+        }
+    }
+}
+
+/// Texture units the kernels bind operands to, in order.
+pub const OPERAND_UNITS: usize = 3;
+
+/// Host operands are uploaded into these, one per operand unit, grown on demand.
+#[derive(Default)]
+pub struct Staging {
+    buffers: [Option<(glow::Buffer, i64)>; OPERAND_UNITS],
+}
+
+impl Staging {
+    pub fn delete_all(&mut self, gl: &glow::Context) {
+        for (b, _) in self.buffers.iter_mut().filter_map(Option::take) {
+            // SAFETY: the context is current; the buffer is ours.
+            unsafe { gl.delete_buffer(b) };
+        }
+    }
+
+    /// A buffer of at least `elems` floats for `unit`, bound to COPY_WRITE_BUFFER and mapped for
+    /// writing (previous contents discarded).
+    fn map(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        unit: usize,
+        elems: i64,
+    ) -> Result<(glow::Buffer, *mut f32)> {
+        // SAFETY: the context is current; the mapping is unmapped by `unmap` before any draw.
+        unsafe {
+            let fits = self.buffers[unit].is_some_and(|(_, cap)| cap >= elems);
+            if !fits {
+                if let Some((old, _)) = self.buffers[unit].take() {
+                    gl.delete_buffer(old);
+                }
+                let b = gl
+                    .create_buffer()
+                    .map_err(|e| Error::new(crate::status::Status::AllocFailed, e))?;
+                gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
+                (ext.buffer_data)(
+                    glow::COPY_WRITE_BUFFER,
+                    (elems * 4) as isize,
+                    std::ptr::null(),
+                    glow::STREAM_DRAW,
+                );
+                super::check_gl(gl, "staging buffer")?;
+                self.buffers[unit] = Some((b, elems));
+            }
+            let (b, _) = self.buffers[unit].expect("staging buffer exists");
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
+            let p = (ext.map_buffer_range)(
+                glow::COPY_WRITE_BUFFER,
+                0,
+                (elems * 4) as isize,
+                glow::MAP_WRITE_BIT | glow::MAP_INVALIDATE_BUFFER_BIT,
+            );
+            if p.is_null() {
+                super::check_gl(gl, "glMapBufferRange")?;
+                return Err(Error::new(
+                    crate::status::Status::ExecutionFailed,
+                    "glMapBufferRange returned NULL",
+                ));
+            }
+            Ok((b, p.cast()))
+        }
+    }
+
+    fn unmap(gl: &glow::Context) -> Result<()> {
+        // SAFETY: the buffer mapped by `map` is still bound to COPY_WRITE_BUFFER.
+        unsafe {
+            gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+        }
+        super::check_gl(gl, "upload")
+    }
+
+    /// Copies the elements of host vector `v` (and only those) to the device, in memory order,
+    /// and returns the same vector as a device operand.
+    pub fn upload_vector(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        unit: usize,
+        v: &Vector,
+    ) -> Result<Vector> {
+        let Mem::Host(src) = v.mem else { return Ok(*v) };
+        let count = if v.inc == 0 { 1 } else { v.n };
+        let (buffer, dst) = self.map(gl, ext, unit, count.max(1))?;
+        let step = v.inc.unsigned_abs() as usize;
+        // SAFETY: the caller vouches for `n` elements at stride |inc| from `src`; `dst` holds `count`.
+        unsafe {
+            if step <= 1 {
+                std::ptr::copy_nonoverlapping(src, dst, count as usize);
+            } else {
+                for r in 0..count as usize {
+                    *dst.add(r) = *src.add(r * step);
+                }
+            }
+        }
+        Staging::unmap(gl)?;
+        let mem = Mem::Device {
+            buffer,
+            offset: 0,
+            len: count,
+        };
+        Ok(Vector {
+            mem,
+            n: v.n,
+            inc: v.inc.signum(),
+        })
+    }
+
+    /// Copies the `rows`×`cols` elements of host matrix `m` to the device, packed (ld = rows).
+    pub fn upload_matrix(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        unit: usize,
+        m: &Matrix,
+    ) -> Result<Matrix> {
+        let Mem::Host(src) = m.mem else { return Ok(*m) };
+        let count = m.rows * m.cols;
+        let (buffer, dst) = self.map(gl, ext, unit, count.max(1))?;
+        let (rows, ld) = (m.rows as usize, m.ld as usize);
+        // SAFETY: the caller vouches for an ld×cols column-major array at `src`; `dst` holds rows×cols.
+        unsafe {
+            if ld == rows {
+                std::ptr::copy_nonoverlapping(src, dst, count as usize);
+            } else {
+                for c in 0..m.cols as usize {
+                    std::ptr::copy_nonoverlapping(src.add(c * ld), dst.add(c * rows), rows);
+                }
+            }
+        }
+        Staging::unmap(gl)?;
+        let mem = Mem::Device {
+            buffer,
+            offset: 0,
+            len: count,
+        };
+        Ok(Matrix {
+            mem,
+            rows: m.rows,
+            cols: m.cols,
+            ld: m.rows,
+        })
+    }
+}
+
+/// The buffer textures operands are read through, one per texture unit.
+pub struct OperandUnits {
+    textures: [glow::Texture; OPERAND_UNITS],
+}
+
+impl OperandUnits {
+    pub fn create(gl: &glow::Context) -> Result<OperandUnits> {
+        let mut made = Vec::with_capacity(OPERAND_UNITS);
+        for _ in 0..OPERAND_UNITS {
+            // SAFETY: the context is current.
+            match unsafe { gl.create_texture() } {
+                Ok(t) => made.push(t),
+                Err(e) => {
+                    for t in made {
+                        // SAFETY: textures created just above.
+                        unsafe { gl.delete_texture(t) };
+                    }
+                    return Err(Error::new(crate::status::Status::AllocFailed, e));
+                }
+            }
+        }
+        Ok(OperandUnits {
+            textures: made.try_into().expect("OPERAND_UNITS textures"),
+        })
+    }
+
+    pub fn delete(self, gl: &glow::Context) {
+        for t in self.textures {
+            // SAFETY: the context is current; the textures are ours.
+            unsafe { gl.delete_texture(t) };
+        }
+    }
+
+    /// Binds elements `lo..lo+count` of `mem`'s buffer to texture unit `unit` and returns the
+    /// element index the window starts at.
+    fn bind_window(
+        &self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        info: &DeviceInfo,
+        unit: usize,
+        mem: Mem,
+        count: i64,
+    ) -> Result<i64> {
+        let Mem::Device {
+            buffer,
+            offset,
+            len,
+        } = mem
+        else {
+            unreachable!("host operands are uploaded before binding")
+        };
+        // SAFETY: the context is current; the range lies inside the buffer (checked by the caller).
+        unsafe {
+            gl.active_texture(glow::TEXTURE0 + unit as u32);
+            gl.bind_texture(glow::TEXTURE_BUFFER, Some(self.textures[unit]));
+            match ext.tex_buffer_range {
+                Some(tex_buffer_range) => {
+                    let align = info.texture_buffer_offset_alignment.max(4);
+                    let first_byte = offset * 4 / align * align;
+                    let size = (offset + count.max(1)) * 4 - first_byte;
+                    if size / 4 > info.max_texture_buffer_size {
+                        return Err(Error::overflow(
+                            "operand window exceeds the buffer texture size",
+                        ));
+                    }
+                    tex_buffer_range(
+                        glow::TEXTURE_BUFFER,
+                        glow::R32F,
+                        buffer.0.get(),
+                        first_byte as isize,
+                        size as isize,
+                    );
+                    Ok(first_byte / 4)
+                }
+                None => {
+                    if len > info.max_texture_buffer_size {
+                        return Err(Error::overflow("buffer exceeds the buffer texture size"));
+                    }
+                    gl.tex_buffer(glow::TEXTURE_BUFFER, glow::R32F, Some(buffer));
+                    Ok(0)
+                }
+            }
+        }
+    }
+
+    /// Binds device vector `v` as operand `name` (uniforms u<name>, u<name>Start, u<name>Inc).
+    #[allow(clippy::too_many_arguments)]
+    pub fn bind_vector(
+        &self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        info: &DeviceInfo,
+        p: &Program,
+        unit: usize,
+        name: &str,
+        v: &Vector,
+    ) -> Result<()> {
+        let window = self.bind_window(gl, ext, info, unit, v.mem, v.span())?;
+        let Mem::Device { offset, .. } = v.mem else {
+            unreachable!()
+        };
+        p.set_i32(gl, &format!("u{name}"), unit as i32);
+        p.set_i32(
+            gl,
+            &format!("u{name}Start"),
+            (offset - window + v.first()) as i32,
+        );
+        p.set_i32(gl, &format!("u{name}Inc"), v.inc as i32);
+        Ok(())
+    }
+
+    /// Binds device matrix `m` as operand `name`: element (r, c) of `m` (of its transpose when
+    /// `transposed`) is texel `u<name>Start + r*u<name>Row + c*u<name>Col`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn bind_matrix(
+        &self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        info: &DeviceInfo,
+        p: &Program,
+        unit: usize,
+        name: &str,
+        m: &Matrix,
+        transposed: bool,
+    ) -> Result<()> {
+        let window = self.bind_window(gl, ext, info, unit, m.mem, m.span())?;
+        let Mem::Device { offset, .. } = m.mem else {
+            unreachable!()
+        };
+        let (row, col) = if transposed { (m.ld, 1) } else { (1, m.ld) };
+        p.set_i32(gl, &format!("u{name}"), unit as i32);
+        p.set_i32(gl, &format!("u{name}Start"), (offset - window) as i32);
+        p.set_i32(gl, &format!("u{name}Row"), row as i32);
+        p.set_i32(gl, &format!("u{name}Col"), col as i32);
+        Ok(())
+    }
+
+    /// Most elements of one operand window, alignment slack deducted; `None` when the whole
+    /// buffer is bound (no glTexBufferRange), so any operand of a bindable buffer fits.
+    pub fn max_window(ext: &GlExt, info: &DeviceInfo) -> Option<i64> {
+        ext.tex_buffer_range
+            .map(|_| info.max_texture_buffer_size - info.texture_buffer_offset_alignment.max(4) / 4)
+    }
+}
+
+/// How a vector result of `count` elements is laid out in the render target (see common.glsl).
+#[derive(Clone, Copy, Debug)]
+pub struct OutLayout {
+    pub count: i64,
+    pub width: i32,
+    pub height: i32,
+    tall: bool,
+    reverse: bool,
+    stride: i64,
+}
+
+impl OutLayout {
+    /// Most elements one vector output can have (one full target).
+    pub const MAX_COUNT: i64 = (MAX_SIDE as i64) * (MAX_SIDE as i64);
+
+    /// Layout for storing into `dst` (whose `n` is at most MAX_COUNT).
+    pub fn for_vector(dst: &Vector) -> OutLayout {
+        OutLayout::new(dst.n, dst.inc)
+    }
+
+    /// Unit-stride layout for `count` intermediate values.
+    pub fn packed(count: i64) -> OutLayout {
+        OutLayout::new(count, 1)
+    }
+
+    fn new(count: i64, inc: i64) -> OutLayout {
+        let side = i64::from(MAX_SIDE);
+        let stride = inc.abs().max(1);
+        let tall = stride > 1;
+        let (width, height) = if tall {
+            let h = count.min(side);
+            ((count + h - 1) / h, h)
+        } else {
+            let w = count.min(side);
+            (w, (count + w - 1) / w)
+        };
+        OutLayout {
+            count,
+            width: width as i32,
+            height: height as i32,
+            tall,
+            reverse: inc < 0,
+            stride,
+        }
+    }
+
+    pub fn set_uniforms(&self, gl: &glow::Context, p: &Program) {
+        p.set_i32(gl, "uOutCount", self.count as i32);
+        p.set_i32(gl, "uOutWidth", self.width);
+        p.set_i32(gl, "uOutTall", if self.tall { self.height } else { 0 });
+        p.set_i32(gl, "uOutReverse", i32::from(self.reverse));
+    }
+
+    /// Stores the bound target's values into `dst` (in place, touching only its elements).
+    pub fn store(&self, gl: &glow::Context, ext: &GlExt, dst: &Vector) -> Result<()> {
+        debug_assert_eq!(dst.n, self.count);
+        let w = i64::from(self.width);
+        let h = i64::from(self.height);
+        with_pack_destination(gl, dst.mem, |base| {
+            let pieces: Vec<(i32, i32, i32, i32, i64)> = if self.tall {
+                (0..w)
+                    .map(|c| {
+                        (
+                            c as i32,
+                            0,
+                            1,
+                            (self.count - c * h).min(h) as i32,
+                            c * h * self.stride,
+                        )
+                    })
+                    .collect()
+            } else {
+                let full = self.count / w;
+                let rest = self.count % w;
+                let mut v = vec![(0, 0, w as i32, full as i32, 0)];
+                if rest > 0 {
+                    v.push((0, full as i32, rest as i32, 1, full * w));
+                }
+                v
+            };
+            // SAFETY: the context is current; each piece lands inside `dst` (row length = stride).
+            unsafe {
+                gl.pixel_store_i32(
+                    glow::PACK_ROW_LENGTH,
+                    if self.tall { self.stride as i32 } else { 0 },
+                );
+                for (x, y, pw, ph, at) in pieces {
+                    if pw > 0 && ph > 0 {
+                        (ext.read_pixels)(x, y, pw, ph, glow::RED, glow::FLOAT, base(at));
+                    }
+                }
+                gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
+            }
+        })
+    }
+}
+
+/// Stores the bound target's `m.rows`×`m.cols` corner into matrix `m` (rows beyond `m.rows`
+/// of each column untouched).
+pub fn store_matrix(gl: &glow::Context, ext: &GlExt, m: &Matrix) -> Result<()> {
+    with_pack_destination(gl, m.mem, |base| {
+        // SAFETY: the context is current; each of the cols rows of the read lands in one column.
+        unsafe {
+            gl.pixel_store_i32(glow::PACK_ROW_LENGTH, m.ld as i32);
+            (ext.read_pixels)(
+                0,
+                0,
+                m.rows as i32,
+                m.cols as i32,
+                glow::RED,
+                glow::FLOAT,
+                base(0),
+            );
+            gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
+        }
+    })
+}
+
+/// Runs `read` with the destination pointer for glReadPixels: host memory directly, or the
+/// device buffer bound as GL_PIXEL_PACK_BUFFER (the pointer is then a byte offset).
+fn with_pack_destination(
+    gl: &glow::Context,
+    mem: Mem,
+    read: impl FnOnce(&dyn Fn(i64) -> *mut c_void),
+) -> Result<()> {
+    match mem {
+        Mem::Host(p) => read(&|at| p.wrapping_offset(at as isize).cast()),
+        Mem::Device { buffer, offset, .. } => {
+            // SAFETY: the context is current.
+            unsafe { gl.bind_buffer(glow::PIXEL_PACK_BUFFER, Some(buffer)) };
+            read(&|at| ((offset + at) * 4) as usize as *mut c_void);
+            // SAFETY: as above.
+            unsafe { gl.bind_buffer(glow::PIXEL_PACK_BUFFER, None) };
+        }
+    }
+    super::check_gl(gl, "glReadPixels")
+}

@@ -1,0 +1,176 @@
+//! Moving bytes between host memory and device buffers, and between device buffers.
+
+use std::ffi::c_void;
+
+use glow::HasContext;
+
+use super::memory::Location;
+use super::operand::Mem;
+use super::{check_gl, Engine};
+use crate::status::{Error, Result};
+
+/// Direction of a `glblasMemcpy`, validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyKind {
+    Infer,
+    HostToDevice,
+    DeviceToHost,
+    DeviceToDevice,
+}
+
+impl Engine {
+    /// Reads `out.len()` floats from device memory or host memory.
+    pub fn read(&self, src: Mem, out: &mut [f32]) -> Result<()> {
+        match src {
+            // SAFETY: the caller checked `out.len()` elements at `p`.
+            Mem::Host(p) => unsafe { std::ptr::copy(p, out.as_mut_ptr(), out.len()) },
+            Mem::Device { buffer, offset, .. } => self.buffer_io(
+                buffer,
+                offset * 4,
+                out.len() * 4,
+                out.as_mut_ptr().cast(),
+                false,
+            )?,
+        }
+        Ok(())
+    }
+
+    /// Writes `data` to device memory or host memory.
+    pub fn write(&self, dst: Mem, data: &[f32]) -> Result<()> {
+        match dst {
+            // SAFETY: the caller checked `data.len()` elements at `p`.
+            Mem::Host(p) => unsafe { std::ptr::copy(data.as_ptr(), p, data.len()) },
+            Mem::Device { buffer, offset, .. } => self.buffer_io(
+                buffer,
+                offset * 4,
+                data.len() * 4,
+                data.as_ptr().cast_mut().cast(),
+                true,
+            )?,
+        }
+        Ok(())
+    }
+
+    /// Copies `bytes` between host memory at `host` and `buffer` at byte `offset`.
+    fn buffer_io(
+        &self,
+        buffer: glow::Buffer,
+        offset: i64,
+        bytes: usize,
+        host: *mut c_void,
+        upload: bool,
+    ) -> Result<()> {
+        let gl = &self.ctx.gl;
+        // SAFETY: the context is current; the caller checked both ranges.
+        unsafe {
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
+            if upload {
+                (self.ext.buffer_sub_data)(
+                    glow::COPY_WRITE_BUFFER,
+                    offset as isize,
+                    bytes as isize,
+                    host,
+                );
+            } else if let Some(get) = self.ext.get_buffer_sub_data {
+                get(
+                    glow::COPY_WRITE_BUFFER,
+                    offset as isize,
+                    bytes as isize,
+                    host,
+                );
+            } else {
+                let p = (self.ext.map_buffer_range)(
+                    glow::COPY_WRITE_BUFFER,
+                    offset as isize,
+                    bytes as isize,
+                    glow::MAP_READ_BIT,
+                );
+                if !p.is_null() {
+                    std::ptr::copy_nonoverlapping(p.cast::<u8>(), host.cast::<u8>(), bytes);
+                    gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
+                }
+            }
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+        }
+        check_gl(gl, "buffer transfer")
+    }
+
+    /// `glblasMemcpy`: at least one side is device memory, and the kind (unless Infer) agrees
+    /// with where the pointers are.
+    pub fn memcpy(
+        &self,
+        dst: *mut c_void,
+        src: *const c_void,
+        bytes: usize,
+        kind: CopyKind,
+    ) -> Result<()> {
+        let side = |p: usize| -> Result<Option<(glow::Buffer, usize)>> {
+            match self.memory.locate(p) {
+                Location::Host(_) => Ok(None),
+                Location::Device {
+                    buffer,
+                    offset,
+                    available,
+                } => {
+                    if (bytes as i128) > available as i128 {
+                        return Err(Error::invalid(
+                            "copy extends past the end of a device allocation",
+                        ));
+                    }
+                    Ok(Some((buffer, offset)))
+                }
+            }
+        };
+        let (d, s) = (side(dst as usize)?, side(src as usize)?);
+        let inferred = match (d, s) {
+            (Some(_), None) => CopyKind::HostToDevice,
+            (None, Some(_)) => CopyKind::DeviceToHost,
+            (Some(_), Some(_)) => CopyKind::DeviceToDevice,
+            (None, None) => return Err(Error::invalid("neither pointer is device memory")),
+        };
+        if kind != CopyKind::Infer && kind != inferred {
+            return Err(Error::invalid(format!(
+                "pointers make a {inferred:?} copy, not {kind:?}"
+            )));
+        }
+        if bytes == 0 {
+            return Ok(());
+        }
+        match (d, s) {
+            (Some((b, off)), None) => self.buffer_io(b, off as i64, bytes, src.cast_mut(), true),
+            (None, Some((b, off))) => self.buffer_io(b, off as i64, bytes, dst, false),
+            (Some((db, doff)), Some((sb, soff))) => {
+                if db == sb && doff < soff + bytes && soff < doff + bytes {
+                    // GL refuses overlapping copies within one buffer: go through the host.
+                    let mut tmp = vec![0u8; bytes];
+                    self.buffer_io(sb, soff as i64, bytes, tmp.as_mut_ptr().cast(), false)?;
+                    return self.buffer_io(db, doff as i64, bytes, tmp.as_mut_ptr().cast(), true);
+                }
+                let gl = &self.ctx.gl;
+                // SAFETY: the context is current; both ranges were checked above.
+                unsafe {
+                    gl.bind_buffer(glow::COPY_READ_BUFFER, Some(sb));
+                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(db));
+                    (self.ext.copy_buffer_sub_data)(
+                        glow::COPY_READ_BUFFER,
+                        glow::COPY_WRITE_BUFFER,
+                        soff as isize,
+                        doff as isize,
+                        bytes as isize,
+                    );
+                    gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+                }
+                check_gl(gl, "glCopyBufferSubData")
+            }
+            (None, None) => unreachable!("refused above"),
+        }
+    }
+
+    /// Waits until every command issued so far has completed.
+    pub fn sync(&self) -> Result<()> {
+        // SAFETY: the context is current.
+        unsafe { self.ctx.gl.finish() };
+        check_gl(&self.ctx.gl, "glFinish")
+    }
+}

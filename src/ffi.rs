@@ -1,0 +1,121 @@
+//! The C boundary's machinery: the panic guard every export runs in, argument checks, and the
+//! integer types C enums arrive as (validated before they become Rust enums, since an
+//! out-of-range value in a Rust enum is undefined behaviour).
+
+use std::ffi::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::engine::transfer::CopyKind;
+use crate::status::{Error, Result, Status};
+
+/// Runs an export's body: an error becomes its status, a panic EXECUTION_FAILED. Nothing
+/// unwinds into C.
+pub fn guard(body: impl FnOnce() -> Result<()>) -> Status {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => Status::Success,
+        Ok(Err(e)) => {
+            crate::engine::debug_log(&e);
+            e.status
+        }
+        Err(_) => Status::ExecutionFailed,
+    }
+}
+
+/// `glblasOperation_t` as C passes it: any int.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct OperationArg(pub c_int);
+
+/// `glblasMemcpyKind_t` as C passes it.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct MemcpyKindArg(pub c_int);
+
+/// `glblasStatus_t` as C passes it (to glblasGetStatusString).
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct StatusArg(pub c_int);
+
+/// Whether op(X) is X (N) or its transpose (T; C is T for real data).
+#[repr(C)]
+#[allow(non_camel_case_types)]
+pub enum glblasOperation {
+    GLBLAS_OP_N = 0,
+    GLBLAS_OP_T = 1,
+    GLBLAS_OP_C = 2,
+}
+
+#[allow(non_camel_case_types)]
+pub type glblasOperation_t = glblasOperation;
+
+/// Direction of a glblasMemcpy; Infer decides from where the pointers are.
+#[repr(C)]
+#[allow(non_camel_case_types, clippy::enum_variant_names)]
+pub enum glblasMemcpyKind {
+    glblasMemcpyInfer = 0,
+    glblasMemcpyHostToDevice = 1,
+    glblasMemcpyDeviceToHost = 2,
+    glblasMemcpyDeviceToDevice = 3,
+}
+
+#[allow(non_camel_case_types)]
+pub type glblasMemcpyKind_t = glblasMemcpyKind;
+
+impl OperationArg {
+    /// Whether op(X) is the transpose; N is 0, T is 1, and C (conjugate transpose) is T for
+    /// real data.
+    pub fn transposed(self) -> Result<bool> {
+        match self.0 {
+            0 => Ok(false),
+            1 | 2 => Ok(true),
+            v => Err(Error::invalid(format!("{v} is not a glblasOperation_t"))),
+        }
+    }
+}
+
+impl MemcpyKindArg {
+    pub fn kind(self) -> Result<CopyKind> {
+        match self.0 {
+            0 => Ok(CopyKind::Infer),
+            1 => Ok(CopyKind::HostToDevice),
+            2 => Ok(CopyKind::DeviceToHost),
+            3 => Ok(CopyKind::DeviceToDevice),
+            v => Err(Error::invalid(format!("{v} is not a glblasMemcpyKind_t"))),
+        }
+    }
+}
+
+impl StatusArg {
+    pub fn status(self) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| *s as c_int == self.0)
+    }
+}
+
+/// A pointer the operation needs: NULL is INVALID_VALUE.
+pub fn non_null<T>(p: *const T, name: &str) -> Result<()> {
+    if p.is_null() {
+        Err(Error::invalid(format!("{name} is NULL")))
+    } else {
+        Ok(())
+    }
+}
+
+/// A BLAS leading dimension: at least max(1, rows).
+pub fn leading_dimension(ld: c_int, rows: c_int, name: &str) -> Result<()> {
+    if ld < rows.max(1) {
+        Err(Error::invalid(format!(
+            "{name} = {ld} is less than max(1, {rows})"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// A dimension: not negative.
+pub fn dimension(v: c_int, name: &str) -> Result<()> {
+    if v < 0 {
+        Err(Error::invalid(format!("{name} = {v} is negative")))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,132 @@
+//! Reductions: sdot, and the plain sum saxpy needs for a zero y increment.
+//!
+//! A parallel reduction in few passes: the first pass has each fragment add a block of terms
+//! read from the operands; later passes add blocks of the previous pass's sums, until one value
+//! is left. Blocks are large enough that even a billion terms take three or four passes.
+
+use crate::engine::operand::{Mem, OutLayout, Vector, OPERAND_UNITS};
+use crate::engine::Engine;
+use crate::status::Result;
+
+const FRAG: &str = include_str!("../../shaders/reduce.frag");
+
+/// The fragment count one pass aims at: plenty of parallel work, few passes.
+const TARGET_FRAGMENTS: i64 = 16384;
+
+/// result := sum of x[i]*y[i] (`result` may be host or device memory).
+pub fn sdot(e: &mut Engine, x: &Vector, y: &Vector, result: Mem) -> Result<()> {
+    let out = Vector {
+        mem: result,
+        n: 1,
+        inc: 1,
+    };
+    if x.n == 0 {
+        return e.write(result, &[0.0]);
+    }
+    let len = super::chunk_len(e, &[x, y], i64::MAX);
+    if len >= x.n {
+        let slot = reduce(e, "DOT", x, Some(y))?;
+        e.target(slot, 1, 1)?;
+        return e.store_vector(&OutLayout::packed(1), &out);
+    }
+    // Operands larger than one buffer-texture window: one reduction per chunk, chunk sums
+    // added on the host.
+    let mut total = 0.0f64;
+    let mut i0 = 0;
+    while i0 < x.n {
+        let i1 = (i0 + len).min(x.n);
+        total += f64::from(reduce_to_host(
+            e,
+            "DOT",
+            &x.slice(i0, i1),
+            Some(&y.slice(i0, i1)),
+        )?);
+        i0 = i1;
+    }
+    e.write(result, &[total as f32])
+}
+
+/// The sum of the elements of x, on the host.
+pub fn sum(e: &mut Engine, x: &Vector) -> Result<f32> {
+    let len = super::chunk_len(e, &[x], i64::MAX);
+    let mut total = 0.0f64;
+    let mut i0 = 0;
+    while i0 < x.n {
+        let i1 = (i0 + len).min(x.n);
+        total += f64::from(reduce_to_host(e, "SUM", &x.slice(i0, i1), None)?);
+        i0 = i1;
+    }
+    Ok(total as f32)
+}
+
+fn reduce_to_host(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Result<f32> {
+    let slot = reduce(e, variant, x, y)?;
+    e.target(slot, 1, 1)?;
+    let mut v = 0.0f32;
+    let host = Vector {
+        mem: Mem::Host(&mut v),
+        n: 1,
+        inc: 1,
+    };
+    e.store_vector(&OutLayout::packed(1), &host)?;
+    Ok(v)
+}
+
+/// Reduces the terms of x (times y, for DOT) to one value; returns the target slot whose first
+/// texel holds it.
+fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Result<usize> {
+    let xd = e.upload_vector(0, x)?;
+    let yd = match y {
+        Some(y) => Some(e.upload_vector(1, y)?),
+        None => None,
+    };
+    let mut count = x.n;
+    // The previous pass's target slot and row width, once there is one.
+    let mut source: Option<(usize, i32)> = None;
+    for pass in 0.. {
+        let block = block_size(count, source.is_none());
+        let parts = (count + block - 1) / block;
+        let slot = pass % 2;
+        let layout = OutLayout::packed(parts);
+        e.target(slot, layout.width, layout.height)?;
+        let p = match source {
+            None => {
+                let p = e.program("reduce", FRAG, &[(variant, "1".into())])?;
+                e.bind_vector(&p, 0, "X", &xd)?;
+                if let Some(yd) = &yd {
+                    e.bind_vector(&p, 1, "Y", yd)?;
+                }
+                p
+            }
+            Some((src_slot, src_width)) => {
+                let texture = e.target_texture(src_slot);
+                let p = e.program("reduce", FRAG, &[("PARTIALS", "1".into())])?;
+                e.bind_texture_2d(OPERAND_UNITS, texture);
+                p.set_i32(&e.ctx.gl, "uSrc", OPERAND_UNITS as i32);
+                p.set_i32(&e.ctx.gl, "uSrcWidth", src_width);
+                p
+            }
+        };
+        layout.set_uniforms(&e.ctx.gl, &p);
+        p.set_i32(&e.ctx.gl, "uCount", count as i32);
+        p.set_i32(&e.ctx.gl, "uBlock", block as i32);
+        e.draw()?;
+        if parts == 1 {
+            return Ok(slot);
+        }
+        count = parts;
+        source = Some((slot, layout.width));
+    }
+    unreachable!("every pass divides the count by at least 32")
+}
+
+/// Terms per fragment: a few in total end in one fragment; otherwise aim at TARGET_FRAGMENTS
+/// fragments of at least 32 terms each.
+fn block_size(count: i64, first_pass: bool) -> i64 {
+    let single = if first_pass { 256 } else { 4096 };
+    if count <= single {
+        count
+    } else {
+        ((count + TARGET_FRAGMENTS - 1) / TARGET_FRAGMENTS).max(32)
+    }
+}

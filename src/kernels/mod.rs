@@ -1,0 +1,36 @@
+//! The BLAS operations, one module each; each owns its shaders in `shaders/` and decides how
+//! the work is split into launches.
+
+pub mod axpy;
+pub mod dot;
+pub mod gemm;
+
+use crate::engine::operand::{Mem, Vector};
+use crate::engine::Engine;
+
+/// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
+/// operand's window must fit one buffer texture (host operands are uploaded packed).
+fn chunk_len(e: &Engine, vectors: &[&Vector], cap: i64) -> i64 {
+    let window = e.max_window().unwrap_or(e.ctx.info.max_texture_buffer_size);
+    let mut len = cap;
+    for v in vectors {
+        let step = match v.mem {
+            _ if v.inc == 0 => continue,
+            Mem::Host(_) => 1,
+            Mem::Device { .. } => v.inc.abs(),
+        };
+        len = len.min((window - 1) / step + 1);
+    }
+    len.max(1)
+}
+
+/// Whether two operands share storage in a way that makes the order of reads and writes
+/// matter: their ranges overlap and they are not the very same vector.
+fn overlap(a: &Vector, b: &Vector) -> bool {
+    if !a.mem.same_space(&b.mem) {
+        return false;
+    }
+    let (pa, pb) = (a.mem.byte_position(), b.mem.byte_position());
+    let same = pa == pb && a.inc == b.inc;
+    !same && pa < pb + b.span() * 4 && pb < pa + a.span() * 4
+}

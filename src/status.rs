@@ -1,0 +1,93 @@
+//! Status codes shared by the C API and the engine, and the engine's error type.
+
+/// Result of every glblas call. Values are part of the C ABI.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum glblasStatus {
+    GLBLAS_STATUS_SUCCESS = 0,
+    GLBLAS_STATUS_NOT_INITIALIZED = 1,
+    GLBLAS_STATUS_ALLOC_FAILED = 2,
+    GLBLAS_STATUS_INVALID_VALUE = 3,
+    GLBLAS_STATUS_NOT_SUPPORTED = 4,
+    GLBLAS_STATUS_EXECUTION_FAILED = 5,
+    GLBLAS_STATUS_DIMENSION_OVERFLOW = 6,
+}
+
+/// The name C programs use.
+#[allow(non_camel_case_types)]
+pub type glblasStatus_t = glblasStatus;
+
+pub use glblasStatus as Status;
+
+// Short names for the Rust side; the C names above stay what the header shows.
+#[allow(non_upper_case_globals)]
+impl Status {
+    pub const Success: Status = Status::GLBLAS_STATUS_SUCCESS;
+    pub const NotInitialized: Status = Status::GLBLAS_STATUS_NOT_INITIALIZED;
+    pub const AllocFailed: Status = Status::GLBLAS_STATUS_ALLOC_FAILED;
+    pub const InvalidValue: Status = Status::GLBLAS_STATUS_INVALID_VALUE;
+    pub const NotSupported: Status = Status::GLBLAS_STATUS_NOT_SUPPORTED;
+    pub const ExecutionFailed: Status = Status::GLBLAS_STATUS_EXECUTION_FAILED;
+    pub const DimensionOverflow: Status = Status::GLBLAS_STATUS_DIMENSION_OVERFLOW;
+
+    /// Every status, in value order.
+    pub const ALL: [Status; 7] = [
+        Status::Success,
+        Status::NotInitialized,
+        Status::AllocFailed,
+        Status::InvalidValue,
+        Status::NotSupported,
+        Status::ExecutionFailed,
+        Status::DimensionOverflow,
+    ];
+
+    /// Static, NUL-terminated description for `glblasGetStatusString`.
+    pub fn description(self) -> &'static std::ffi::CStr {
+        match self {
+            Status::Success => c"GLBLAS_STATUS_SUCCESS: the operation completed",
+            Status::NotInitialized => {
+                c"GLBLAS_STATUS_NOT_INITIALIZED: no GL context could be created"
+            }
+            Status::AllocFailed => {
+                c"GLBLAS_STATUS_ALLOC_FAILED: device or host memory could not be allocated"
+            }
+            Status::InvalidValue => c"GLBLAS_STATUS_INVALID_VALUE: an argument is invalid",
+            Status::NotSupported => {
+                c"GLBLAS_STATUS_NOT_SUPPORTED: the GL device lacks a needed feature"
+            }
+            Status::ExecutionFailed => {
+                c"GLBLAS_STATUS_EXECUTION_FAILED: the GL device reported an error"
+            }
+            Status::DimensionOverflow => {
+                c"GLBLAS_STATUS_DIMENSION_OVERFLOW: a size exceeds what the device can address"
+            }
+        }
+    }
+}
+
+/// A failed operation: the status the caller sees, and why (for GLBLAS_DEBUG).
+#[derive(Debug, Clone)]
+pub struct Error {
+    pub status: Status,
+    pub detail: String,
+}
+
+impl Error {
+    pub fn new(status: Status, detail: impl Into<String>) -> Error {
+        Error {
+            status,
+            detail: detail.into(),
+        }
+    }
+
+    pub fn invalid(detail: impl Into<String>) -> Error {
+        Error::new(Status::InvalidValue, detail)
+    }
+
+    pub fn overflow(detail: impl Into<String>) -> Error {
+        Error::new(Status::DimensionOverflow, detail)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
