@@ -41,6 +41,16 @@ pub struct DeviceInfo {
     pub compute_shaders: bool,
 }
 
+/// A context made on a display: the context, its pbuffer (none when surfaceless), its API,
+/// the GL functions and what the device can do.
+type Created = (
+    egl::Context,
+    Option<egl::Surface>,
+    egl::Enum,
+    glow::Context,
+    DeviceInfo,
+);
+
 /// An EGL display with a GL context (and pbuffer) on it.
 pub struct GpuContext {
     egl: &'static Egl,
@@ -83,21 +93,7 @@ impl GpuContext {
         Err(Error::new(Status::NotInitialized, failures.join("; ")))
     }
 
-    #[allow(clippy::type_complexity)]
-    fn create_on(
-        egl: &Egl,
-        display: egl::Display,
-        platform: &str,
-    ) -> Result<
-        (
-            egl::Context,
-            Option<egl::Surface>,
-            egl::Enum,
-            glow::Context,
-            DeviceInfo,
-        ),
-        String,
-    > {
+    fn create_on(egl: &Egl, display: egl::Display, platform: &str) -> Result<Created, String> {
         // Displays are never terminated: a platform display is shared with the host program,
         // and terminating it would destroy the host's own contexts.
         egl.initialize(display)
@@ -108,21 +104,7 @@ impl GpuContext {
         result
     }
 
-    #[allow(clippy::type_complexity)]
-    fn try_apis(
-        egl: &Egl,
-        display: egl::Display,
-        platform: &str,
-    ) -> Result<
-        (
-            egl::Context,
-            Option<egl::Surface>,
-            egl::Enum,
-            glow::Context,
-            DeviceInfo,
-        ),
-        String,
-    > {
+    fn try_apis(egl: &Egl, display: egl::Display, platform: &str) -> Result<Created, String> {
         let force_gles =
             std::env::var("GLBLAS_GL_API").is_ok_and(|v| v.eq_ignore_ascii_case("gles"));
         // Desktop core profiles, newest first (4.3+ brings compute shaders), then GLES 3.2.
@@ -165,7 +147,6 @@ impl GpuContext {
         Err(last)
     }
 
-    #[allow(clippy::type_complexity)]
     fn try_context(
         egl: &Egl,
         display: egl::Display,
@@ -173,16 +154,7 @@ impl GpuContext {
         api: egl::Enum,
         renderable: egl::Int,
         attribs: &[egl::Int],
-    ) -> Result<
-        (
-            egl::Context,
-            Option<egl::Surface>,
-            egl::Enum,
-            glow::Context,
-            DeviceInfo,
-        ),
-        String,
-    > {
+    ) -> Result<Created, String> {
         egl.bind_api(api).map_err(|e| format!("eglBindAPI: {e}"))?;
         let pbuffer_config = egl
             .choose_first_config(
@@ -315,18 +287,18 @@ impl Drop for Current {
     }
 }
 
+/// A context made current on a thread: its display, draw and read surfaces.
+type ThreadCurrent = (
+    egl::Display,
+    Option<egl::Surface>,
+    Option<egl::Surface>,
+    egl::Context,
+);
+
 /// What one thread had current, per client API, so it can be put back exactly.
 struct SavedCurrent {
     bound_api: egl::Enum,
-    per_api: Vec<(
-        egl::Enum,
-        Option<(
-            egl::Display,
-            Option<egl::Surface>,
-            Option<egl::Surface>,
-            egl::Context,
-        )>,
-    )>,
+    per_api: Vec<(egl::Enum, Option<ThreadCurrent>)>,
 }
 
 impl SavedCurrent {

@@ -21,7 +21,7 @@ use gl_ext::GlExt;
 use memory::{DeviceMemory, Location};
 use operand::{Matrix, Mem, OperandUnits, OutLayout, Staging, Vector};
 use programs::{Program, Programs};
-use targets::Targets;
+use targets::{Limits, Targets};
 
 /// Everything that lives in the GL context.
 pub struct Engine {
@@ -32,6 +32,7 @@ pub struct Engine {
     pub targets: Targets,
     pub staging: Staging,
     pub units: OperandUnits,
+    pub limits: Limits,
     vao: glow::VertexArray,
 }
 
@@ -116,6 +117,7 @@ impl Engine {
         };
         match made {
             Ok((ext, units, vao)) => Ok(Engine {
+                limits: Limits::new(&ctx.info),
                 ctx,
                 ext,
                 memory: DeviceMemory::default(),
@@ -230,9 +232,14 @@ impl Engine {
             .bind_matrix(&self.ctx.gl, &self.ext, &self.ctx.info, p, unit, name, m, t)
     }
 
-    /// Most elements one operand window can hold (see `OperandUnits::max_window`).
-    pub fn max_window(&self) -> Option<i64> {
-        OperandUnits::max_window(&self.ext, &self.ctx.info)
+    /// Most elements one operand window holds (see `Limits`).
+    pub fn max_window(&self) -> i64 {
+        self.limits.window
+    }
+
+    /// Largest render target side (see `Limits`).
+    pub fn target_side(&self) -> i32 {
+        self.limits.target_side
     }
 
     /// Stores the bound target's vector result into `dst`.

@@ -9,7 +9,6 @@ use glow::HasContext;
 use super::context::DeviceInfo;
 use super::gl_ext::GlExt;
 use super::programs::Program;
-use super::targets::MAX_SIDE;
 use crate::status::{Error, Result};
 
 /// The first element of an operand's storage (its lowest address).
@@ -423,13 +422,6 @@ impl OperandUnits {
         p.set_i32(gl, &format!("u{name}Col"), col as i32);
         Ok(())
     }
-
-    /// Most elements of one operand window, alignment slack deducted; `None` when the whole
-    /// buffer is bound (no glTexBufferRange), so any operand of a bindable buffer fits.
-    pub fn max_window(ext: &GlExt, info: &DeviceInfo) -> Option<i64> {
-        ext.tex_buffer_range
-            .map(|_| info.max_texture_buffer_size - info.texture_buffer_offset_alignment.max(4) / 4)
-    }
 }
 
 /// How a vector result of `count` elements is laid out in the render target (see common.glsl).
@@ -444,21 +436,19 @@ pub struct OutLayout {
 }
 
 impl OutLayout {
-    /// Most elements one vector output can have (one full target).
-    pub const MAX_COUNT: i64 = (MAX_SIDE as i64) * (MAX_SIDE as i64);
-
-    /// Layout for storing into `dst` (whose `n` is at most MAX_COUNT).
-    pub fn for_vector(dst: &Vector) -> OutLayout {
-        OutLayout::new(dst.n, dst.inc)
+    /// Layout for storing into `dst`, in targets of at most `side`² (`dst.n` fits one).
+    pub fn for_vector(dst: &Vector, side: i32) -> OutLayout {
+        OutLayout::new(dst.n, dst.inc, side)
     }
 
     /// Unit-stride layout for `count` intermediate values.
-    pub fn packed(count: i64) -> OutLayout {
-        OutLayout::new(count, 1)
+    pub fn packed(count: i64, side: i32) -> OutLayout {
+        OutLayout::new(count, 1, side)
     }
 
-    fn new(count: i64, inc: i64) -> OutLayout {
-        let side = i64::from(MAX_SIDE);
+    fn new(count: i64, inc: i64, side: i32) -> OutLayout {
+        let side = i64::from(side);
+        debug_assert!(count <= side * side);
         let stride = inc.abs().max(1);
         let tall = stride > 1;
         let (width, height) = if tall {

@@ -9,6 +9,38 @@ use crate::status::{Error, Result, Status};
 /// to keep on a small device. Larger outputs are computed in tiles of this size.
 pub const MAX_SIDE: i32 = 4096;
 
+/// How much one launch may take on: the largest target side and the most elements one operand
+/// window (a buffer texture) holds. `GLBLAS_LIMIT_TARGET_SIDE` and `GLBLAS_LIMIT_WINDOW` lower
+/// them, so tests can make small operands take the tiled paths that large ones take.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub target_side: i32,
+    pub window: i64,
+}
+
+impl Limits {
+    pub fn new(info: &super::context::DeviceInfo) -> Limits {
+        let cap = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .filter(|v| *v > 0)
+        };
+        let side = i64::from(MAX_SIDE.min(info.max_texture_size));
+        // A window starts at an aligned offset, so it may hold up to alignment - 1 extra texels.
+        let slack = if info.texture_buffer_range {
+            info.texture_buffer_offset_alignment.max(4) / 4 - 1
+        } else {
+            0
+        };
+        let window = info.max_texture_buffer_size - slack;
+        Limits {
+            target_side: cap("GLBLAS_LIMIT_TARGET_SIDE").map_or(side, |c| c.clamp(1, side)) as i32,
+            window: cap("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),
+        }
+    }
+}
+
 pub struct Target {
     pub texture: glow::Texture,
     pub framebuffer: glow::Framebuffer,

@@ -22,14 +22,14 @@ pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
         y0[0] += alpha * s;
         return e.write(y.mem, &y0);
     }
-    let len = super::chunk_len(e, &[x, y], OutLayout::MAX_COUNT);
+    let len = super::chunk_len(e, &[x, y], i64::from(e.target_side()).pow(2));
     let mut i0 = 0;
     while i0 < x.n {
         let i1 = (i0 + len).min(x.n);
         let (xs, ys) = (x.slice(i0, i1), y.slice(i0, i1));
         let xd = e.upload_vector(0, &xs)?;
         let yd = e.upload_vector(1, &ys)?;
-        let layout = OutLayout::for_vector(&ys);
+        let layout = OutLayout::for_vector(&ys, e.target_side());
         e.target(0, layout.width, layout.height)?;
         let p = e.program("axpy", FRAG, &[])?;
         e.bind_vector(&p, 0, "X", &xd)?;

@@ -27,7 +27,7 @@ pub fn sdot(e: &mut Engine, x: &Vector, y: &Vector, result: Mem) -> Result<()> {
     if len >= x.n {
         let slot = reduce(e, "DOT", x, Some(y))?;
         e.target(slot, 1, 1)?;
-        return e.store_vector(&OutLayout::packed(1), &out);
+        return e.store_vector(&OutLayout::packed(1, e.target_side()), &out);
     }
     // Operands larger than one buffer-texture window: one reduction per chunk, chunk sums
     // added on the host.
@@ -68,7 +68,7 @@ fn reduce_to_host(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>)
         n: 1,
         inc: 1,
     };
-    e.store_vector(&OutLayout::packed(1), &host)?;
+    e.store_vector(&OutLayout::packed(1, e.target_side()), &host)?;
     Ok(v)
 }
 
@@ -84,10 +84,10 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
     // The previous pass's target slot and row width, once there is one.
     let mut source: Option<(usize, i32)> = None;
     for pass in 0.. {
-        let block = block_size(count, source.is_none());
+        let block = block_size(count, source.is_none(), e.target_side());
         let parts = (count + block - 1) / block;
         let slot = pass % 2;
-        let layout = OutLayout::packed(parts);
+        let layout = OutLayout::packed(parts, e.target_side());
         e.target(slot, layout.width, layout.height)?;
         let p = match source {
             None => {
@@ -122,11 +122,12 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
 
 /// Terms per fragment: a few in total end in one fragment; otherwise aim at TARGET_FRAGMENTS
 /// fragments of at least 32 terms each.
-fn block_size(count: i64, first_pass: bool) -> i64 {
+fn block_size(count: i64, first_pass: bool, side: i32) -> i64 {
     let single = if first_pass { 256 } else { 4096 };
+    let fragments = TARGET_FRAGMENTS.min(i64::from(side).pow(2));
     if count <= single {
         count
     } else {
-        ((count + TARGET_FRAGMENTS - 1) / TARGET_FRAGMENTS).max(32)
+        ((count + fragments - 1) / fragments).max(32)
     }
 }

@@ -1,12 +1,11 @@
 //! sgemm: C := alpha*op(A)*op(B) + beta*C, column-major.
 //!
-//! Loop structure: C is cut into tiles of at most one render target (`MAX_SIDE`²); each tile is
+//! Loop structure: C is cut into tiles of at most one render target (`Limits::target_side`²); each tile is
 //! one draw, one fragment per element of C. When an operand's part for a tile does not fit one
 //! buffer-texture window, tiles shrink, and then k is cut into chunks whose products are added
 //! into C in turn (beta applies to the first chunk only).
 
 use crate::engine::operand::{Matrix, Mem};
-use crate::engine::targets::MAX_SIDE;
 use crate::engine::Engine;
 use crate::status::{Error, Result};
 
@@ -117,13 +116,13 @@ fn window_elems(m: &Matrix, rows: i64, cols: i64) -> i64 {
 /// Picks tile sizes so that every operand part fits one window: halve the dimension that sets
 /// an oversized operand's column count (or its row count once that is 1).
 fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
-    let side = i64::from(MAX_SIDE);
+    let side = i64::from(e.target_side());
     let mut p = Plan {
         tm: g.m.min(side),
         tn: g.n.min(side),
         tk: g.k.max(1),
     };
-    let window = e.max_window().unwrap_or(e.ctx.info.max_texture_buffer_size);
+    let window = e.max_window();
     for _ in 0..256 {
         // Each entry: does this operand part fit, and which plan dimensions are its (rows, cols).
         let mut parts: Vec<(&Matrix, (Dim, Dim))> = vec![];

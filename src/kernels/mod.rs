@@ -11,7 +11,7 @@ use crate::engine::Engine;
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
 /// operand's window must fit one buffer texture (host operands are uploaded packed).
 fn chunk_len(e: &Engine, vectors: &[&Vector], cap: i64) -> i64 {
-    let window = e.max_window().unwrap_or(e.ctx.info.max_texture_buffer_size);
+    let window = e.max_window();
     let mut len = cap;
     for v in vectors {
         let step = match v.mem {
