@@ -1,6 +1,4 @@
 // saxpy: y := alpha*x + y, one element per fragment.
-OPERAND(X)
-OPERAND(Y)
 uniform float uAlpha;
 
 void main() {
@@ -9,5 +7,5 @@ void main() {
         fragOut = 0.0;
         return;
     }
-    fragOut = AT(Y, i) + uAlpha * AT(X, i);
+    fragOut = y_at(i) + uAlpha * x_at(i);
 }

@@ -1,10 +1,23 @@
 // Shared by every fragment kernel.
 //
-// Operands are buffer textures over device buffers (R32F texels, one float each). An operand
-// named P has uniforms uP (the sampler), uPStart (texel of logical element 0) and uPInc (texel
+// Operands are buffer textures over device buffers (R32F texels, one float each). Vector
+// operand P has uniforms uP (the sampler), uPStart (texel of logical element 0) and uPInc (texel
 // step between logical elements, negative for BLAS negative increments); see operand.rs.
-#define OPERAND(P) uniform samplerBuffer u##P; uniform int u##P##Start; uniform int u##P##Inc;
-#define AT(P, i) texelFetch(u##P, u##P##Start + (i) * u##P##Inc).r
+// (GLSL ES has no token pasting, so the two vector operands are spelled out.)
+uniform samplerBuffer uX;
+uniform int uXStart;
+uniform int uXInc;
+uniform samplerBuffer uY;
+uniform int uYStart;
+uniform int uYInc;
+
+float x_at(int i) {
+    return texelFetch(uX, uXStart + i * uXInc).r;
+}
+
+float y_at(int i) {
+    return texelFetch(uY, uYStart + i * uYInc).r;
+}
 
 layout(location = 0) out float fragOut;
 

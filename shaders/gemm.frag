@@ -1,11 +1,13 @@
 // sgemm on one tile of C: C := alpha*op(A)*op(B) + beta*C, one element of C per fragment
 // (fragment (i, j) is row i, column j of the tile).
-// MATRIX(P): element (r, c) of op(P) is texel uPStart + r*uPRow + c*uPCol; transposes only
-// swap the two steps.
-#define MATRIX(P) uniform samplerBuffer u##P; uniform int u##P##Start; uniform int u##P##Row; uniform int u##P##Col;
-MATRIX(A)
-MATRIX(B)
-MATRIX(C)
+// Element (r, c) of op(P), P = A, B, C, is texel uPStart + r*uPRow + c*uPCol: a transpose only
+// swaps the two steps.
+uniform samplerBuffer uA;
+uniform int uAStart, uARow, uACol;
+uniform samplerBuffer uB;
+uniform int uBStart, uBRow, uBCol;
+uniform samplerBuffer uC;
+uniform int uCStart, uCRow, uCCol;
 uniform int uK;
 uniform float uAlpha;
 uniform float uBeta;

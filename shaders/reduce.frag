@@ -1,12 +1,9 @@
 // Parallel sum: fragment f adds terms [f*uBlock, (f+1)*uBlock) of uCount. A first pass reads the
 // operands (DOT: x[i]*y[i], SUM: x[i]); later passes (PARTIALS) add the previous pass's sums.
 #if defined(DOT)
-OPERAND(X)
-OPERAND(Y)
-#define TERM(i) (AT(X, i) * AT(Y, i))
+#define TERM(i) (x_at(i) * y_at(i))
 #elif defined(SUM)
-OPERAND(X)
-#define TERM(i) AT(X, i)
+#define TERM(i) x_at(i)
 #elif defined(PARTIALS)
 uniform sampler2D uSrc;
 uniform int uSrcWidth;

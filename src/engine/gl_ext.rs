@@ -23,9 +23,12 @@ pub struct GlExt {
 }
 
 impl GlExt {
-    /// Loads the entry points through `lookup` (eglGetProcAddress); `None` if a required one is missing.
+    /// Loads the entry points through `lookup` (eglGetProcAddress); `None` if a required one is
+    /// missing. Which optional ones to load follows the context's API and features, not the
+    /// lookup: a dispatching loader returns a stub for any name.
     pub fn load(
         lookup: impl Fn(&str) -> *const c_void,
+        gles: bool,
         texture_buffer_range: bool,
     ) -> Option<GlExt> {
         let get = |name: &str| {
@@ -39,8 +42,12 @@ impl GlExt {
                 buffer_sub_data: std::mem::transmute::<*const c_void, BufferSubData>(get(
                     "glBufferSubData",
                 )?),
-                get_buffer_sub_data: get("glGetBufferSubData")
-                    .map(|p| std::mem::transmute::<*const c_void, GetBufferSubData>(p)),
+                get_buffer_sub_data: if gles {
+                    None
+                } else {
+                    get("glGetBufferSubData")
+                        .map(|p| std::mem::transmute::<*const c_void, GetBufferSubData>(p))
+                },
                 copy_buffer_sub_data: std::mem::transmute::<*const c_void, CopyBufferSubData>(get(
                     "glCopyBufferSubData",
                 )?),

@@ -85,6 +85,11 @@ pub fn shutdown() -> Result<()> {
     Ok(())
 }
 
+/// What the device is and can do, if a context exists or can be created.
+pub fn device_info() -> Option<context::DeviceInfo> {
+    with_engine(|e| Ok(e.ctx.info.clone())).ok()
+}
+
 /// The GL renderer string, if a context exists or can be created.
 pub fn device_name() -> Option<std::ffi::CString> {
     with_engine(|e| Ok(std::ffi::CString::new(e.ctx.info.renderer.clone()).unwrap_or_default()))
@@ -136,10 +141,12 @@ impl Engine {
 
     fn create_resources(ctx: &GpuContext) -> Result<(GlExt, OperandUnits, glow::VertexArray)> {
         let gl = &ctx.gl;
-        let ext = GlExt::load(|name| ctx.proc_address(name), ctx.info.texture_buffer_range)
-            .ok_or_else(|| {
-                Error::new(Status::NotSupported, "a required GL entry point is missing")
-            })?;
+        let ext = GlExt::load(
+            |name| ctx.proc_address(name),
+            ctx.info.gles,
+            ctx.info.texture_buffer_range,
+        )
+        .ok_or_else(|| Error::new(Status::NotSupported, "a required GL entry point is missing"))?;
         let units = OperandUnits::create(gl)?;
         // SAFETY: the context is current.
         let vao = match unsafe { gl.create_vertex_array() } {

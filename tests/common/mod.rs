@@ -1,0 +1,177 @@
+//! Helpers for the Rust tests: deterministic data, device buffers, double-precision references.
+#![allow(dead_code)]
+
+use std::ffi::c_void;
+
+use glblas::api::*;
+use glblas::ffi::MemcpyKindArg;
+use glblas::status::Status;
+
+pub const EPS: f64 = f32::EPSILON as f64 / 2.0; // unit roundoff of fp32, 2^-24
+
+/// Deterministic values in [-1, 1).
+pub fn fill(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+/// A device allocation holding a copy of `data`, freed on drop.
+pub struct Dev(pub *mut c_void);
+
+impl Dev {
+    pub fn new(data: &[f32]) -> Dev {
+        let mut p = std::ptr::null_mut();
+        unsafe {
+            assert_eq!(glblasMalloc(&mut p, data.len() * 4), Status::Success);
+            assert_eq!(
+                glblasMemcpy(p, data.as_ptr().cast(), data.len() * 4, MemcpyKindArg(1)),
+                Status::Success
+            );
+        }
+        Dev(p)
+    }
+    pub fn f(&self) -> *mut f32 {
+        self.0.cast()
+    }
+    pub fn get(&self, len: usize) -> Vec<f32> {
+        let mut out = vec![0.0f32; len];
+        unsafe {
+            assert_eq!(
+                glblasMemcpy(out.as_mut_ptr().cast(), self.0, len * 4, MemcpyKindArg(2)),
+                Status::Success
+            )
+        };
+        out
+    }
+}
+
+impl Drop for Dev {
+    fn drop(&mut self) {
+        glblasFree(self.0);
+    }
+}
+
+/// Storage index of logical element i of a BLAS vector.
+pub fn idx(i: usize, n: usize, inc: i32) -> usize {
+    if inc >= 0 {
+        i * inc as usize
+    } else {
+        (n - 1 - i) * inc.unsigned_abs() as usize
+    }
+}
+
+/// Storage a BLAS vector of n elements with increment inc needs.
+pub fn span(n: usize, inc: i32) -> usize {
+    if n == 0 {
+        0
+    } else {
+        (n - 1) * inc.unsigned_abs() as usize + 1
+    }
+}
+
+/// The reference sequential saxpy loop, in double precision per term.
+pub fn saxpy_ref(n: usize, alpha: f32, x: &[f32], incx: i32, y: &mut [f32], incy: i32) {
+    for i in 0..n {
+        let xi = x[idx(i, n, incx)];
+        let yi = &mut y[idx(i, n, incy)];
+        *yi = (*yi as f64 + alpha as f64 * xi as f64) as f32;
+    }
+}
+
+/// Checks y against the reference: each element is one fp32 multiply-add, so it may differ
+/// from the double-precision value by at most 2 roundings of its magnitude.
+pub fn assert_saxpy(got: &[f32], want: &[f32], terms: &[f64]) {
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let tol = 2.0 * EPS * terms[i] + f64::from(f32::MIN_POSITIVE);
+        assert!(
+            (*g as f64 - *w as f64).abs() <= tol,
+            "element {i}: got {g}, want {w}"
+        );
+    }
+}
+
+/// sdot against double precision: a blocked fp32 sum of n products is within n*eps*sum|x*y|
+/// (the sequential bound; blocked summation is tighter), plus one rounding of each product.
+pub fn assert_sdot(got: f32, x: &[f32], incx: i32, y: &[f32], incy: i32, n: usize) {
+    let (mut s, mut a) = (0.0f64, 0.0f64);
+    for i in 0..n {
+        let p = x[idx(i, n, incx)] as f64 * y[idx(i, n, incy)] as f64;
+        s += p;
+        a += p.abs();
+    }
+    let tol = (n as f64 + 1.0) * EPS * a + f64::from(f32::MIN_POSITIVE);
+    assert!(
+        (got as f64 - s).abs() <= tol,
+        "sdot n={n}: got {got}, want {s} (tol {tol:e})"
+    );
+}
+
+/// C := alpha*op(A)*op(B) + beta*C in double precision, with the error scale
+/// |alpha|*|op(A)||op(B)| + |beta||C| per element.
+#[allow(clippy::too_many_arguments)]
+pub fn sgemm_ref(
+    ta: bool,
+    tb: bool,
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    a: &[f32],
+    lda: usize,
+    b: &[f32],
+    ldb: usize,
+    beta: f32,
+    c: &[f32],
+    ldc: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let (mut out, mut scale) = (vec![0.0; m * n], vec![0.0; m * n]);
+    for j in 0..n {
+        for i in 0..m {
+            let (mut s, mut sa) = (0.0f64, 0.0f64);
+            for l in 0..k {
+                let av = if ta { a[l + i * lda] } else { a[i + l * lda] } as f64;
+                let bv = if tb { b[j + l * ldb] } else { b[l + j * ldb] } as f64;
+                s += av * bv;
+                sa += (av * bv).abs();
+            }
+            let cv = if beta == 0.0 {
+                0.0
+            } else {
+                c[i + j * ldc] as f64
+            };
+            out[i + j * m] = alpha as f64 * s + beta as f64 * cv;
+            scale[i + j * m] = (alpha as f64).abs() * sa + (beta as f64 * cv).abs();
+        }
+    }
+    (out, scale)
+}
+
+/// Each element of C within (k+2)*eps of its error scale: fp32 accumulation of k products plus
+/// the alpha and beta roundings (the standard bound gamma_k |A||B|).
+pub fn assert_sgemm(
+    got: &[f32],
+    ldc: usize,
+    m: usize,
+    n: usize,
+    k: usize,
+    want: &(Vec<f64>, Vec<f64>),
+) {
+    for j in 0..n {
+        for i in 0..m {
+            let g = got[i + j * ldc] as f64;
+            let w = want.0[i + j * m];
+            let tol = (k as f64 + 2.0) * EPS * want.1[i + j * m] + f64::from(f32::MIN_POSITIVE);
+            assert!(
+                (g - w).abs() <= tol,
+                "C({i},{j}) m={m} n={n} k={k}: got {g}, want {w}, tol {tol:e}"
+            );
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The tiled paths that large operands take, exercised on small ones: this process lowers the
+//! engine's limits (GLBLAS_LIMIT_WINDOW elements per operand window, GLBLAS_LIMIT_TARGET_SIDE
+//! for render targets) before the first call, so vectors are cut into chunks, reductions take
+//! several passes, and sgemm is cut into tiles of C and chunks of k.
+
+mod common;
+
+use std::sync::Once;
+
+use common::*;
+use glblas::api::*;
+use glblas::ffi::OperationArg as Op;
+use glblas::status::Status;
+
+const WINDOW: usize = 1000;
+const SIDE: usize = 16;
+
+fn small_limits() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        std::env::set_var("GLBLAS_LIMIT_WINDOW", WINDOW.to_string());
+        std::env::set_var("GLBLAS_LIMIT_TARGET_SIDE", SIDE.to_string());
+        assert_eq!(glblasShutdown(), Status::Success);
+    });
+}
+
+#[test]
+fn saxpy_in_chunks() {
+    small_limits();
+    let n = 3001; // > WINDOW and > SIDE²: chunks of both kinds, with a ragged last one
+    for (incx, incy) in [(1, 1), (3, -2), (-1, 5)] {
+        let x = fill(span(n, incx), 1);
+        let y0 = fill(span(n, incy), 2);
+        let mut want = y0.clone();
+        saxpy_ref(n, -0.5, &x, incx, &mut want, incy);
+        let terms: Vec<f64> = y0.iter().map(|v| (v.abs() + 0.5) as f64).collect();
+        let mut yh = y0.clone();
+        let (xd, yd) = (Dev::new(&x), Dev::new(&y0));
+        unsafe {
+            assert_eq!(
+                glblasSaxpy(n as i32, -0.5, x.as_ptr(), incx, yh.as_mut_ptr(), incy),
+                Status::Success
+            );
+            assert_eq!(
+                glblasSaxpy(n as i32, -0.5, xd.f(), incx, yd.f(), incy),
+                Status::Success
+            );
+        }
+        assert_saxpy(&yh, &want, &terms);
+        assert_saxpy(&yd.get(y0.len()), &want, &terms);
+    }
+}
+
+#[test]
+fn sdot_in_chunks_and_passes() {
+    small_limits();
+    for n in [900usize, 5003] {
+        for (incx, incy) in [(1, 1), (2, -1)] {
+            let x = fill(span(n, incx), 3);
+            let y = fill(span(n, incy), 4);
+            let (xd, rd) = (Dev::new(&x), Dev::new(&[0.0]));
+            let mut r = 0.0f32;
+            unsafe {
+                assert_eq!(
+                    glblasSdot(n as i32, x.as_ptr(), incx, y.as_ptr(), incy, &mut r),
+                    Status::Success
+                );
+                assert_sdot(r, &x, incx, &y, incy, n);
+                assert_eq!(
+                    glblasSdot(n as i32, xd.f(), incx, y.as_ptr(), incy, rd.f()),
+                    Status::Success
+                );
+                assert_sdot(rd.get(1)[0], &x, incx, &y, incy, n);
+            }
+        }
+    }
+}
+
+#[test]
+fn sgemm_in_tiles_and_k_chunks() {
+    small_limits();
+    let (m, n, k) = (41usize, 35usize, 70usize);
+    for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+        let (ar, ac) = if ta { (k, m) } else { (m, k) };
+        let (br, bc) = if tb { (n, k) } else { (k, n) };
+        let (lda, ldb, ldc) = (ar + 3, br, m + 2);
+        let a = fill(lda * ac, 5);
+        let b = fill(ldb * bc, 6);
+        for beta in [0.0f32, 0.75] {
+            let mut c0 = fill(ldc * n, 7);
+            if beta == 0.0 {
+                c0.iter_mut().for_each(|v| *v = f32::NAN);
+            }
+            let want = sgemm_ref(ta, tb, m, n, k, 1.5, &a, lda, &b, ldb, beta, &c0, ldc);
+            let (ad, bd, cd) = (Dev::new(&a), Dev::new(&b), Dev::new(&c0));
+            let mut ch = c0.clone();
+            let (opa, opb) = (Op(ta as i32), Op(tb as i32));
+            unsafe {
+                let s = glblasSgemm(
+                    opa,
+                    opb,
+                    m as i32,
+                    n as i32,
+                    k as i32,
+                    1.5,
+                    a.as_ptr(),
+                    lda as i32,
+                    b.as_ptr(),
+                    ldb as i32,
+                    beta,
+                    ch.as_mut_ptr(),
+                    ldc as i32,
+                );
+                assert_eq!(s, Status::Success);
+                let s = glblasSgemm(
+                    opa,
+                    opb,
+                    m as i32,
+                    n as i32,
+                    k as i32,
+                    1.5,
+                    ad.f(),
+                    lda as i32,
+                    bd.f(),
+                    ldb as i32,
+                    beta,
+                    cd.f(),
+                    ldc as i32,
+                );
+                assert_eq!(s, Status::Success);
+            }
+            for got in [ch, cd.get(c0.len())] {
+                assert_sgemm(&got, ldc, m, n, k, &want);
+                for j in 0..n {
+                    let pad = &got[j * ldc + m..(j + 1) * ldc];
+                    assert!(pad
+                        .iter()
+                        .zip(&c0[j * ldc + m..(j + 1) * ldc])
+                        .all(|(g, w)| g.to_bits() == w.to_bits()));
+                }
+            }
+        }
+    }
+}
