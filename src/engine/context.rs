@@ -32,7 +32,8 @@ pub struct DeviceInfo {
     pub major: u32,
     pub minor: u32,
     pub pbuffer: bool,
-    pub max_texture_size: i32,
+    /// The largest render target: the texture size and the viewport both bound it.
+    pub max_target_side: i32,
     /// Texels one buffer texture can address.
     pub max_texture_buffer_size: i64,
     /// `glTexBufferRange` is there (GL 4.3, GLES 3.2), so a window of a large buffer can be bound.
@@ -450,7 +451,13 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
             major,
             minor,
             pbuffer,
-            max_texture_size: gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE),
+            max_target_side: {
+                let mut viewport = [0i32; 2];
+                gl.get_parameter_i32_slice(glow::MAX_VIEWPORT_DIMS, &mut viewport);
+                gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE)
+                    .min(viewport[0])
+                    .min(viewport[1])
+            },
             max_texture_buffer_size: i64::from(gl.get_parameter_i32(glow::MAX_TEXTURE_BUFFER_SIZE)),
             texture_buffer_range: range,
             texture_buffer_offset_alignment: if range {

@@ -446,13 +446,30 @@ impl OutLayout {
         OutLayout::new(count, 1, side)
     }
 
-    fn new(count: i64, inc: i64, side: i32) -> OutLayout {
+    /// Most elements one output with increment `inc` can have: a full target, or one row of
+    /// it when the stride is too long for GL_PACK_ROW_LENGTH (a GLint), so each element is
+    /// read on its own.
+    pub fn capacity(inc: i64, side: i32) -> i64 {
         let side = i64::from(side);
-        debug_assert!(count <= side * side);
+        if inc.abs() > i64::from(i32::MAX) {
+            side
+        } else {
+            side * side
+        }
+    }
+
+    fn new(count: i64, inc: i64, side: i32) -> OutLayout {
+        debug_assert!(count <= OutLayout::capacity(inc, side));
+        let side = i64::from(side);
         let stride = inc.abs().max(1);
         let tall = stride > 1;
+        let column = if stride > i64::from(i32::MAX) {
+            1
+        } else {
+            side
+        };
         let (width, height) = if tall {
-            let h = count.min(side);
+            let h = count.min(column);
             ((count + h - 1) / h, h)
         } else {
             let w = count.min(side);
@@ -504,10 +521,13 @@ impl OutLayout {
             };
             // SAFETY: the context is current; each piece lands inside `dst` (row length = stride).
             unsafe {
-                gl.pixel_store_i32(
-                    glow::PACK_ROW_LENGTH,
-                    if self.tall { self.stride as i32 } else { 0 },
-                );
+                // Columns of one texel (an over-long stride) need no row length.
+                let row_length = if self.tall && self.height > 1 {
+                    self.stride as i32
+                } else {
+                    0
+                };
+                gl.pixel_store_i32(glow::PACK_ROW_LENGTH, row_length);
                 for (x, y, pw, ph, at) in pieces {
                     if pw > 0 && ph > 0 {
                         (ext.read_pixels)(x, y, pw, ph, glow::RED, glow::FLOAT, base(at));

@@ -26,7 +26,7 @@ impl Limits {
                 .and_then(|v| v.trim().parse::<i64>().ok())
                 .filter(|v| *v > 0)
         };
-        let side = i64::from(MAX_SIDE.min(info.max_texture_size));
+        let side = i64::from(MAX_SIDE.min(info.max_target_side));
         // A window starts at an aligned offset, so it may hold up to alignment - 1 extra texels.
         let slack = if info.texture_buffer_range {
             info.texture_buffer_offset_alignment.max(4) / 4 - 1

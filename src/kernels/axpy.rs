@@ -22,7 +22,7 @@ pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
         y0[0] += alpha * s;
         return e.write(y.mem, &y0);
     }
-    let len = super::chunk_len(e, &[x, y], i64::from(e.target_side()).pow(2));
+    let len = super::chunk_len(e, &[x, y], OutLayout::capacity(y.inc, e.target_side()));
     let mut i0 = 0;
     while i0 < x.n {
         let i1 = (i0 + len).min(x.n);
