@@ -1,0 +1,274 @@
+//! Compiles and runs the C test programs in `c_tests/` against the cdylib
+//! (`target/<profile>/deps/libglblas.so`) that cargo builds for this test run.
+//!
+//! Every `c_tests/*.c` is one program (one `#[test]` below; `every_c_file_is_listed`
+//! fails if a file is missing from the list). Each is compiled with
+//! `-std=c99 -Wall -Wextra -Werror -pedantic`, `-I include -I c_tests`, linked with
+//! `-lglblas` and an rpath to the library directory, plus the flags its first line
+//! names in a `// link: ...` comment (e.g. `// link: -pthread` or `// link: -lEGL -lGL`).
+//! The program must exit with status 0; otherwise the test fails and shows the
+//! compiler's or the program's output.
+//!
+//! Run: `cargo test --release --test c_tests` (or `cargo test`).
+//! `GLBLAS_C_TEST_TIMEOUT` (seconds, default 300) bounds each program's run time.
+
+use std::fs::{self, File};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+// One #[test] per C program; C_TESTS lists the same names.
+macro_rules! c_tests {
+    ($($name:ident),* $(,)?) => {
+        const C_TESTS: &[&str] = &[$(stringify!($name)),*];
+        $(
+            #[test]
+            fn $name() {
+                run_c_test(stringify!($name), stringify!($name), &[]);
+            }
+        )*
+    };
+}
+
+c_tests!(
+    test_init_status,
+    test_memory,
+    test_bad_args,
+    test_saxpy,
+    test_sdot,
+    test_sgemm,
+    test_sgemm_special,
+    test_threads,
+    test_shutdown,
+    test_egl_context,
+);
+
+// The same programs again with the library's launch limits lowered
+// (GLBLAS_LIMIT_TARGET_SIDE: largest render-target side, GLBLAS_LIMIT_WINDOW: most
+// elements of one operand window), so that the small operands of the tests take the
+// tiled / k-chunked / multi-window paths large operands take.
+const SMALL_LIMITS: &[(&str, &str)] = &[
+    ("GLBLAS_LIMIT_TARGET_SIDE", "16"),
+    ("GLBLAS_LIMIT_WINDOW", "1000"),
+];
+
+macro_rules! c_tests_with_env {
+    ($env:expr; $($test:ident => $program:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                run_c_test(stringify!($test), stringify!($program), $env);
+            }
+        )*
+    };
+}
+
+// The library on OpenGL ES instead of desktop OpenGL (GLBLAS_GL_API=gles); with
+// test_egl_context the program's desktop-GL context and the library's GLES context
+// (a different bound EGL API) then alternate on one thread.
+const GLES: &[(&str, &str)] = &[("GLBLAS_GL_API", "gles")];
+
+c_tests_with_env!(GLES;
+    gles_test_sgemm => test_sgemm,
+    gles_test_sdot => test_sdot,
+    gles_test_saxpy => test_saxpy,
+    gles_test_egl_context => test_egl_context,
+);
+
+c_tests_with_env!(SMALL_LIMITS;
+    small_limits_test_sgemm => test_sgemm,
+    small_limits_test_sgemm_special => test_sgemm_special,
+    small_limits_test_sdot => test_sdot,
+    small_limits_test_saxpy => test_saxpy,
+    small_limits_test_threads => test_threads,
+);
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory of this test executable: `target/<profile>/deps`.
+fn deps_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    exe.parent()
+        .expect("test executable has a parent directory")
+        .to_path_buf()
+}
+
+/// The cdylib cargo built for this test run. Cargo leaves it in `target/<profile>/deps`
+/// (only `cargo build` copies it up to `target/<profile>`, where it may be stale), so
+/// that copy comes first.
+fn library_dir() -> PathBuf {
+    let name = format!(
+        "{}glblas{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    let deps = deps_dir();
+    let mut candidates = vec![deps.clone()];
+    if let Some(profile) = deps.parent() {
+        candidates.push(profile.to_path_buf());
+    }
+    for dir in &candidates {
+        if dir.join(&name).exists() {
+            return dir.clone();
+        }
+    }
+    panic!("{name} not found in {candidates:?}: cargo should build the cdylib for the test run");
+}
+
+fn target_triple() -> String {
+    let arch = std::env::consts::ARCH;
+    let os = std::env::consts::OS;
+    let env = if cfg!(target_env = "musl") {
+        "musl"
+    } else {
+        "gnu"
+    };
+    match os {
+        "linux" => format!("{arch}-unknown-linux-{env}"),
+        "freebsd" => format!("{arch}-unknown-freebsd"),
+        "macos" => format!("{arch}-apple-darwin"),
+        _ => format!("{arch}-unknown-{os}"),
+    }
+}
+
+/// Flags named on the first line of the C file, as `// link: -lEGL -lGL`.
+fn link_flags(src: &str) -> Vec<String> {
+    let first = src.lines().next().unwrap_or("");
+    match first.trim().strip_prefix("// link:") {
+        Some(rest) => rest.split_whitespace().map(str::to_owned).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// Compiles `c_tests/<program>.c` into `target/<profile>/c_tests/<test>` and runs it
+/// with the extra environment `env`.
+fn run_c_test(test: &str, program: &str, env: &[(&str, &str)]) {
+    let root = manifest_dir();
+    let src_path = root.join("c_tests").join(format!("{program}.c"));
+    let src = fs::read_to_string(&src_path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", src_path.display()));
+    let header = root.join("include").join("glblas.h");
+    assert!(
+        header.exists(),
+        "{} is missing (the build script generates it)",
+        header.display()
+    );
+
+    let lib_dir = library_dir();
+    let deps = deps_dir();
+    let out_dir = deps.parent().unwrap_or(&deps).join("c_tests");
+    fs::create_dir_all(&out_dir).expect("creating the C test output directory");
+    let exe = out_dir.join(test);
+    let log_path = out_dir.join(format!("{test}.log"));
+
+    // Compile and link in one step. cc gets a scratch directory of its own per
+    // program, since the tests run in parallel.
+    let cc_dir = out_dir.join(format!("{test}.cc"));
+    fs::create_dir_all(&cc_dir).expect("creating the cc scratch directory");
+    let triple = target_triple();
+    let compiler = cc::Build::new()
+        .target(&triple)
+        .host(&triple)
+        .opt_level(1)
+        .debug(true)
+        .out_dir(&cc_dir)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .emit_rerun_if_env_changed(false)
+        .warnings(false)
+        .get_compiler();
+    let mut cmd = compiler.to_command();
+    cmd.args([
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-D_POSIX_C_SOURCE=200809L",
+    ])
+    .arg("-I")
+    .arg(root.join("include"))
+    .arg("-I")
+    .arg(root.join("c_tests"))
+    .arg(&src_path)
+    .arg("-o")
+    .arg(&exe)
+    .arg("-L")
+    .arg(&lib_dir)
+    .arg("-lglblas")
+    .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
+    .args(link_flags(&src))
+    .arg("-lm");
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("running the C compiler {cmd:?}: {e}"));
+    if !out.status.success() {
+        panic!(
+            "compiling {program}.c failed ({}):\n{cmd:?}\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    // Run, with stdout and stderr into one log file, under a time limit.
+    let timeout = std::env::var("GLBLAS_C_TEST_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(300);
+    let log = File::create(&log_path).expect("creating the log file");
+    let log2 = log.try_clone().expect("cloning the log file handle");
+    let start = Instant::now();
+    let mut child = Command::new(&exe)
+        .current_dir(&root)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(log))
+        .stderr(Stdio::from(log2))
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting {}: {e}", exe.display()));
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("waiting for the C test") {
+            break Some(st);
+        }
+        if start.elapsed() > Duration::from_secs(timeout) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = fs::read_to_string(&log_path).unwrap_or_default();
+    let secs = start.elapsed().as_secs_f64();
+    match status {
+        Some(st) if st.success() => {
+            println!("{test}: passed in {secs:.1} s\n{output}");
+        }
+        Some(st) => panic!("{test} failed ({st}) after {secs:.1} s; its output:\n{output}"),
+        None => panic!(
+            "{test} did not finish within {timeout} s (killed); its output so far:\n{output}"
+        ),
+    }
+}
+
+/// Every C program in c_tests/ must be in the list above (so none is silently skipped).
+#[test]
+fn every_c_file_is_listed() {
+    let dir = manifest_dir().join("c_tests");
+    let mut missing = Vec::new();
+    for entry in fs::read_dir(&dir).expect("reading c_tests/") {
+        let path = entry.expect("dir entry").path();
+        if path.extension().is_some_and(|e| e == "c") {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if !C_TESTS.contains(&stem.as_str()) {
+                missing.push(stem);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "C test programs not listed in tests/c_tests.rs: {missing:?}"
+    );
+}
