@@ -1,0 +1,305 @@
+"""ctypes bindings for libglblas and helpers to hand numpy arrays to it.
+
+Conventions used by the helpers
+-------------------------------
+* Every data pointer argument is declared ``c_void_p``: host and device memory are both plain
+  addresses (device pointers come from glblasMalloc and must never be dereferenced on the host),
+  so a Python ``int`` address, ``None`` (NULL) or ``c_void_p`` can be passed directly.
+* A 1-D float32 numpy view ``v`` (any stride, positive or negative) maps to BLAS (pointer, inc):
+  ``inc = v.strides[0] // 4`` and the pointer is the *lowest-address* element.  For a positive
+  stride that is ``v[0]``; for a negative stride it is ``v[n-1]`` (BLAS convention: with inc < 0,
+  element i of the vector lives at ``base[(n-1-i)*|inc|]``).
+* A 2-D float32 numpy view ``M`` maps to a column-major (pointer, ld) when its row stride is one
+  element (Fortran-ordered arrays, column-major sub-matrix views with ld > rows).  A C-ordered
+  (row-major) view is the *transpose* of a column-major matrix: it is passed as (pointer, ld)
+  of M.T, and the caller flips op N <-> T.
+"""
+
+import ctypes
+import os
+from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_void_p
+
+import numpy as np
+
+# ---- enums (values are the C ABI) --------------------------------------------------------------
+GLBLAS_STATUS_SUCCESS = 0
+GLBLAS_STATUS_NOT_INITIALIZED = 1
+GLBLAS_STATUS_ALLOC_FAILED = 2
+GLBLAS_STATUS_INVALID_VALUE = 3
+GLBLAS_STATUS_NOT_SUPPORTED = 4
+GLBLAS_STATUS_EXECUTION_FAILED = 5
+GLBLAS_STATUS_DIMENSION_OVERFLOW = 6
+ALL_STATUSES = list(range(7))
+
+GLBLAS_OP_N = 0
+GLBLAS_OP_T = 1
+GLBLAS_OP_C = 2  # means T for real data
+
+glblasMemcpyInfer = 0
+glblasMemcpyHostToDevice = 1
+glblasMemcpyDeviceToHost = 2
+glblasMemcpyDeviceToDevice = 3
+
+F32 = np.dtype(np.float32)
+ITEM = F32.itemsize  # 4 bytes
+EPS = 2.0 ** -24  # unit roundoff of IEEE binary32 (round to nearest)
+
+
+def default_library_path():
+    env = os.environ.get("GLBLAS_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(here, os.pardir, "target", "release", "libglblas.so")
+
+
+def load_library(path=None):
+    """Load libglblas and declare argtypes/restype for every exported function."""
+    lib = ctypes.CDLL(os.path.abspath(path or default_library_path()))
+
+    def decl(name, restype, argtypes):
+        f = getattr(lib, name)
+        f.restype = restype
+        f.argtypes = argtypes
+
+    # enums are C ints
+    decl("glblasInit", c_int, [])
+    decl("glblasShutdown", c_int, [])
+    decl("glblasGetStatusString", c_char_p, [c_int])
+    decl("glblasGetDeviceName", c_char_p, [])
+    decl("glblasMalloc", c_int, [POINTER(c_void_p), c_size_t])
+    decl("glblasFree", c_int, [c_void_p])
+    decl("glblasMemcpy", c_int, [c_void_p, c_void_p, c_size_t, c_int])
+    decl("glblasSync", c_int, [])
+    decl("glblasSaxpy", c_int, [c_int, c_float, c_void_p, c_int, c_void_p, c_int])
+    decl("glblasSdot", c_int, [c_int, c_void_p, c_int, c_void_p, c_int, c_void_p])
+    decl("glblasSgemm", c_int,
+         [c_int, c_int, c_int, c_int, c_int,
+          c_float, c_void_p, c_int, c_void_p, c_int,
+          c_float, c_void_p, c_int])
+    return lib
+
+
+def status_string(lib, st):
+    s = lib.glblasGetStatusString(st)
+    return s.decode(errors="replace") if s is not None else "<NULL>"
+
+
+def check(lib, st, what="glblas call"):
+    assert st == GLBLAS_STATUS_SUCCESS, f"{what} returned {st} ({status_string(lib, st)})"
+
+
+# ---- numpy -> BLAS argument mapping ------------------------------------------------------------
+
+def addr(a):
+    """Address of the first element (index 0 / [0, 0]) of a numpy view."""
+    return a.ctypes.data
+
+
+def vec_arg(v):
+    """1-D float32 view -> (address of lowest-address element, inc in elements)."""
+    assert v.dtype == F32 and v.ndim == 1
+    s = v.strides[0]
+    assert s % ITEM == 0, "stride must be a whole number of floats"
+    inc = s // ITEM
+    n = v.shape[0]
+    if inc < 0 and n > 0:
+        # lowest address is the last element of the view
+        return v.ctypes.data + (n - 1) * s, inc
+    return v.ctypes.data, inc
+
+
+def mat_arg(M):
+    """2-D float32 view -> (address, ld, transposed).
+
+    transposed == False: M itself is column-major with leading dimension ld (rows stride 1).
+    transposed == True:  M is row-major, i.e. M.T is column-major with leading dimension ld;
+                         pass it with the opposite op.
+    """
+    assert M.dtype == F32 and M.ndim == 2
+    r, c = M.shape
+    s0, s1 = M.strides
+    assert s0 % ITEM == 0 and s1 % ITEM == 0
+    e0, e1 = s0 // ITEM, s1 // ITEM
+    if e0 == 1 or r <= 1:
+        # column-major; with a single column the column stride is irrelevant, but keep it as ld
+        # when it is a valid one (so a one-column sub-matrix view still has ld > rows)
+        if e1 >= max(1, r):
+            return M.ctypes.data, e1, False
+        if c <= 1:
+            return M.ctypes.data, max(1, r), False
+    if e1 == 1 or c <= 1:
+        if e0 >= max(1, c):
+            return M.ctypes.data, e0, True
+        if r <= 1:
+            return M.ctypes.data, max(1, c), True
+    raise ValueError(f"view with strides {M.strides} is not BLAS-expressible")
+
+
+def colmajor_view(S, rng=None, layout="fortran", row_off=2, col_off=1, pad=3, fill=np.nan):
+    """Place the values of 2-D array S in a column-major layout.
+
+    Returns (base, view): ``view`` equals S and has a one-element row stride.
+      layout 'fortran': base is a Fortran-ordered copy, view is base.
+      layout 'sub':     base is a larger Fortran array (ld = rows + row_off + pad > rows) filled
+                        with ``fill``; view is the interior sub-matrix starting at
+                        (row_off, col_off).
+    """
+    S = np.asarray(S, dtype=F32)
+    r, c = S.shape
+    if layout == "fortran":
+        base = np.asfortranarray(S.copy())
+        return base, base
+    if layout == "sub":
+        base = np.full((r + row_off + pad, c + col_off + 1), fill, dtype=F32, order="F")
+        view = base[row_off:row_off + r, col_off:col_off + c]
+        view[...] = S
+        return base, view
+    raise ValueError(layout)
+
+
+def bits(a):
+    """Bit pattern of a float32 array (so that NaN == NaN for 'untouched' comparisons)."""
+    return np.ascontiguousarray(a).view(np.uint32).copy()
+
+
+# ---- device memory -----------------------------------------------------------------------------
+
+class DeviceBuffer:
+    """A glblasMalloc allocation. ``ptr`` is an int address (never dereference it on the host)."""
+
+    def __init__(self, lib, nbytes):
+        self.lib = lib
+        self.nbytes = nbytes
+        p = c_void_p()
+        check(lib, lib.glblasMalloc(byref(p), nbytes), f"glblasMalloc({nbytes})")
+        assert p.value is not None or nbytes == 0
+        self.ptr = p.value
+
+    def at(self, byte_offset=0):
+        """Interior device pointer: ctypes pointer arithmetic on the address, in bytes."""
+        return self.ptr + byte_offset
+
+    def upload(self, arr, byte_offset=0):
+        """Copy the raw memory of a contiguous array (C or Fortran order) to the device."""
+        assert arr.flags.c_contiguous or arr.flags.f_contiguous
+        check(self.lib, self.lib.glblasMemcpy(self.ptr + byte_offset, arr.ctypes.data, arr.nbytes,
+                                              glblasMemcpyHostToDevice), "glblasMemcpy H2D")
+
+    def download(self, arr, byte_offset=0):
+        """Copy device bytes into the raw memory of a contiguous host array."""
+        assert arr.flags.c_contiguous or arr.flags.f_contiguous
+        assert arr.flags.writeable
+        check(self.lib, self.lib.glblasMemcpy(arr.ctypes.data, self.ptr + byte_offset, arr.nbytes,
+                                              glblasMemcpyDeviceToHost), "glblasMemcpy D2H")
+        return arr
+
+    def free(self):
+        if self.ptr is not None:
+            check(self.lib, self.lib.glblasFree(self.ptr), "glblasFree")
+            self.ptr = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.free()
+
+
+class Mirror:
+    """A device copy of a contiguous host array ``base``; translates host views of ``base``
+    into the matching interior device pointers (same byte offset from the start)."""
+
+    def __init__(self, lib, base):
+        assert base.flags.c_contiguous or base.flags.f_contiguous
+        self.base = base
+        self.buf = DeviceBuffer(lib, base.nbytes)
+        self.buf.upload(base)
+
+    def dev(self, host_address):
+        off = host_address - self.base.ctypes.data
+        assert 0 <= off <= self.base.nbytes
+        return self.buf.at(off)
+
+    def vec_arg(self, v, on_device):
+        """(pointer, inc) of view ``v`` of ``base``: the device copy's when ``on_device``."""
+        p, inc = vec_arg(v)
+        return (self.dev(p) if on_device else p), inc
+
+    def fetch(self):
+        """Overwrite the host base with the device contents."""
+        return self.buf.download(self.base)
+
+    def free(self):
+        self.buf.free()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.free()
+
+
+# ---- typed wrappers (return the status) --------------------------------------------------------
+
+def saxpy(lib, alpha, x, y):
+    """y = alpha*x + y on 1-D float32 numpy views (any strides incl. negative)."""
+    assert x.shape == y.shape
+    px, incx = vec_arg(x)
+    py, incy = vec_arg(y)
+    return lib.glblasSaxpy(x.shape[0], alpha, px, incx, py, incy)
+
+
+def sdot(lib, x, y):
+    """Returns (status, result) for 1-D float32 numpy views."""
+    assert x.shape == y.shape
+    px, incx = vec_arg(x)
+    py, incy = vec_arg(y)
+    res = c_float(np.nan)
+    st = lib.glblasSdot(x.shape[0], px, incx, py, incy, byref(res))
+    return st, res.value
+
+
+def sgemm_numpy(lib, alpha, A, B, beta, C):
+    """C = alpha*A@B + beta*C for 2-D float32 numpy views A (m x k), B (k x n), C (m x n).
+
+    Each operand may be column-major (Fortran order, column-major sub-matrix view: passed as op N
+    with its ld) or row-major (C order: it is the column-major transpose, passed as op T with the
+    ld of A.T).  A row-major C is handled as the column-major C.T = B.T @ A.T.
+    Returns the status."""
+    m, k = A.shape
+    k2, n = B.shape
+    assert k == k2 and C.shape == (m, n)
+    pc, ldc, tc = mat_arg(C)
+    if tc and not (m <= 1 and n <= 1):
+        # row-major C: C.T (n x m, column-major) = alpha * B.T @ A.T + beta * C.T
+        return sgemm_numpy(lib, alpha, B.T, A.T, beta, C.T)
+    pa, lda, ta = mat_arg(A)
+    pb, ldb, tb = mat_arg(B)
+    opa = GLBLAS_OP_T if ta else GLBLAS_OP_N
+    opb = GLBLAS_OP_T if tb else GLBLAS_OP_N
+    return lib.glblasSgemm(opa, opb, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc)
+
+
+def strided_vector(values, inc, fill=np.nan, lead=2, tail=3):
+    """Embed the 1-D ``values`` (length n) in a larger float32 buffer with increment ``inc``
+    (elements; may be negative, or 0 for n == 1 or a broadcast read-only-style view) and
+    ``fill`` everywhere else (gaps, lead-in and tail).  Returns (base, view) with view == values
+    element for element, so vec_arg(view) gives the BLAS (pointer, inc).  For inc < 0 element i of
+    the view sits at base[lead + (n-1-i)*|inc|], as BLAS expects."""
+    values = np.asarray(values, dtype=F32)
+    n = values.shape[0]
+    span = (n - 1) * abs(inc) + 1 if n > 0 else 0
+    base = np.full(lead + span + tail, fill, dtype=F32)
+    if inc == 0:
+        assert n >= 1 and np.all(values == values[0])
+        base[lead] = values[0]
+        view = np.lib.stride_tricks.as_strided(base[lead:], shape=(n,), strides=(0,))
+        return base, view
+    if inc > 0:
+        view = base[lead:lead + span:inc]
+    else:
+        view = base[lead + span - 1:(lead - 1 if lead > 0 else None):inc]
+    assert view.shape == (n,), (view.shape, n, inc)
+    view[...] = values
+    return base, view
