@@ -134,21 +134,24 @@ impl DeviceMemory {
         let a = self.by_start.remove(&ptr).ok_or_else(|| {
             Error::invalid("pointer is not the start of a live device allocation")
         })?;
-        Self::release(gl, ptr, a);
+        Self::release(Some(gl), ptr, a);
         Ok(())
     }
 
-    /// Frees every allocation (shutdown).
-    pub fn free_all(&mut self, gl: &glow::Context) {
+    /// Frees every allocation (shutdown). Without a current context (`gl` is None) only the
+    /// address ranges are released; destroying the context frees the buffers.
+    pub fn free_all(&mut self, gl: Option<&glow::Context>) {
         for (start, a) in std::mem::take(&mut self.by_start) {
             Self::release(gl, start, a);
         }
     }
 
-    fn release(gl: &glow::Context, start: usize, a: Allocation) {
-        // SAFETY: the context is current; the buffer and mapping belong to this allocation.
+    fn release(gl: Option<&glow::Context>, start: usize, a: Allocation) {
+        // SAFETY: the context, when given, is current; the buffer and mapping are this allocation's.
         unsafe {
-            gl.delete_buffer(a.buffer);
+            if let Some(gl) = gl {
+                gl.delete_buffer(a.buffer);
+            }
             libc::munmap(start as *mut c_void, a.reserved);
         }
     }

@@ -116,10 +116,9 @@ pub fn debug_log(e: &Error) {
 impl Engine {
     fn create() -> Result<Engine> {
         let ctx = GpuContext::create()?;
-        let made = {
-            let _current = ctx.make_current()?;
-            Self::create_resources(&ctx)
-        };
+        let made = ctx
+            .make_current()
+            .and_then(|_current| Self::create_resources(&ctx));
         match made {
             Ok((ext, units, vao)) => Ok(Engine {
                 limits: Limits::new(&ctx.info),
@@ -165,9 +164,12 @@ impl Engine {
     }
 
     fn destroy(mut self) {
-        if let Ok(_current) = self.ctx.make_current() {
+        let current = self.ctx.make_current();
+        if current.is_err() {
+            self.memory.free_all(None);
+        } else {
             let gl = &self.ctx.gl;
-            self.memory.free_all(gl);
+            self.memory.free_all(Some(gl));
             self.programs.delete_all(gl);
             self.targets.delete_all(gl);
             self.staging.delete_all(gl);
@@ -175,6 +177,7 @@ impl Engine {
             // SAFETY: the context is current; the VAO is ours.
             unsafe { gl.delete_vertex_array(self.vao) };
         }
+        drop(current);
         self.ctx.destroy();
     }
 
@@ -190,10 +193,10 @@ impl Engine {
     }
 
     /// Binds render target `slot`, at least `width`×`height`, with the viewport set.
-    pub fn target(&mut self, slot: usize, width: i32, height: i32) -> Result<glow::Texture> {
+    pub fn target(&mut self, slot: usize, width: i32, height: i32) -> Result<()> {
         self.targets
             .bind(&self.ctx.gl, slot, width, height)
-            .map(|t| t.texture)
+            .map(|_| ())
     }
 
     /// The texture of render target `slot` (which must exist), for a later pass to sample.
