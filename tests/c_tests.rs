@@ -272,3 +272,42 @@ fn every_c_file_is_listed() {
         "C test programs not listed in tests/c_tests.rs: {missing:?}"
     );
 }
+
+/// The header is also valid C++ (its `extern "C"` guards), with the same warnings as errors.
+#[test]
+fn header_compiles_as_cpp() {
+    let root = manifest_dir();
+    let triple = target_triple();
+    let dir = deps_dir().join("cpp_header_check");
+    fs::create_dir_all(&dir).expect("creating the scratch directory");
+    let compiler = cc::Build::new()
+        .cpp(true)
+        .target(&triple)
+        .host(&triple)
+        .opt_level(0)
+        .out_dir(&dir)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .emit_rerun_if_env_changed(false)
+        .warnings(false)
+        .get_compiler();
+    let mut cmd = compiler.to_command();
+    cmd.args([
+        "-x",
+        "c++",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-fsyntax-only",
+    ])
+    .arg(root.join("include").join("glblas.h"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("running the C++ compiler {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
