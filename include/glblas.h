@@ -116,6 +116,57 @@ glblasStatus_t glblasSaxpy(int n, float alpha, const float *x, int incx, float *
 glblasStatus_t glblasSdot(int n, const float *x, int incx, const float *y, int incy, float *result);
 
 /*
+ x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses for `n` and the increment.
+ */
+glblasStatus_t glblasSscal(int n, float alpha, float *x, int incx);
+
+/*
+ y := x.
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasScopy(int n, const float *x, int incx, float *y, int incy);
+
+/*
+ x <-> y.
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasSswap(int n, float *x, int incx, float *y, int incy);
+
+/*
+ *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
+ device pointer.
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one float.
+ */
+glblasStatus_t glblasSasum(int n, const float *x, int incx, float *result);
+
+/*
+ y := alpha*op(A)*x + beta*y, column-major A (m×n).
+
+ # Safety
+ Host operands must hold the elements their dimensions, `lda` and increments address.
+ */
+glblasStatus_t glblasSgemv(glblasOperation_t trans,
+                           int m,
+                           int n,
+                           float alpha,
+                           const float *A,
+                           int lda,
+                           const float *x,
+                           int incx,
+                           float beta,
+                           float *y,
+                           int incy);
+
+/*
  C := alpha*op(A)*op(B) + beta*C, column-major.
 
  # Safety

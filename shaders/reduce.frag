@@ -1,9 +1,12 @@
 // Parallel sum: fragment f adds terms [f*uBlock, (f+1)*uBlock) of uCount. A first pass reads the
-// operands (DOT: x[i]*y[i], SUM: x[i]); later passes (PARTIALS) add the previous pass's sums.
+// operands (DOT: x[i]*y[i], SUM: x[i], ASUM: |x[i]|); later passes (PARTIALS) add the previous
+// pass's sums.
 #if defined(DOT)
 #define TERM(i) (x_at(i) * y_at(i))
 #elif defined(SUM)
 #define TERM(i) x_at(i)
+#elif defined(ASUM)
+#define TERM(i) abs(x_at(i))
 #elif defined(PARTIALS)
 uniform sampler2D uSrc;
 uniform int uSrcWidth;

@@ -7,13 +7,16 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 
 use parking_lot::Mutex;
 
-use crate::engine::{self, with_engine};
+use crate::engine::operand::Vector;
+use crate::engine::{self, with_engine, Engine};
 use crate::ffi::{
-    dimension, guard, leading_dimension, non_null, MemcpyKindArg, OperationArg, StatusArg,
+    dimension, guard, leading_dimension, non_null, nonzero_increment, MemcpyKindArg, OperationArg,
+    StatusArg,
 };
 use crate::kernels::gemm::Gemm;
-use crate::kernels::{axpy, dot, gemm};
-use crate::status::{glblasStatus_t, Error};
+use crate::kernels::gemv::Gemv;
+use crate::kernels::{dot, gemm, gemv, level1};
+use crate::status::{glblasStatus_t, Error, Result};
 
 /// Creates the GL context now (otherwise the first call does). Idempotent; retries after a
 /// failure.
@@ -146,7 +149,7 @@ pub unsafe extern "C" fn glblasSaxpy(
             let (n, incx, incy) = (i64::from(n), i64::from(incx), i64::from(incy));
             let x = e.vector(x, n, incx)?;
             let y = e.vector(y, n, incy)?;
-            axpy::saxpy(e, alpha, &x, &y)
+            level1::saxpy(e, alpha, &x, &y)
         })
     })
 }
@@ -176,6 +179,176 @@ pub unsafe extern "C" fn glblasSdot(
             let x = e.vector(x, n, i64::from(incx))?;
             let y = e.vector(y, n, i64::from(incy))?;
             dot::sdot(e, &x, &y, out)
+        })
+    })
+}
+
+/// x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses for `n` and the increment.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSscal(
+    n: c_int,
+    alpha: f32,
+    x: *mut f32,
+    incx: c_int,
+) -> glblasStatus_t {
+    guard(|| {
+        let active = n > 0 && incx > 0;
+        if active {
+            non_null(x, "x")?;
+        }
+        with_engine(|e| {
+            if !active {
+                return Ok(());
+            }
+            let x = e.vector(x, i64::from(n), i64::from(incx))?;
+            level1::sscal(e, alpha, &x)
+        })
+    })
+}
+
+/// y := x.
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasScopy(
+    n: c_int,
+    x: *const f32,
+    incx: c_int,
+    y: *mut f32,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| two_vectors(n, x, incx, y, incy, |e, x, y| level1::scopy(e, x, y)))
+}
+
+/// x <-> y.
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSswap(
+    n: c_int,
+    x: *mut f32,
+    incx: c_int,
+    y: *mut f32,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| two_vectors(n, x, incx, y, incy, |e, x, y| level1::sswap(e, x, y)))
+}
+
+/// *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
+/// device pointer.
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one float.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSasum(
+    n: c_int,
+    x: *const f32,
+    incx: c_int,
+    result: *mut f32,
+) -> glblasStatus_t {
+    guard(|| {
+        non_null(result, "result")?;
+        let active = n > 0 && incx > 0;
+        if active {
+            non_null(x, "x")?;
+        }
+        with_engine(|e| {
+            let out = e.mem(result, 1)?;
+            let n = if active { i64::from(n) } else { 0 };
+            let x = e.vector(x, n, i64::from(incx))?;
+            dot::sasum(e, &x, out)
+        })
+    })
+}
+
+/// The shared shape of level-1 calls on two vectors: NULL checks, quick return for `n <= 0`,
+/// pointer resolution.
+fn two_vectors(
+    n: c_int,
+    x: *const f32,
+    incx: c_int,
+    y: *const f32,
+    incy: c_int,
+    op: impl FnOnce(&mut Engine, &Vector, &Vector) -> Result<()>,
+) -> Result<()> {
+    if n > 0 {
+        non_null(x, "x")?;
+        non_null(y, "y")?;
+    }
+    with_engine(|e| {
+        if n <= 0 {
+            return Ok(());
+        }
+        let x = e.vector(x, i64::from(n), i64::from(incx))?;
+        let y = e.vector(y, i64::from(n), i64::from(incy))?;
+        op(e, &x, &y)
+    })
+}
+
+/// y := alpha*op(A)*x + beta*y, column-major A (m×n).
+///
+/// # Safety
+/// Host operands must hold the elements their dimensions, `lda` and increments address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSgemv(
+    trans: OperationArg,
+    m: c_int,
+    n: c_int,
+    alpha: f32,
+    A: *const f32,
+    lda: c_int,
+    x: *const f32,
+    incx: c_int,
+    beta: f32,
+    y: *mut f32,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| {
+        let t = trans.transposed()?;
+        dimension(m, "m")?;
+        dimension(n, "n")?;
+        leading_dimension(lda, m, "lda")?;
+        nonzero_increment(incx, "incx")?;
+        nonzero_increment(incy, "incy")?;
+        let quick = m == 0 || n == 0 || (alpha == 0.0 && beta == 1.0);
+        let reads_ax = !quick && alpha != 0.0;
+        if reads_ax {
+            non_null(A, "A")?;
+            non_null(x, "x")?;
+        }
+        if !quick {
+            non_null(y, "y")?;
+        }
+        with_engine(|e| {
+            if quick {
+                return Ok(());
+            }
+            let (m, n) = (i64::from(m), i64::from(n));
+            let (lenx, leny) = if t { (m, n) } else { (n, m) };
+            let ax = if reads_ax {
+                Some((
+                    e.matrix(A, m, n, lda.into())?,
+                    e.vector(x, lenx, incx.into())?,
+                ))
+            } else {
+                None
+            };
+            let y = e.vector(y, leny, incy.into())?;
+            gemv::sgemv(
+                e,
+                &Gemv {
+                    trans: t,
+                    alpha,
+                    beta,
+                    ax,
+                    y,
+                },
+            )
         })
     })
 }

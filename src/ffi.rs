@@ -119,3 +119,12 @@ pub fn dimension(v: c_int, name: &str) -> Result<()> {
         Ok(())
     }
 }
+
+/// An increment that must not be zero (sgemv).
+pub fn nonzero_increment(inc: c_int, name: &str) -> Result<()> {
+    if inc == 0 {
+        Err(Error::invalid(format!("{name} is zero")))
+    } else {
+        Ok(())
+    }
+}

@@ -1,4 +1,4 @@
-//! Reductions: sdot, and the plain sum saxpy needs for a zero y increment.
+//! Reductions: sdot, sasum, and the plain sum saxpy needs for a zero y increment.
 //!
 //! A parallel reduction in few passes: the first pass has each fragment add a block of terms
 //! read from the operands; later passes add blocks of the previous pass's sums, until one value
@@ -15,48 +15,58 @@ const TARGET_FRAGMENTS: i64 = 16384;
 
 /// result := sum of x[i]*y[i] (`result` may be host or device memory).
 pub fn sdot(e: &mut Engine, x: &Vector, y: &Vector, result: Mem) -> Result<()> {
-    let out = Vector {
-        mem: result,
-        n: 1,
-        inc: 1,
+    reduce_into(e, "DOT", x, Some(y), result)
+}
+
+/// result := sum of |x[i]|. As in the reference BLAS, a non-positive increment gives 0.
+pub fn sasum(e: &mut Engine, x: &Vector, result: Mem) -> Result<()> {
+    let x = if x.inc <= 0 {
+        Vector { n: 0, ..*x }
+    } else {
+        *x
     };
-    if x.n == 0 {
-        return e.write(result, &[0.0]);
-    }
-    let len = super::chunk_len(e, &[x, y], i64::MAX);
-    if len >= x.n {
-        let slot = reduce(e, "DOT", x, Some(y))?;
-        e.target(slot, 1, 1)?;
-        return e.store_vector(&OutLayout::packed(1, e.target_side()), &out);
-    }
-    // Operands larger than one buffer-texture window: one reduction per chunk, chunk sums
-    // added on the host.
-    let mut total = 0.0f64;
-    let mut i0 = 0;
-    while i0 < x.n {
-        let i1 = (i0 + len).min(x.n);
-        total += f64::from(reduce_to_host(
-            e,
-            "DOT",
-            &x.slice(i0, i1),
-            Some(&y.slice(i0, i1)),
-        )?);
-        i0 = i1;
-    }
-    e.write(result, &[total as f32])
+    reduce_into(e, "ASUM", &x, None, result)
 }
 
 /// The sum of the elements of x, on the host.
 pub fn sum(e: &mut Engine, x: &Vector) -> Result<f32> {
-    let len = super::chunk_len(e, &[x], i64::MAX);
+    let mut total = 0.0f32;
+    reduce_into(e, "SUM", x, None, Mem::Host(&mut total))?;
+    Ok(total)
+}
+
+/// Reduces the terms of `variant` over x (and y) into `result`. Operands larger than one
+/// buffer-texture window take one reduction per chunk, the chunk sums added on the host.
+fn reduce_into(
+    e: &mut Engine,
+    variant: &str,
+    x: &Vector,
+    y: Option<&Vector>,
+    result: Mem,
+) -> Result<()> {
+    if x.n == 0 {
+        return e.write(result, &[0.0]);
+    }
+    let len = super::chunk_len(e, &[x, y.unwrap_or(x)], i64::MAX);
+    if len >= x.n {
+        let slot = reduce(e, variant, x, y)?;
+        e.target(slot, 1, 1)?;
+        let out = Vector {
+            mem: result,
+            n: 1,
+            inc: 1,
+        };
+        return e.store_vector(&OutLayout::packed(1, e.target_side()), &out);
+    }
     let mut total = 0.0f64;
     let mut i0 = 0;
     while i0 < x.n {
         let i1 = (i0 + len).min(x.n);
-        total += f64::from(reduce_to_host(e, "SUM", &x.slice(i0, i1), None)?);
+        let ys = y.map(|y| y.slice(i0, i1));
+        total += f64::from(reduce_to_host(e, variant, &x.slice(i0, i1), ys.as_ref())?);
         i0 = i1;
     }
-    Ok(total as f32)
+    e.write(result, &[total as f32])
 }
 
 fn reduce_to_host(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Result<f32> {

@@ -5,7 +5,7 @@
 //! buffer-texture window, tiles shrink, and then k is cut into chunks whose products are added
 //! into C in turn (beta applies to the first chunk only).
 
-use crate::engine::operand::{Matrix, Mem};
+use crate::engine::operand::Matrix;
 use crate::engine::Engine;
 use crate::status::{Error, Result};
 
@@ -105,14 +105,6 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
     }
 }
 
-/// Elements a window must hold for a rows×cols part of an operand (packed when uploaded).
-fn window_elems(m: &Matrix, rows: i64, cols: i64) -> i64 {
-    match m.mem {
-        Mem::Host(_) => rows * cols,
-        Mem::Device { .. } => (cols - 1) * m.ld + rows,
-    }
-}
-
 /// Picks tile sizes so that every operand part fits one window: halve the dimension that sets
 /// an oversized operand's column count (or its row count once that is 1).
 fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
@@ -149,7 +141,7 @@ fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
         }
         let oversized = parts
             .into_iter()
-            .find(|(m, (r, c))| window_elems(m, p.get(*r), p.get(*c)) > window);
+            .find(|(m, (r, c))| super::window_elems(m, p.get(*r), p.get(*c)) > window);
         match oversized {
             None => return Ok(p),
             Some((_, (r, c))) => {

@@ -1,11 +1,12 @@
 //! The BLAS operations, one module each; each owns its shaders in `shaders/` and decides how
 //! the work is split into launches.
 
-pub mod axpy;
 pub mod dot;
 pub mod gemm;
+pub mod gemv;
+pub mod level1;
 
-use crate::engine::operand::{Mem, Vector};
+use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
 
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
@@ -33,4 +34,21 @@ fn overlap(a: &Vector, b: &Vector) -> bool {
     let (pa, pb) = (a.mem.byte_position(), b.mem.byte_position());
     let same = pa == pb && a.inc == b.inc;
     !same && pa < pb + b.span() * 4 && pb < pa + a.span() * 4
+}
+
+/// Elements a window must hold for a rows×cols part of a matrix operand (packed when uploaded).
+fn window_elems(m: &Matrix, rows: i64, cols: i64) -> i64 {
+    match m.mem {
+        Mem::Host(_) => rows * cols,
+        Mem::Device { .. } => (cols - 1) * m.ld + rows,
+    }
+}
+
+/// Elements a window must hold for `n` elements of a vector operand (packed when uploaded).
+fn vector_window(v: &Vector, n: i64) -> i64 {
+    match v.mem {
+        _ if v.inc == 0 => 1,
+        Mem::Host(_) => n,
+        Mem::Device { .. } => (n - 1) * v.inc.abs() + 1,
+    }
 }

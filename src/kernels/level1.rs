@@ -1,0 +1,199 @@
+//! Element-wise level-1 operations: saxpy, sscal, scopy, sswap.
+//!
+//! Each chunk of elements is one draw of `elementwise.frag` into a render target, stored back
+//! in place. Where the reference BLAS's sequential loop gives a different result from an
+//! element-parallel one (operands that overlap, a zero increment on an output), the loop itself
+//! runs on the host.
+
+use crate::engine::operand::{Mem, OutLayout, Vector};
+use crate::engine::Engine;
+use crate::status::Result;
+
+const FRAG: &str = include_str!("../../shaders/elementwise.frag");
+
+/// y := alpha*x + y.
+pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
+    // The reference BLAS returns before reading anything when alpha is zero.
+    if x.n == 0 || alpha == 0.0 {
+        return Ok(());
+    }
+    if super::overlap(x, y) {
+        // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
+        return sequential(e, x, y, |xi, yi| unsafe { *yi += alpha * *xi });
+    }
+    if y.inc == 0 {
+        // Every term lands in y[0]: y[0] + alpha*sum(x).
+        let s = super::dot::sum(e, x)?;
+        let mut y0 = [0.0f32];
+        e.read(y.mem, &mut y0)?;
+        y0[0] += alpha * s;
+        return e.write(y.mem, &y0);
+    }
+    elementwise(e, "AXPY", alpha, x, Some(y), y)
+}
+
+/// x := alpha*x. As in the reference BLAS, a non-positive increment does nothing.
+pub fn sscal(e: &mut Engine, alpha: f32, x: &Vector) -> Result<()> {
+    if x.n == 0 || x.inc <= 0 {
+        return Ok(());
+    }
+    elementwise(e, "SCAL", alpha, x, None, x)
+}
+
+/// y := x.
+pub fn scopy(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
+    if x.n == 0 {
+        return Ok(());
+    }
+    if super::overlap(x, y) || y.inc == 0 {
+        // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
+        return sequential(e, x, y, |xi, yi| unsafe { *yi = *xi });
+    }
+    elementwise(e, "COPY", 1.0, x, None, y)
+}
+
+/// x <-> y.
+pub fn sswap(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
+    if x.n == 0 {
+        return Ok(());
+    }
+    if super::overlap(x, y) || x.inc == 0 || y.inc == 0 {
+        // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
+        return sequential(e, x, y, |xi, yi| unsafe { std::ptr::swap(xi, yi) });
+    }
+    let len = chunk(e, &[x, y]);
+    let mut i0 = 0;
+    while i0 < x.n {
+        let i1 = (i0 + len).min(x.n);
+        let (xs, ys) = (x.slice(i0, i1), y.slice(i0, i1));
+        // Both new values are rendered (targets 0 and 1) before either is stored.
+        let new_y = launch(e, 0, "COPY", 1.0, &xs, None, &ys)?;
+        let new_x = launch(e, 1, "COPY", 1.0, &ys, None, &xs)?;
+        e.target(0, new_y.width, new_y.height)?;
+        e.store_vector(&new_y, &ys)?;
+        e.target(1, new_x.width, new_x.height)?;
+        e.store_vector(&new_x, &xs)?;
+        i0 = i1;
+    }
+    Ok(())
+}
+
+/// Computes `variant` over x (and y) chunk by chunk and stores it into `out`.
+fn elementwise(
+    e: &mut Engine,
+    variant: &'static str,
+    alpha: f32,
+    x: &Vector,
+    y: Option<&Vector>,
+    out: &Vector,
+) -> Result<()> {
+    let len = chunk(e, &[x, y.unwrap_or(x), out]);
+    let mut i0 = 0;
+    while i0 < x.n {
+        let i1 = (i0 + len).min(x.n);
+        let ys = y.map(|y| y.slice(i0, i1));
+        let outs = out.slice(i0, i1);
+        let layout = launch(e, 0, variant, alpha, &x.slice(i0, i1), ys.as_ref(), &outs)?;
+        e.store_vector(&layout, &outs)?;
+        i0 = i1;
+    }
+    Ok(())
+}
+
+/// Elements per launch: operand windows and the output's target capacity.
+fn chunk(e: &Engine, vectors: &[&Vector]) -> i64 {
+    let cap = vectors
+        .iter()
+        .map(|v| OutLayout::capacity(v.inc, e.target_side()))
+        .min()
+        .unwrap_or(1);
+    super::chunk_len(e, vectors, cap)
+}
+
+/// Draws `variant` for one chunk into target `slot`, laid out for storing into `out`.
+#[allow(clippy::too_many_arguments)]
+fn launch(
+    e: &mut Engine,
+    slot: usize,
+    variant: &'static str,
+    alpha: f32,
+    x: &Vector,
+    y: Option<&Vector>,
+    out: &Vector,
+) -> Result<OutLayout> {
+    let xd = e.upload_vector(0, x)?;
+    let yd = match y {
+        Some(y) => Some(e.upload_vector(1, y)?),
+        None => None,
+    };
+    let layout = OutLayout::for_vector(out, e.target_side());
+    e.target(slot, layout.width, layout.height)?;
+    let p = e.program("elementwise", FRAG, &[(variant, "1".into())])?;
+    e.bind_vector(&p, 0, "X", &xd)?;
+    if let Some(yd) = &yd {
+        e.bind_vector(&p, 1, "Y", yd)?;
+    }
+    layout.set_uniforms(&e.ctx.gl, &p);
+    p.set_f32(&e.ctx.gl, "uAlpha", alpha);
+    e.draw()?;
+    Ok(layout)
+}
+
+/// The reference BLAS's loop, `step(&x(i), &y(i))` for i in order, on the operands' storage:
+/// in place for host memory, on a host copy written back for device memory (one copy for
+/// both when they share a buffer, so each step sees the earlier ones).
+fn sequential(
+    e: &mut Engine,
+    x: &Vector,
+    y: &Vector,
+    mut step: impl FnMut(*mut f32, *mut f32),
+) -> Result<()> {
+    // Host copies of device storage: one per buffer, covering every vector in it.
+    let mut copies: Vec<(Mem, Vec<f32>)> = Vec::new();
+    for v in [x, y] {
+        if !v.mem.is_device() || copies.iter().any(|(m, _)| m.same_space(&v.mem)) {
+            continue;
+        }
+        let parts: Vec<&Vector> = [x, y]
+            .into_iter()
+            .filter(|w| w.mem.same_space(&v.mem))
+            .collect();
+        let lowest = parts
+            .iter()
+            .min_by_key(|w| w.mem.byte_position())
+            .expect("v is one of them")
+            .mem;
+        let end = parts
+            .iter()
+            .map(|w| w.mem.byte_position() + w.span() * 4)
+            .max()
+            .expect("v is one of them");
+        let mut buf = vec![0.0f32; ((end - lowest.byte_position()) / 4) as usize];
+        e.read(lowest, &mut buf)?;
+        copies.push((lowest, buf));
+    }
+    let mut base = |v: &Vector| -> *mut f32 {
+        match v.mem {
+            Mem::Host(p) => p,
+            Mem::Device { .. } => {
+                let (m, buf) = copies
+                    .iter_mut()
+                    .find(|(m, _)| m.same_space(&v.mem))
+                    .expect("copied above");
+                buf.as_mut_ptr()
+                    .wrapping_offset(((v.mem.byte_position() - m.byte_position()) / 4) as isize)
+            }
+        }
+    };
+    let (bx, by) = (base(x), base(y));
+    for i in 0..x.n {
+        step(
+            bx.wrapping_offset(x.index(i) as isize),
+            by.wrapping_offset(y.index(i) as isize),
+        );
+    }
+    for (mem, buf) in &copies {
+        e.write(*mem, buf)?;
+    }
+    Ok(())
+}
