@@ -142,3 +142,89 @@ fn sgemm_in_tiles_and_k_chunks() {
         }
     }
 }
+
+#[test]
+fn sgemv_in_chunks_of_y_and_of_the_inner_dimension() {
+    small_limits();
+    let (m, n) = (300usize, 70usize);
+    for trans in [false, true] {
+        let (lenx, leny) = if trans { (m, n) } else { (n, m) };
+        for (incx, incy) in [(1, 1), (3, -2)] {
+            let lda = m + 5;
+            let a = fill(lda * n, 8);
+            let x = fill(span(lenx, incx), 9);
+            let y0 = fill(span(leny, incy), 10);
+            let want = sgemv_ref(trans, m, n, 1.25, &a, lda, &x, incx, 0.5, &y0, incy);
+            let (ad, yd) = (Dev::new(&a), Dev::new(&y0));
+            let mut yh = y0.clone();
+            let op = Op(trans as i32);
+            unsafe {
+                let s = glblasSgemv(
+                    op,
+                    m as i32,
+                    n as i32,
+                    1.25,
+                    a.as_ptr(),
+                    lda as i32,
+                    x.as_ptr(),
+                    incx,
+                    0.5,
+                    yh.as_mut_ptr(),
+                    incy,
+                );
+                assert_eq!(s, Status::Success);
+                let s = glblasSgemv(
+                    op,
+                    m as i32,
+                    n as i32,
+                    1.25,
+                    ad.f(),
+                    lda as i32,
+                    x.as_ptr(),
+                    incx,
+                    0.5,
+                    yd.f(),
+                    incy,
+                );
+                assert_eq!(s, Status::Success);
+            }
+            assert_sgemv(&yh, &y0, leny, incy, lenx, &want);
+            assert_sgemv(&yd.get(y0.len()), &y0, leny, incy, lenx, &want);
+        }
+    }
+}
+
+#[test]
+fn copy_swap_scal_and_asum_in_chunks() {
+    small_limits();
+    let n = 2500;
+    let x0 = fill(span(n, 2), 11);
+    let y0 = fill(span(n, -3), 12);
+    let (xd, yd) = (Dev::new(&x0), Dev::new(&y0));
+    let mut r = 0.0f32;
+    unsafe {
+        assert_eq!(
+            glblasSswap(n as i32, xd.f(), 2, yd.f(), -3),
+            Status::Success
+        );
+        assert_eq!(
+            glblasScopy(n as i32, yd.f(), -3, xd.f(), 2),
+            Status::Success
+        );
+        assert_eq!(glblasSscal(n as i32, 2.0, xd.f(), 2), Status::Success);
+        assert_eq!(glblasSasum(n as i32, xd.f(), 2, &mut r), Status::Success);
+    }
+    // After the swap y holds x0's elements and x y0's; the copy puts them back into x; scaling
+    // by 2 is exact.
+    let (mut wx, mut wy) = (x0.clone(), y0.clone());
+    for i in 0..n {
+        std::mem::swap(&mut wx[idx(i, n, 2)], &mut wy[idx(i, n, -3)]);
+    }
+    for i in 0..n {
+        wx[idx(i, n, 2)] = 2.0 * wy[idx(i, n, -3)];
+    }
+    assert_eq!(xd.get(x0.len()), wx);
+    assert_eq!(yd.get(y0.len()), wy);
+    let exact: f64 = (0..n).map(|i| (wx[i * 2] as f64).abs()).sum();
+    assert!((r as f64 - exact).abs() <= n as f64 * EPS * exact);
+}

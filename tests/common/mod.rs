@@ -175,3 +175,75 @@ pub fn assert_sgemm(
         }
     }
 }
+
+/// y := alpha*op(A)*x + beta*y in double precision (A m×n column-major), with the error scale
+/// |alpha|*|op(A)||x| + |beta y| per element; y is not read when beta == 0.
+#[allow(clippy::too_many_arguments)]
+pub fn sgemv_ref(
+    trans: bool,
+    m: usize,
+    n: usize,
+    alpha: f32,
+    a: &[f32],
+    lda: usize,
+    x: &[f32],
+    incx: i32,
+    beta: f32,
+    y: &[f32],
+    incy: i32,
+) -> (Vec<f64>, Vec<f64>) {
+    let (lenx, leny) = if trans { (m, n) } else { (n, m) };
+    let (mut out, mut scale) = (vec![0.0; leny], vec![0.0; leny]);
+    for i in 0..leny {
+        let (mut s, mut sa) = (0.0f64, 0.0f64);
+        for l in 0..lenx {
+            let av = if trans {
+                a[l + i * lda]
+            } else {
+                a[i + l * lda]
+            } as f64;
+            let p = av * x[idx(l, lenx, incx)] as f64;
+            s += p;
+            sa += p.abs();
+        }
+        let yv = if beta == 0.0 {
+            0.0
+        } else {
+            y[idx(i, leny, incy)] as f64
+        };
+        out[i] = alpha as f64 * s + beta as f64 * yv;
+        scale[i] = (alpha as f64).abs() * sa + (beta as f64 * yv).abs();
+    }
+    (out, scale)
+}
+
+/// Each y element within (lenx+2)*eps of its error scale (as for sgemm); gaps between strided
+/// elements bit-identical to `y0`.
+pub fn assert_sgemv(
+    got: &[f32],
+    y0: &[f32],
+    leny: usize,
+    incy: i32,
+    lenx: usize,
+    want: &(Vec<f64>, Vec<f64>),
+) {
+    let mut expected: Vec<Option<f64>> = vec![None; got.len()];
+    for i in 0..leny {
+        expected[idx(i, leny, incy)] = Some(i as f64);
+    }
+    for (p, e) in expected.iter().enumerate() {
+        match e {
+            Some(i) => {
+                let i = *i as usize;
+                let tol = (lenx as f64 + 2.0) * EPS * want.1[i] + f64::from(f32::MIN_POSITIVE);
+                let g = got[p] as f64;
+                assert!(
+                    (g - want.0[i]).abs() <= tol,
+                    "y({i}): got {g}, want {}, tol {tol:e}",
+                    want.0[i]
+                );
+            }
+            None => assert_eq!(got[p].to_bits(), y0[p].to_bits(), "gap at {p} written"),
+        }
+    }
+}
