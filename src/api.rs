@@ -221,7 +221,7 @@ pub unsafe extern "C" fn glblasScopy(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
-    guard(|| two_vectors(n, x, incx, y, incy, |e, x, y| level1::scopy(e, x, y)))
+    guard(|| two_vectors(n, x, incx, y, incy, level1::scopy))
 }
 
 /// x <-> y.
@@ -236,7 +236,7 @@ pub unsafe extern "C" fn glblasSswap(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
-    guard(|| two_vectors(n, x, incx, y, incy, |e, x, y| level1::sswap(e, x, y)))
+    guard(|| two_vectors(n, x, incx, y, incy, level1::sswap))
 }
 
 /// *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
