@@ -1,4 +1,4 @@
-//! The main job: runs saxpy, sdot and sgemm on the GL device through the C API, with host and
+//! The main job: runs saxpy, sdot, sgemv and sgemm on the GL device through the C API, with host and
 //! device operands, and prints the time (median of several runs), the rate, and the largest
 //! error against a double-precision CPU computation.
 //!
@@ -145,6 +145,44 @@ fn bench_sdot(n: usize, runs: usize) {
     );
 }
 
+fn bench_sgemv(n: usize, runs: usize) {
+    let a = fill(n * n, 7);
+    let x = fill(n, 8);
+    let mut y = vec![0.0f32; n];
+    let ni = n as i32;
+    let call = |a: *const f32, x: *const f32, y: *mut f32| unsafe {
+        check(
+            glblasSgemv(OperationArg(0), ni, ni, 1.0, a, ni, x, 1, 0.0, y, 1),
+            "sgemv",
+        );
+    };
+    call(a.as_ptr(), x.as_ptr(), y.as_mut_ptr());
+    // Error relative to sum_l |a_il x_l| (the fp32 error scale).
+    let err = (0..n)
+        .map(|i| {
+            let (s, scale) = (0..n).fold((0.0f64, 0.0f64), |(s, sc), l| {
+                let p = a[i + l * n] as f64 * x[l] as f64;
+                (s + p, sc + p.abs())
+            });
+            (s - y[i] as f64).abs() / scale
+        })
+        .fold(0.0, f64::max);
+    let host = median_time(runs, || call(a.as_ptr(), x.as_ptr(), y.as_mut_ptr()));
+    let (da, dx, dy) = (Device::upload(&a), Device::upload(&x), Device::upload(&y));
+    let dev = median_time(runs, || {
+        call(da.f(), dx.f(), dy.f());
+        sync();
+    });
+    let gflops = |t: f64| 2.0 * (n as f64).powi(2) / t / 1e9;
+    println!(
+        "sgemv  n={n:>9}  host {:>8.3} ms {:>6.2} GFLOP/s | device {:>8.3} ms {:>6.2} GFLOP/s | rel err {err:.2e}",
+        host * 1e3,
+        gflops(host),
+        dev * 1e3,
+        gflops(dev)
+    );
+}
+
 fn bench_sgemm(n: usize, runs: usize) {
     let a = fill(n * n, 5);
     let b = fill(n * n, 6);
@@ -227,6 +265,9 @@ fn main() {
     }
     for &n in vec_sizes {
         bench_sdot(n, runs);
+    }
+    for &n in if quick { &[256][..] } else { &[1024, 4096][..] } {
+        bench_sgemv(n, runs);
     }
     for &n in gemm_sizes {
         bench_sgemm(n, runs);
