@@ -8,9 +8,10 @@
  * - a deterministic random generator (fixed seeds) producing floats in
  *   [-1, 1) with at most 24 significant bits, so every value is exactly
  *   representable in fp32 and every product of two of them is exact in double.
- * - double-precision references for sgemm, sdot and saxpy together with the
- *   fp32 error bounds the results are checked against (see the comments at
- *   each reference for the derivation of the tolerance).
+ * - double-precision references for sgemm, sgemv, sdot, sasum and saxpy
+ *   together with the fp32 error bounds the results are checked against (see
+ *   the comments at each reference for the derivation of the tolerance), and
+ *   the sequential loops of scopy / sswap (exact results).
  * - small device-memory helpers (upload / download through glblasMemcpy).
  */
 #ifndef GLBLAS_C_TESTS_CHECK_H
@@ -509,6 +510,168 @@ static inline int check_gemm_c(const char *label, const float *got, const float 
     if (bad_pad > 5)
         FAIL("%s: %d elements outside the result changed in total", label, bad_pad);
     return bad + bad_pad;
+}
+
+/* ------------------------------------------------------------------------ */
+/* sasum reference                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Exact (double) sum of |x_i| of fp32 data (reference BLAS: n <= 0 or
+ * incx <= 0 gives 0) and the tolerance of an fp32 evaluation. |x_i| is exact
+ * in fp32; the double sum of our inputs (multiples of 2^-23 below 1 in
+ * magnitude, far fewer than 2^29 of them) is exact. Summing n non-negative
+ * fp32 terms in any order (sequential, blocked, tree) errs by at most
+ *     gamma_{n-1} * sum|x_i| <= n * u * sum|x_i|   (first order),
+ * and the tolerance is BOUND_FACTOR times that (the spec's
+ * "n * eps * sum|x_i| times a small constant"). */
+static inline void ref_sasum(int n, const float *x, int incx, double *exact, double *tol)
+{
+    double s = 0.0;
+    int i;
+    if (n > 0 && incx > 0)
+        for (i = 0; i < n; ++i)
+            s += fabs((double)x[(size_t)i * (size_t)incx]);
+    *exact = s;
+    *tol = (n > 0 && incx > 0) ? BOUND_FACTOR * (double)n * FP32_U * s : 0.0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* scopy / sswap references: the sequential loops of the reference BLAS     */
+/* ------------------------------------------------------------------------ */
+
+/* Run on fp32 host arrays; x and y may point into the same array (x == y,
+ * overlapping ranges), in which case every write is seen by later reads as in
+ *     for (i = 0; i < n; i++) y[iy(i)] = x[ix(i)];
+ *     for (i = 0; i < n; i++) { t = x[ix(i)]; x[ix(i)] = y[iy(i)]; y[iy(i)] = t; }
+ * No arithmetic is involved, so the library's result must match exactly
+ * (check_floats_same). n <= 0 does nothing. */
+static inline void ref_scopy_seq(int n, const float *x, int incx, float *y, int incy)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        y[vidx(i, n, incy)] = x[vidx(i, n, incx)];
+}
+
+static inline void ref_sswap_seq(int n, float *x, int incx, float *y, int incy)
+{
+    int i;
+    for (i = 0; i < n; ++i) {
+        size_t ix = vidx(i, n, incx), iy = vidx(i, n, incy);
+        float t = x[ix];
+        x[ix] = y[iy];
+        y[iy] = t;
+    }
+}
+
+/* Exact comparison of two float arrays: every element bit-identical, except
+ * that any NaN matches any NaN (payloads are not compared). Reports the first
+ * few differences under `label`; returns the number of differing elements. */
+static inline int check_floats_same(const char *label, const float *got, const float *want, size_t n)
+{
+    size_t i;
+    int bad = 0;
+    for (i = 0; i < n; ++i) {
+        int same = (isnan(got[i]) && isnan(want[i])) || memcmp(&got[i], &want[i], sizeof(float)) == 0;
+        if (!same) {
+            if (bad < 5)
+                FAIL("%s: element %lu: expected %.9g, got %.9g", label, (unsigned long)i, (double)want[i],
+                     (double)got[i]);
+            ++bad;
+        }
+    }
+    if (bad > 5)
+        FAIL("%s: %d elements wrong in total", label, bad);
+    return bad;
+}
+
+/* Checks a buffer of `len` floats holding an n-vector with increment inc
+ * (inc != 0) whose lowest-addressed element is at `off`: logical element i
+ * (at off + vidx(i, n, inc)) against ref[i] within tol[i] (tol 0: equal
+ * value; NaN always fails), every other element bit-identical to `orig`.
+ * Returns #failures. */
+static inline int check_vec_result(const char *label, const float *got, const float *orig, size_t len, size_t off,
+                                   int n, int inc, const double *ref, const double *tol)
+{
+    size_t idx, step = (size_t)(inc < 0 ? -(long)inc : (long)inc);
+    int i, bad = 0, bad_gap = 0;
+    for (i = 0; i < n; ++i) {
+        size_t k = off + vidx(i, n, inc);
+        double diff = fabs((double)got[k] - ref[i]);
+        if (!(diff <= tol[i])) {
+            if (bad < 5)
+                FAIL("%s: element %d (buffer index %lu): expected %.9g (tolerance %.3g), got %.9g (error %.3g)",
+                     label, i, (unsigned long)k, ref[i], tol[i], (double)got[k], diff);
+            ++bad;
+        }
+    }
+    for (idx = 0; idx < len; ++idx) {
+        int member = n > 0 && idx >= off && (idx - off) % step == 0 && (idx - off) / step < (size_t)n;
+        if (!member && memcmp(&got[idx], &orig[idx], sizeof(float)) != 0) {
+            if (bad_gap < 5)
+                FAIL("%s: buffer element %lu (not part of the vector) must be untouched: expected %.9g, got %.9g",
+                     label, (unsigned long)idx, (double)orig[idx], (double)got[idx]);
+            ++bad_gap;
+        }
+    }
+    if (bad > 5)
+        FAIL("%s: %d vector elements wrong in total", label, bad);
+    if (bad_gap > 5)
+        FAIL("%s: %d elements outside the vector changed in total", label, bad_gap);
+    return bad + bad_gap;
+}
+
+/* ------------------------------------------------------------------------ */
+/* sgemv reference                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* y := alpha*op(A)*x + beta*y for A m x n column-major (op(A) = A for trans
+ * N: lenx = n, leny = m; A^T for T and C: lenx = m, leny = n). ref[i] is the
+ * double result for logical element i of y (i < leny), tol[i] its fp32
+ * tolerance:
+ *
+ * the fp32 dot product of row i of op(A) with x (length lenx, any summation
+ * order) errs by at most gamma_lenx * S_i, S_i = sum_l |op(A)_il * x_l|;
+ * scaling by alpha (or alpha folded into each product), the product beta*y_i
+ * and the final addition add one rounding each, at most
+ *     u*|alpha|*S_i + u*|beta*y_i| + u*(|alpha|*S_i + |beta*y_i|),
+ * so to first order the error is below
+ *     (lenx + 2) * u * (|alpha| * S_i + |beta * y_i|)
+ * (fused multiply-adds only do better), and the tolerance is BOUND_FACTOR
+ * times that (the spec's "(lenx+2)*eps*(...) times a small constant").
+ * Products of two of our inputs are exact in double and the double sums err by
+ * ~lenx*2^-53 relative, negligible against this.
+ *
+ * Reference BLAS rules: alpha == 0 reads neither A nor x (may be NULL);
+ * beta == 0 does not read y (may hold NaN) and gives exactly alpha*op(A)*x
+ * (so alpha == beta == 0 gives exactly 0: tolerance 0); alpha == 0 with
+ * beta == 1 is a quick return: y bit-identical (tolerance 0, ref = y).
+ * m == 0 or n == 0 is a quick return too (y untouched); the caller checks
+ * that case itself (leny may be > 0 with nothing to compare against). */
+static inline void ref_sgemv(glblasOperation_t trans, int m, int n, float alpha, const float *A, int lda,
+                             const float *x, int incx, float beta, const float *y, int incy, double *ref,
+                             double *tol)
+{
+    int lenx = op_is_trans(trans) ? m : n, leny = op_is_trans(trans) ? n : m;
+    int i, l;
+    for (i = 0; i < leny; ++i) {
+        double s = 0.0, a = 0.0, c = 0.0;
+        if (alpha == 0.0f && beta == 1.0f) {
+            ref[i] = (double)y[vidx(i, leny, incy)];
+            tol[i] = 0.0;
+            continue;
+        }
+        if (alpha != 0.0f) {
+            for (l = 0; l < lenx; ++l) {
+                double t = gemm_a(trans, A, lda, i, l) * (double)x[vidx(l, lenx, incx)];
+                s += t;
+                a += fabs(t);
+            }
+        }
+        if (beta != 0.0f)
+            c = (double)beta * (double)y[vidx(i, leny, incy)];
+        ref[i] = (double)alpha * s + c;
+        tol[i] = BOUND_FACTOR * (double)(lenx + 2) * FP32_U * (fabs((double)alpha) * a + fabs(c));
+    }
 }
 
 #endif /* GLBLAS_C_TESTS_CHECK_H */

@@ -36,8 +36,10 @@ c_tests!(
     test_bad_args,
     test_saxpy,
     test_sdot,
+    test_level1_more,
     test_sgemm,
     test_sgemm_special,
+    test_sgemv,
     test_threads,
     test_shutdown,
     test_egl_context,
@@ -72,6 +74,8 @@ c_tests_with_env!(GLES;
     gles_test_sgemm => test_sgemm,
     gles_test_sdot => test_sdot,
     gles_test_saxpy => test_saxpy,
+    gles_test_level1_more => test_level1_more,
+    gles_test_sgemv => test_sgemv,
     gles_test_egl_context => test_egl_context,
 );
 
@@ -80,6 +84,8 @@ c_tests_with_env!(SMALL_LIMITS;
     small_limits_test_sgemm_special => test_sgemm_special,
     small_limits_test_sdot => test_sdot,
     small_limits_test_saxpy => test_saxpy,
+    small_limits_test_level1_more => test_level1_more,
+    small_limits_test_sgemv => test_sgemv,
     small_limits_test_threads => test_threads,
 );
 
