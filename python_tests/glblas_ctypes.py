@@ -73,6 +73,13 @@ def load_library(path=None):
     decl("glblasSync", c_int, [])
     decl("glblasSaxpy", c_int, [c_int, c_float, c_void_p, c_int, c_void_p, c_int])
     decl("glblasSdot", c_int, [c_int, c_void_p, c_int, c_void_p, c_int, c_void_p])
+    decl("glblasSscal", c_int, [c_int, c_float, c_void_p, c_int])
+    decl("glblasScopy", c_int, [c_int, c_void_p, c_int, c_void_p, c_int])
+    decl("glblasSswap", c_int, [c_int, c_void_p, c_int, c_void_p, c_int])
+    decl("glblasSasum", c_int, [c_int, c_void_p, c_int, c_void_p])
+    decl("glblasSgemv", c_int,
+         [c_int, c_int, c_int, c_float, c_void_p, c_int, c_void_p, c_int,
+          c_float, c_void_p, c_int])
     decl("glblasSgemm", c_int,
          [c_int, c_int, c_int, c_int, c_int,
           c_float, c_void_p, c_int, c_void_p, c_int,
@@ -136,6 +143,17 @@ def mat_arg(M):
     raise ValueError(f"view with strides {M.strides} is not BLAS-expressible")
 
 
+def view_mask(base, view):
+    """Boolean mask over the 1-D contiguous array ``base``: True at the elements that the 1-D view
+    ``view`` of it covers (any stride), so ``~view_mask`` selects the gaps, lead-in and tail."""
+    assert base.ndim == 1 and base.flags.c_contiguous
+    p, inc = vec_arg(view)
+    off = (p - base.ctypes.data) // ITEM
+    mask = np.zeros(base.shape, bool)
+    mask[off + np.arange(view.shape[0]) * abs(inc)] = True
+    return mask
+
+
 def colmajor_view(S, rng=None, layout="fortran", row_off=2, col_off=1, pad=3, fill=np.nan):
     """Place the values of 2-D array S in a column-major layout.
 
@@ -161,6 +179,11 @@ def colmajor_view(S, rng=None, layout="fortran", row_off=2, col_off=1, pad=3, fi
 def bits(a):
     """Bit pattern of a float32 array (so that NaN == NaN for 'untouched' comparisons)."""
     return np.ascontiguousarray(a).view(np.uint32).copy()
+
+
+def rand32(rng, *shape):
+    """Standard normal float32 values of the given shape from the generator ``rng``."""
+    return rng.standard_normal(shape).astype(np.float32)
 
 
 # ---- device memory -----------------------------------------------------------------------------
@@ -258,6 +281,54 @@ def sdot(lib, x, y):
     res = c_float(np.nan)
     st = lib.glblasSdot(x.shape[0], px, incx, py, incy, byref(res))
     return st, res.value
+
+
+def sscal(lib, alpha, x):
+    """x = alpha*x on a 1-D float32 numpy view (positive stride: with inc <= 0 sscal does
+    nothing).  Returns the status."""
+    px, incx = vec_arg(x)
+    return lib.glblasSscal(x.shape[0], alpha, px, incx)
+
+
+def scopy(lib, x, y):
+    """y = x on 1-D float32 numpy views (any strides incl. negative).  Returns the status."""
+    assert x.shape == y.shape
+    px, incx = vec_arg(x)
+    py, incy = vec_arg(y)
+    return lib.glblasScopy(x.shape[0], px, incx, py, incy)
+
+
+def sswap(lib, x, y):
+    """x <-> y on 1-D float32 numpy views (any strides incl. negative).  Returns the status."""
+    assert x.shape == y.shape
+    px, incx = vec_arg(x)
+    py, incy = vec_arg(y)
+    return lib.glblasSswap(x.shape[0], px, incx, py, incy)
+
+
+def sasum(lib, x):
+    """Returns (status, sum |x_i|) for a 1-D float32 numpy view (positive stride: with
+    inc <= 0 sasum gives 0)."""
+    px, incx = vec_arg(x)
+    res = c_float(np.nan)
+    st = lib.glblasSasum(x.shape[0], px, incx, byref(res))
+    return st, res.value
+
+
+def sgemv_numpy(lib, alpha, A, x, beta, y, op_t=GLBLAS_OP_T):
+    """y = alpha*A@x + beta*y for a 2-D float32 numpy view A (r x c) and 1-D views x (c), y (r).
+
+    A column-major A (Fortran order, column-major sub-matrix view) is passed as op N, m = r,
+    n = c; a row-major A (C order) is the column-major A.T (c x r, ld = its row stride) and is
+    passed with ``op_t`` (GLBLAS_OP_T or GLBLAS_OP_C), m = c, n = r.  Returns the status."""
+    r, c = A.shape
+    assert x.shape == (c,) and y.shape == (r,)
+    pa, lda, ta = mat_arg(A)
+    px, incx = vec_arg(x)
+    py, incy = vec_arg(y)
+    if ta:
+        return lib.glblasSgemv(op_t, c, r, alpha, pa, lda, px, incx, beta, py, incy)
+    return lib.glblasSgemv(GLBLAS_OP_N, r, c, alpha, pa, lda, px, incx, beta, py, incy)
 
 
 def sgemm_numpy(lib, alpha, A, B, beta, C):

@@ -125,3 +125,57 @@ def sgemm_ref(alpha, opA, opB, beta, C):
         ref = ref + b * C64
         mag = mag + abs(b) * np.abs(C64)
     return ref, C_SAFETY * (k + 2) * EPS * mag
+
+
+# ---- sscal, scopy, sswap, sasum ----------------------------------------------------------------
+
+def sscal_ref(alpha, x):
+    """alpha*x_i: a single rounded multiply, |err_i| <= eps*|alpha*x_i|; bound
+    C_SAFETY * eps * |alpha*x_i| (the float64 product of two float32 values is exact)."""
+    a = f32(alpha)
+    ref = a * np.asarray(x, dtype=np.float64)
+    return ref, C_SAFETY * EPS * np.abs(ref)
+
+
+def scopy_ref_flat(buf, n, xoff, incx, yoff, incy):
+    """Reference scopy on one flat float32 buffer holding x and y (overlapping, zero or negative
+    increments allowed): the sequential loop i = 0..n-1, y(i) = x(i).  A copy rounds nothing, so
+    the result is exact: compare bit for bit."""
+    out = np.array(buf, dtype=np.float32, copy=True)
+    for i in range(max(n, 0)):
+        out[blas_index(i, n, yoff, incy)] = out[blas_index(i, n, xoff, incx)]
+    return out
+
+
+def sswap_ref_flat(buf, n, xoff, incx, yoff, incy):
+    """Reference sswap on one flat float32 buffer (overlapping, zero or negative increments
+    allowed): for i = 0..n-1: tmp = x(i); x(i) = y(i); y(i) = tmp.  Exact (no rounding)."""
+    out = np.array(buf, dtype=np.float32, copy=True)
+    for i in range(max(n, 0)):
+        ix = blas_index(i, n, xoff, incx)
+        iy = blas_index(i, n, yoff, incy)
+        out[ix], out[iy] = out[iy], out[ix]
+    return out
+
+
+def sasum_ref(x):
+    """sum |x_i|: taking |.| is exact, then n-1 additions in any order, so
+    |err| <= gamma_{n-1} * sum|x_i|; bound C_SAFETY * n * eps * sum|x_i| (the spec's
+    c*n*eps*sum|x_i| with c = 2)."""
+    a = np.abs(np.asarray(x, dtype=np.float64))
+    s = float(np.sum(a))
+    return s, C_SAFETY * max(a.shape[0], 1) * EPS * s
+
+
+# ---- sgemv -------------------------------------------------------------------------------------
+
+def sgemv_ref(alpha, opA, x, beta, y):
+    """alpha*op(A)@x + beta*y in float64 and its elementwise fp32 bound: sgemv is sgemm with a
+    single column, so sgemm_ref's bound applies with k = len(x):
+        |y - y_ref| <= C_SAFETY * (len(x) + 2) * eps * (|alpha| |A||x| + |beta| |y|)
+    (the spec's (lenx+2)*eps*(...) with c = 2).  With beta == 0, y is not used (it may hold NaN:
+    pass None); alpha == 0 gives beta*y without reading A or x."""
+    x64 = np.asarray(x, dtype=np.float64).reshape(-1, 1)
+    y64 = None if y is None else np.asarray(y, dtype=np.float64).reshape(-1, 1)
+    ref, bound = sgemm_ref(alpha, opA, x64, beta, y64)
+    return ref[:, 0], bound[:, 0]

@@ -22,7 +22,8 @@ CONFIGS = {
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 def test_kernels_with_lowered_limits(config):
     env = dict(os.environ, **CONFIGS[config])
-    files = [str(HERE / f) for f in ("test_saxpy.py", "test_sdot.py", "test_sgemm.py")]
+    files = [str(HERE / f) for f in ("test_saxpy.py", "test_sdot.py", "test_sgemm.py",
+                                     "test_level1_more.py", "test_sgemv.py")]
     # the largest cases are left out only to keep the run time down (they pass through the same
     # tiled code many more times)
     run = subprocess.run(
