@@ -249,6 +249,20 @@ fn main() {
     }
     let name = unsafe { CStr::from_ptr(glblasGetDeviceName()) };
     println!("device: {}", name.to_string_lossy());
+    if let Some(info) = glblas::engine::device_info() {
+        println!(
+            "context: {} via {} ({}), compute shaders {}, buffer textures of {} texels",
+            info.version,
+            info.platform,
+            if info.pbuffer {
+                "pbuffer"
+            } else {
+                "surfaceless"
+            },
+            if info.compute_shaders { "yes" } else { "no" },
+            info.max_texture_buffer_size
+        );
+    }
     let runs = 5;
     let vec_sizes: &[usize] = if quick {
         &[1 << 16]

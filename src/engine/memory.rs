@@ -170,8 +170,4 @@ impl DeviceMemory {
             _ => Location::Host(addr),
         }
     }
-
-    pub fn live_allocations(&self) -> usize {
-        self.by_start.len()
-    }
 }
