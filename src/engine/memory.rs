@@ -1,11 +1,15 @@
 //! Device memory: each allocation is a GL buffer object plus an address range reserved with
 //! `mmap(PROT_NONE)`, so device pointers never collide with host memory, any address inside the
 //! range names "this buffer at this offset", and a host dereference by mistake faults at once.
+//!
+//! Freed ranges stay reserved for a while (the quarantine), so that a stale device pointer, or a
+//! second free, is recognised and refused rather than taken for host memory.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::ffi::c_void;
 
 use glow::HasContext;
+use parking_lot::Mutex;
 
 use crate::status::{Error, Result, Status};
 
@@ -30,6 +34,45 @@ pub enum Location {
         offset: usize,
         available: isize,
     },
+    /// Inside a freed allocation still in quarantine.
+    Freed,
+}
+
+/// How many freed ranges stay reserved. Each costs address space and one kernel mapping, no
+/// memory; 1024 is far below the usual limit of 65530 mappings.
+const QUARANTINE_RANGES: usize = 1024;
+
+/// Freed ranges by start (with their length), and their order of freeing. Process-wide, since
+/// pointers from before a glblasShutdown must still be recognised after it.
+struct Quarantine {
+    ranges: BTreeMap<usize, usize>,
+    order: VecDeque<usize>,
+}
+
+static QUARANTINE: Mutex<Quarantine> = Mutex::new(Quarantine {
+    ranges: BTreeMap::new(),
+    order: VecDeque::new(),
+});
+
+impl Quarantine {
+    fn add(&mut self, start: usize, reserved: usize) {
+        self.ranges.insert(start, reserved);
+        self.order.push_back(start);
+        while self.order.len() > QUARANTINE_RANGES {
+            let oldest = self.order.pop_front().expect("longer than the limit");
+            if let Some(len) = self.ranges.remove(&oldest) {
+                // SAFETY: a reservation of ours, no longer referenced by any allocation.
+                unsafe { libc::munmap(oldest as *mut c_void, len) };
+            }
+        }
+    }
+
+    fn contains(&self, addr: usize) -> bool {
+        self.ranges
+            .range(..=addr)
+            .next_back()
+            .is_some_and(|(&start, &len)| addr - start < len)
+    }
 }
 
 #[derive(Default)]
@@ -131,15 +174,19 @@ impl DeviceMemory {
 
     /// Frees the allocation that starts exactly at `ptr`.
     pub fn free(&mut self, gl: &glow::Context, ptr: usize) -> Result<()> {
-        let a = self.by_start.remove(&ptr).ok_or_else(|| {
-            Error::invalid("pointer is not the start of a live device allocation")
-        })?;
+        let a = self
+            .by_start
+            .remove(&ptr)
+            .ok_or_else(|| match self.locate(ptr) {
+                Location::Freed => Error::invalid("device pointer was already freed"),
+                _ => Error::invalid("pointer is not the start of a live device allocation"),
+            })?;
         Self::release(Some(gl), ptr, a);
         Ok(())
     }
 
     /// Frees every allocation (shutdown). Without a current context (`gl` is None) only the
-    /// address ranges are released; destroying the context frees the buffers.
+    /// address ranges are quarantined; destroying the context frees the buffers.
     pub fn free_all(&mut self, gl: Option<&glow::Context>) {
         for (start, a) in std::mem::take(&mut self.by_start) {
             Self::release(gl, start, a);
@@ -147,16 +194,15 @@ impl DeviceMemory {
     }
 
     fn release(gl: Option<&glow::Context>, start: usize, a: Allocation) {
-        // SAFETY: the context, when given, is current; the buffer and mapping are this allocation's.
-        unsafe {
-            if let Some(gl) = gl {
-                gl.delete_buffer(a.buffer);
-            }
-            libc::munmap(start as *mut c_void, a.reserved);
+        if let Some(gl) = gl {
+            // SAFETY: the context is current; the buffer is this allocation's.
+            unsafe { gl.delete_buffer(a.buffer) };
         }
+        QUARANTINE.lock().add(start, a.reserved);
     }
 
-    /// Tells whether `addr` is host memory or inside a device allocation (or its guard page).
+    /// Tells whether `addr` is host memory, inside a device allocation (or its guard page), or
+    /// inside a freed one.
     pub fn locate(&self, addr: usize) -> Location {
         match self.by_start.range(..=addr).next_back() {
             Some((&start, a)) if addr - start < a.reserved => {
@@ -167,6 +213,7 @@ impl DeviceMemory {
                     available: a.bytes as isize - offset as isize,
                 }
             }
+            _ if QUARANTINE.lock().contains(addr) => Location::Freed,
             _ => Location::Host(addr),
         }
     }

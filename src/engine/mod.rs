@@ -277,6 +277,7 @@ impl Engine {
     pub fn mem(&self, ptr: *const f32, elems: i64) -> Result<Mem> {
         match self.memory.locate(ptr as usize) {
             Location::Host(_) => Ok(Mem::Host(ptr.cast_mut())),
+            Location::Freed => Err(Error::invalid("device pointer was freed")),
             Location::Device {
                 buffer,
                 offset,

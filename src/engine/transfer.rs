@@ -107,6 +107,7 @@ impl Engine {
         let side = |p: usize| -> Result<Option<(glow::Buffer, usize)>> {
             match self.memory.locate(p) {
                 Location::Host(_) => Ok(None),
+                Location::Freed => Err(Error::invalid("device pointer was freed")),
                 Location::Device {
                     buffer,
                     offset,
