@@ -612,10 +612,23 @@ fn freed_device_pointers_are_refused_not_dereferenced() {
     let mut host = vec![0.0f32; 64];
     unsafe {
         // Without the quarantine these would read unmapped memory as if it were host memory.
-        assert_eq!(glblasSdot(64, stale, 1, data.as_ptr(), 1, &mut r), Status::InvalidValue);
-        assert_eq!(glblasSaxpy(4, 1.0, data.as_ptr(), 1, stale.add(8), 1), Status::InvalidValue);
-        assert_eq!(glblasMemcpy(host.as_mut_ptr().cast(), stale.cast(), 16, K(0)), Status::InvalidValue);
-        assert_eq!(glblasFree(stale.cast()), Status::InvalidValue, "double free");
+        assert_eq!(
+            glblasSdot(64, stale, 1, data.as_ptr(), 1, &mut r),
+            Status::InvalidValue
+        );
+        assert_eq!(
+            glblasSaxpy(4, 1.0, data.as_ptr(), 1, stale.add(8), 1),
+            Status::InvalidValue
+        );
+        assert_eq!(
+            glblasMemcpy(host.as_mut_ptr().cast(), stale.cast(), 16, K(0)),
+            Status::InvalidValue
+        );
+        assert_eq!(
+            glblasFree(stale.cast()),
+            Status::InvalidValue,
+            "double free"
+        );
     }
     assert_eq!(r, 0.0);
     assert!(host.iter().all(|v| *v == 0.0));
