@@ -203,13 +203,29 @@ impl Staging {
         }
     }
 
-    fn unmap(gl: &glow::Context) -> Result<()> {
+    /// Fills a staging buffer of `count` floats for `unit` through `fill` (given the mapped
+    /// memory) and returns it as device memory.
+    fn stage(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        unit: usize,
+        count: i64,
+        fill: impl FnOnce(*mut f32),
+    ) -> Result<Mem> {
+        let (buffer, dst) = self.map(gl, ext, unit, count.max(1))?;
+        fill(dst);
         // SAFETY: the buffer mapped by `map` is still bound to COPY_WRITE_BUFFER.
         unsafe {
             gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         }
-        super::check_gl(gl, "upload")
+        super::check_gl(gl, "upload")?;
+        Ok(Mem::Device {
+            buffer,
+            offset: 0,
+            len: count,
+        })
     }
 
     /// Copies the elements of host vector `v` (and only those) to the device, in memory order,
@@ -223,24 +239,20 @@ impl Staging {
     ) -> Result<Vector> {
         let Mem::Host(src) = v.mem else { return Ok(*v) };
         let count = if v.inc == 0 { 1 } else { v.n };
-        let (buffer, dst) = self.map(gl, ext, unit, count.max(1))?;
         let step = v.inc.unsigned_abs() as usize;
-        // SAFETY: the caller vouches for `n` elements at stride |inc| from `src`; `dst` holds `count`.
-        unsafe {
-            if step <= 1 {
-                std::ptr::copy_nonoverlapping(src, dst, count as usize);
-            } else {
-                for r in 0..count as usize {
-                    *dst.add(r) = *src.add(r * step);
+        let mem = self.stage(gl, ext, unit, count, |dst| {
+            // SAFETY: the caller vouches for `n` elements at stride |inc| from `src`; `dst`
+            // holds `count`.
+            unsafe {
+                if step <= 1 {
+                    std::ptr::copy_nonoverlapping(src, dst, count as usize);
+                } else {
+                    for r in 0..count as usize {
+                        *dst.add(r) = *src.add(r * step);
+                    }
                 }
             }
-        }
-        Staging::unmap(gl)?;
-        let mem = Mem::Device {
-            buffer,
-            offset: 0,
-            len: count,
-        };
+        })?;
         Ok(Vector {
             mem,
             n: v.n,
@@ -258,24 +270,20 @@ impl Staging {
     ) -> Result<Matrix> {
         let Mem::Host(src) = m.mem else { return Ok(*m) };
         let count = m.rows * m.cols;
-        let (buffer, dst) = self.map(gl, ext, unit, count.max(1))?;
         let (rows, ld) = (m.rows as usize, m.ld as usize);
-        // SAFETY: the caller vouches for an ld×cols column-major array at `src`; `dst` holds rows×cols.
-        unsafe {
-            if ld == rows {
-                std::ptr::copy_nonoverlapping(src, dst, count as usize);
-            } else {
-                for c in 0..m.cols as usize {
-                    std::ptr::copy_nonoverlapping(src.add(c * ld), dst.add(c * rows), rows);
+        let mem = self.stage(gl, ext, unit, count, |dst| {
+            // SAFETY: the caller vouches for an ld×cols column-major array at `src`; `dst` holds
+            // rows×cols.
+            unsafe {
+                if ld == rows {
+                    std::ptr::copy_nonoverlapping(src, dst, count as usize);
+                } else {
+                    for c in 0..m.cols as usize {
+                        std::ptr::copy_nonoverlapping(src.add(c * ld), dst.add(c * rows), rows);
+                    }
                 }
             }
-        }
-        Staging::unmap(gl)?;
-        let mem = Mem::Device {
-            buffer,
-            offset: 0,
-            len: count,
-        };
+        })?;
         Ok(Matrix {
             mem,
             rows: m.rows,
