@@ -10,16 +10,11 @@ use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
 
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
-/// operand's window must fit one buffer texture (host operands are uploaded packed).
+/// operand's window must fit one buffer texture (see `vector_window`).
 fn chunk_len(e: &Engine, vectors: &[&Vector], cap: i64) -> i64 {
     let window = e.max_window();
     let mut len = cap;
-    for v in vectors {
-        let step = match v.mem {
-            _ if v.inc == 0 => continue,
-            Mem::Host(_) => 1,
-            Mem::Device { .. } => v.inc.abs(),
-        };
+    for step in vectors.iter().filter_map(|v| window_step(v)) {
         len = len.min((window - 1) / step + 1);
     }
     len.max(1)
@@ -44,11 +39,17 @@ fn window_elems(m: &Matrix, rows: i64, cols: i64) -> i64 {
     }
 }
 
-/// Elements a window must hold for `n` elements of a vector operand (packed when uploaded).
+/// Elements a window must hold for `n` elements of a vector operand.
 fn vector_window(v: &Vector, n: i64) -> i64 {
+    window_step(v).map_or(1, |step| (n - 1) * step + 1)
+}
+
+/// Window elements between consecutive elements of a vector operand: 1 for host vectors
+/// (uploaded packed), |inc| on the device, none for a zero increment (one element in all).
+fn window_step(v: &Vector) -> Option<i64> {
     match v.mem {
-        _ if v.inc == 0 => 1,
-        Mem::Host(_) => n,
-        Mem::Device { .. } => (n - 1) * v.inc.abs() + 1,
+        _ if v.inc == 0 => None,
+        Mem::Host(_) => Some(1),
+        Mem::Device { .. } => Some(v.inc.abs()),
     }
 }
