@@ -103,7 +103,7 @@ glblasStatus_t glblasSync(void);
  y := alpha*x + y.
 
  # Safety
- Host vectors must hold the elements BLAS addresses for `n` and the increment.
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
  */
 glblasStatus_t glblasSaxpy(int n, float alpha, const float *x, int incx, float *y, int incy);
 
@@ -185,6 +185,10 @@ glblasStatus_t glblasSgemm(glblasOperation_t transa,
                            float beta,
                            float *C,
                            int ldc);
+
+extern int fegetenv(struct FenvT *env);
+
+extern int fesetenv(const struct FenvT *env);
 
 #ifdef __cplusplus
 }  // extern "C"

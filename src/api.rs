@@ -7,16 +7,13 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 
 use parking_lot::Mutex;
 
-use crate::engine::operand::Vector;
-use crate::engine::{self, with_engine, Engine};
+use crate::engine::{self, with_engine};
 use crate::ffi::{
     dimension, guard, leading_dimension, non_null, nonzero_increment, MemcpyKindArg, OperationArg,
     StatusArg,
 };
-use crate::kernels::gemm::Gemm;
-use crate::kernels::gemv::Gemv;
-use crate::kernels::{dot, gemm, gemv, level1};
-use crate::status::{glblasStatus_t, Error, Result};
+use crate::routines;
+use crate::status::{glblasStatus_t, Error};
 
 /// Creates the GL context now (otherwise the first call does). Idempotent; retries after a
 /// failure.
@@ -127,7 +124,7 @@ pub extern "C" fn glblasSync() -> glblasStatus_t {
 /// y := alpha*x + y.
 ///
 /// # Safety
-/// Host vectors must hold the elements BLAS addresses for `n` and the increment.
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
 #[no_mangle]
 pub unsafe extern "C" fn glblasSaxpy(
     n: c_int,
@@ -137,21 +134,7 @@ pub unsafe extern "C" fn glblasSaxpy(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
-    guard(|| {
-        if n > 0 {
-            non_null(x, "x")?;
-            non_null(y, "y")?;
-        }
-        with_engine(|e| {
-            if n <= 0 {
-                return Ok(());
-            }
-            let (n, incx, incy) = (i64::from(n), i64::from(incx), i64::from(incy));
-            let x = e.vector(x, n, incx)?;
-            let y = e.vector(y, n, incy)?;
-            level1::saxpy(e, alpha, &x, &y)
-        })
-    })
+    guard(|| routines::saxpy(n.into(), alpha, x, incx.into(), y, incy.into()))
 }
 
 /// *result := x·y. `result` may be a device pointer.
@@ -167,20 +150,7 @@ pub unsafe extern "C" fn glblasSdot(
     incy: c_int,
     result: *mut f32,
 ) -> glblasStatus_t {
-    guard(|| {
-        non_null(result, "result")?;
-        if n > 0 {
-            non_null(x, "x")?;
-            non_null(y, "y")?;
-        }
-        with_engine(|e| {
-            let out = e.mem(result, 1)?;
-            let n = i64::from(n.max(0));
-            let x = e.vector(x, n, i64::from(incx))?;
-            let y = e.vector(y, n, i64::from(incy))?;
-            dot::sdot(e, &x, &y, out)
-        })
-    })
+    guard(|| routines::sdot(n.into(), x, incx.into(), y, incy.into(), result))
 }
 
 /// x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS).
@@ -194,19 +164,7 @@ pub unsafe extern "C" fn glblasSscal(
     x: *mut f32,
     incx: c_int,
 ) -> glblasStatus_t {
-    guard(|| {
-        let active = n > 0 && incx > 0;
-        if active {
-            non_null(x, "x")?;
-        }
-        with_engine(|e| {
-            if !active {
-                return Ok(());
-            }
-            let x = e.vector(x, i64::from(n), i64::from(incx))?;
-            level1::sscal(e, alpha, &x)
-        })
-    })
+    guard(|| routines::sscal(n.into(), alpha, x, incx.into()))
 }
 
 /// y := x.
@@ -221,7 +179,7 @@ pub unsafe extern "C" fn glblasScopy(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
-    guard(|| two_vectors(n, x, incx, y, incy, level1::scopy))
+    guard(|| routines::scopy(n.into(), x, incx.into(), y, incy.into()))
 }
 
 /// x <-> y.
@@ -236,7 +194,7 @@ pub unsafe extern "C" fn glblasSswap(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
-    guard(|| two_vectors(n, x, incx, y, incy, level1::sswap))
+    guard(|| routines::sswap(n.into(), x, incx.into(), y, incy.into()))
 }
 
 /// *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
@@ -251,43 +209,7 @@ pub unsafe extern "C" fn glblasSasum(
     incx: c_int,
     result: *mut f32,
 ) -> glblasStatus_t {
-    guard(|| {
-        non_null(result, "result")?;
-        let active = n > 0 && incx > 0;
-        if active {
-            non_null(x, "x")?;
-        }
-        with_engine(|e| {
-            let out = e.mem(result, 1)?;
-            let n = if active { i64::from(n) } else { 0 };
-            let x = e.vector(x, n, i64::from(incx))?;
-            dot::sasum(e, &x, out)
-        })
-    })
-}
-
-/// The shared shape of level-1 calls on two vectors: NULL checks, quick return for `n <= 0`,
-/// pointer resolution.
-fn two_vectors(
-    n: c_int,
-    x: *const f32,
-    incx: c_int,
-    y: *const f32,
-    incy: c_int,
-    op: impl FnOnce(&mut Engine, &Vector, &Vector) -> Result<()>,
-) -> Result<()> {
-    if n > 0 {
-        non_null(x, "x")?;
-        non_null(y, "y")?;
-    }
-    with_engine(|e| {
-        if n <= 0 {
-            return Ok(());
-        }
-        let x = e.vector(x, i64::from(n), i64::from(incx))?;
-        let y = e.vector(y, i64::from(n), i64::from(incy))?;
-        op(e, &x, &y)
-    })
+    guard(|| routines::sasum(n.into(), x, incx.into(), result))
 }
 
 /// y := alpha*op(A)*x + beta*y, column-major A (m×n).
@@ -315,41 +237,19 @@ pub unsafe extern "C" fn glblasSgemv(
         leading_dimension(lda, m, "lda")?;
         nonzero_increment(incx, "incx")?;
         nonzero_increment(incy, "incy")?;
-        let quick = m == 0 || n == 0 || (alpha == 0.0 && beta == 1.0);
-        let reads_ax = !quick && alpha != 0.0;
-        if reads_ax {
-            non_null(A, "A")?;
-            non_null(x, "x")?;
-        }
-        if !quick {
-            non_null(y, "y")?;
-        }
-        with_engine(|e| {
-            if quick {
-                return Ok(());
-            }
-            let (m, n) = (i64::from(m), i64::from(n));
-            let (lenx, leny) = if t { (m, n) } else { (n, m) };
-            let ax = if reads_ax {
-                Some((
-                    e.matrix(A, m, n, lda.into())?,
-                    e.vector(x, lenx, incx.into())?,
-                ))
-            } else {
-                None
-            };
-            let y = e.vector(y, leny, incy.into())?;
-            gemv::sgemv(
-                e,
-                &Gemv {
-                    trans: t,
-                    alpha,
-                    beta,
-                    ax,
-                    y,
-                },
-            )
-        })
+        routines::sgemv(
+            t,
+            m.into(),
+            n.into(),
+            alpha,
+            A,
+            lda.into(),
+            x,
+            incx.into(),
+            beta,
+            y,
+            incy.into(),
+        )
     })
 }
 
@@ -382,52 +282,21 @@ pub unsafe extern "C" fn glblasSgemm(
         leading_dimension(lda, if ta { k } else { m }, "lda")?;
         leading_dimension(ldb, if tb { n } else { k }, "ldb")?;
         leading_dimension(ldc, m, "ldc")?;
-        let empty = m == 0 || n == 0;
-        // A and B are read only when they contribute (reference BLAS).
-        let reads_ab = !empty && k > 0 && alpha != 0.0;
-        if reads_ab {
-            non_null(A, "A")?;
-            non_null(B, "B")?;
-        }
-        if !empty {
-            non_null(C, "C")?;
-        }
-        with_engine(|e| {
-            if empty {
-                return Ok(());
-            }
-            let (m, n, k) = (i64::from(m), i64::from(n), i64::from(k));
-            let ab = if reads_ab {
-                let a = if ta {
-                    e.matrix(A, k, m, lda.into())?
-                } else {
-                    e.matrix(A, m, k, lda.into())?
-                };
-                let b = if tb {
-                    e.matrix(B, n, k, ldb.into())?
-                } else {
-                    e.matrix(B, k, n, ldb.into())?
-                };
-                Some((a, b))
-            } else {
-                None
-            };
-            let c = e.matrix(C, m, n, ldc.into())?;
-            gemm::sgemm(
-                e,
-                &Gemm {
-                    ta,
-                    tb,
-                    m,
-                    n,
-                    k,
-                    alpha,
-                    beta,
-                    ab,
-                    c,
-                },
-            )
-        })
+        routines::sgemm(
+            ta,
+            tb,
+            m.into(),
+            n.into(),
+            k.into(),
+            alpha,
+            A,
+            lda.into(),
+            B,
+            ldb.into(),
+            beta,
+            C,
+            ldc.into(),
+        )
     })
 }
 

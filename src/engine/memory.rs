@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use glow::HasContext;
 use parking_lot::Mutex;
@@ -54,6 +55,26 @@ static QUARANTINE: Mutex<Quarantine> = Mutex::new(Quarantine {
     order: VecDeque::new(),
 });
 
+/// Live reservations by start (with their length), kept process-wide so that the BLAS-compatible
+/// symbols can tell a device pointer from host memory without the engine's lock or a context.
+static LIVE: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
+/// Whether any device allocation was ever made: programs that never make one pay one load.
+static EVER_ALLOCATED: AtomicBool = AtomicBool::new(false);
+
+/// Whether `addr` lies in a device allocation of this process, live or freed in quarantine.
+pub fn is_device_address(addr: usize) -> bool {
+    EVER_ALLOCATED.load(Ordering::Acquire)
+        && (range_contains(&LIVE.lock(), addr) || QUARANTINE.lock().contains(addr))
+}
+
+/// Whether one of `ranges` (start → length) contains `addr`.
+fn range_contains(ranges: &BTreeMap<usize, usize>, addr: usize) -> bool {
+    ranges
+        .range(..=addr)
+        .next_back()
+        .is_some_and(|(&start, &len)| addr - start < len)
+}
+
 impl Quarantine {
     fn add(&mut self, start: usize, reserved: usize) {
         self.ranges.insert(start, reserved);
@@ -68,10 +89,7 @@ impl Quarantine {
     }
 
     fn contains(&self, addr: usize) -> bool {
-        self.ranges
-            .range(..=addr)
-            .next_back()
-            .is_some_and(|(&start, &len)| addr - start < len)
+        range_contains(&self.ranges, addr)
     }
 }
 
@@ -155,6 +173,8 @@ impl DeviceMemory {
         };
         match made {
             Ok(buffer) => {
+                EVER_ALLOCATED.store(true, Ordering::Release);
+                LIVE.lock().insert(start as usize, reserved);
                 self.by_start.insert(
                     start as usize,
                     Allocation {
@@ -198,7 +218,9 @@ impl DeviceMemory {
             // SAFETY: the context is current; the buffer is this allocation's.
             unsafe { gl.delete_buffer(a.buffer) };
         }
+        // Into quarantine before leaving LIVE, so the range is never reported as host memory.
         QUARANTINE.lock().add(start, a.reserved);
+        LIVE.lock().remove(&start);
     }
 
     /// Tells whether `addr` is host memory, inside a device allocation (or its guard page), or

@@ -3,6 +3,7 @@
 //! initialises lazily, and makes the context current on the calling thread for the call only.
 
 pub mod context;
+pub mod fpenv;
 pub mod gl_ext;
 pub mod memory;
 pub mod operand;
@@ -47,6 +48,7 @@ static ENGINE: Mutex<Slot> = Mutex::new(Slot::Uninit);
 
 /// Runs `f` on the engine, creating it on first use.
 pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
+    let _fp = fpenv::SavedFpEnv::save();
     let mut slot = ENGINE.lock();
     if matches!(*slot, Slot::Uninit) {
         *slot = create_slot();
@@ -66,6 +68,7 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
 
 /// Creates the engine if there is none, retrying after an earlier failure.
 pub fn init() -> Result<()> {
+    let _fp = fpenv::SavedFpEnv::save();
     let mut slot = ENGINE.lock();
     if !matches!(*slot, Slot::Ready(_)) {
         *slot = create_slot();
@@ -78,6 +81,7 @@ pub fn init() -> Result<()> {
 
 /// Frees every GL object and the context; the next call initialises again.
 pub fn shutdown() -> Result<()> {
+    let _fp = fpenv::SavedFpEnv::save();
     let mut slot = ENGINE.lock();
     if let Slot::Ready(engine) = std::mem::replace(&mut *slot, Slot::Uninit) {
         engine.destroy();

@@ -1,0 +1,697 @@
+//! One BLAS-compatible call in a form shared by the CBLAS, Fortran and ILP64 symbols: its
+//! arguments as the caller gave them, the reference BLAS's argument checks (which parameter
+//! number an error reports), its flop count, its trace text, and its computation on GL.
+
+use std::ffi::{c_char, c_int, CStr};
+use std::fmt;
+
+use crate::engine::memory::is_device_address;
+use crate::routines;
+use crate::status::Result;
+
+/// The eight routines, for routing thresholds and the profile.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Routine {
+    Saxpy,
+    Sdot,
+    Sscal,
+    Scopy,
+    Sswap,
+    Sasum,
+    Sgemv,
+    Sgemm,
+}
+
+impl Routine {
+    pub const ALL: [Routine; 8] = [
+        Routine::Saxpy,
+        Routine::Sdot,
+        Routine::Sscal,
+        Routine::Scopy,
+        Routine::Sswap,
+        Routine::Sasum,
+        Routine::Sgemv,
+        Routine::Sgemm,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Routine::Saxpy => "saxpy",
+            Routine::Sdot => "sdot",
+            Routine::Sscal => "sscal",
+            Routine::Scopy => "scopy",
+            Routine::Sswap => "sswap",
+            Routine::Sasum => "sasum",
+            Routine::Sgemv => "sgemv",
+            Routine::Sgemm => "sgemm",
+        }
+    }
+}
+
+/// How a matrix argument is laid out: Fortran symbols have no layout argument; CBLAS ones may
+/// pass a value that is no layout.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Layout {
+    Fortran,
+    Col,
+    Row,
+    Bad(c_int),
+}
+
+impl Layout {
+    pub fn from_cblas(v: c_int) -> Layout {
+        match v {
+            102 => Layout::Col,
+            101 => Layout::Row,
+            v => Layout::Bad(v),
+        }
+    }
+}
+
+/// op(X) as the caller gave it: a CBLAS enum or a Fortran character.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Op {
+    N,
+    T,
+    C,
+    /// Neither: the CBLAS value, or the Fortran character's code.
+    Bad(c_int),
+}
+
+impl Op {
+    pub fn from_cblas(v: c_int) -> Op {
+        match v {
+            111 => Op::N,
+            112 => Op::T,
+            113 => Op::C,
+            v => Op::Bad(v),
+        }
+    }
+
+    /// # Safety
+    /// `c` must point to a readable character (Fortran passes every argument by reference).
+    pub unsafe fn from_fortran(c: *const c_char) -> Op {
+        match *c as u8 {
+            b'N' | b'n' => Op::N,
+            b'T' | b't' => Op::T,
+            b'C' | b'c' => Op::C,
+            v => Op::Bad(c_int::from(v)),
+        }
+    }
+
+    /// Transposed (C is T for real data); None when invalid.
+    fn transposed(self) -> Option<bool> {
+        match self {
+            Op::N => Some(false),
+            Op::T | Op::C => Some(true),
+            Op::Bad(_) => None,
+        }
+    }
+
+    /// The other operation, as row-major CBLAS hands it to the column-major routine.
+    fn flipped(self) -> Op {
+        match self {
+            Op::N => Op::T,
+            Op::T | Op::C => Op::N,
+            bad => bad,
+        }
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Op::N => f.write_str("N"),
+            Op::T => f.write_str("T"),
+            Op::C => f.write_str("C"),
+            Op::Bad(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// An invalid argument: the parameter number the reference BLAS reports, and for CBLAS enum
+/// errors the detail it passes to `cblas_xerbla` (a printf format taking the bad value).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Fault {
+    pub info: i32,
+    pub detail: Option<(&'static CStr, c_int)>,
+}
+
+impl Fault {
+    fn at(info: i32) -> Fault {
+        Fault { info, detail: None }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct GemvArgs {
+    pub layout: Layout,
+    pub trans: Op,
+    pub m: i64,
+    pub n: i64,
+    pub alpha: f32,
+    pub a: *const f32,
+    pub lda: i64,
+    pub x: *const f32,
+    pub incx: i64,
+    pub beta: f32,
+    pub y: *mut f32,
+    pub incy: i64,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct GemmArgs {
+    pub layout: Layout,
+    pub transa: Op,
+    pub transb: Op,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub alpha: f32,
+    pub a: *const f32,
+    pub lda: i64,
+    pub b: *const f32,
+    pub ldb: i64,
+    pub beta: f32,
+    pub c: *mut f32,
+    pub ldc: i64,
+}
+
+/// A call's arguments as given (sizes widened to 64 bits).
+#[derive(Clone, Copy, Debug)]
+pub enum Call {
+    Axpy {
+        n: i64,
+        alpha: f32,
+        x: *const f32,
+        incx: i64,
+        y: *mut f32,
+        incy: i64,
+    },
+    Dot {
+        n: i64,
+        x: *const f32,
+        incx: i64,
+        y: *const f32,
+        incy: i64,
+    },
+    Scal {
+        n: i64,
+        alpha: f32,
+        x: *mut f32,
+        incx: i64,
+    },
+    Copy {
+        n: i64,
+        x: *const f32,
+        incx: i64,
+        y: *mut f32,
+        incy: i64,
+    },
+    Swap {
+        n: i64,
+        x: *mut f32,
+        incx: i64,
+        y: *mut f32,
+        incy: i64,
+    },
+    Asum {
+        n: i64,
+        x: *const f32,
+        incx: i64,
+    },
+    Gemv(GemvArgs),
+    Gemm(GemmArgs),
+}
+
+/// sgemm's checks in the reference order; the Fortran parameter number of the first failure.
+#[allow(clippy::too_many_arguments)]
+fn gemm_info(ta: Op, tb: Op, m: i64, n: i64, k: i64, lda: i64, ldb: i64, ldc: i64) -> i32 {
+    let (Some(ta), Some(tb)) = (ta.transposed(), tb.transposed()) else {
+        return if ta.transposed().is_none() { 1 } else { 2 };
+    };
+    let nrowa = if ta { k } else { m };
+    let nrowb = if tb { n } else { k };
+    if m < 0 {
+        3
+    } else if n < 0 {
+        4
+    } else if k < 0 {
+        5
+    } else if lda < nrowa.max(1) {
+        8
+    } else if ldb < nrowb.max(1) {
+        10
+    } else if ldc < m.max(1) {
+        13
+    } else {
+        0
+    }
+}
+
+/// sgemv's checks in the reference order.
+fn gemv_info(t: Op, m: i64, n: i64, lda: i64, incx: i64, incy: i64) -> i32 {
+    if t.transposed().is_none() {
+        1
+    } else if m < 0 {
+        2
+    } else if n < 0 {
+        3
+    } else if lda < m.max(1) {
+        6
+    } else if incx == 0 {
+        8
+    } else if incy == 0 {
+        11
+    } else {
+        0
+    }
+}
+
+const ILLEGAL_LAYOUT: &CStr = c"Illegal layout setting, %d\n";
+const ILLEGAL_TRANSA: &CStr = c"Illegal TransA setting, %d\n";
+const ILLEGAL_TRANSB: &CStr = c"Illegal TransB setting, %d\n";
+
+/// The checks a CBLAS routine makes before the Fortran routine's: the layout (parameter 1), then
+/// each operation enum at its C position. Tells whether the call is row-major.
+fn cblas_enums(
+    layout: Layout,
+    ops: &[(Op, i32, &'static CStr)],
+) -> std::result::Result<bool, Fault> {
+    let row = match layout {
+        // Fortran routines check their characters themselves.
+        Layout::Fortran => return Ok(false),
+        Layout::Row => true,
+        Layout::Col => false,
+        Layout::Bad(v) => {
+            return Err(Fault {
+                info: 1,
+                detail: Some((ILLEGAL_LAYOUT, v)),
+            })
+        }
+    };
+    for &(op, info, form) in ops {
+        if let Op::Bad(v) = op {
+            return Err(Fault {
+                info,
+                detail: Some((form, v)),
+            });
+        }
+    }
+    Ok(row)
+}
+
+/// Turns a Fortran parameter number into the call's: CBLAS adds one for the layout argument.
+fn fault(info: i32, layout: Layout) -> std::result::Result<(), Fault> {
+    match (info, layout) {
+        (0, _) => Ok(()),
+        (i, Layout::Fortran) => Err(Fault::at(i)),
+        (i, _) => Err(Fault::at(i + 1)),
+    }
+}
+
+impl GemmArgs {
+    /// Row-major CBLAS calls are checked as the column-major call they become (A and B, M and N
+    /// exchanged), so they report that call's positions, as the reference CBLAS does (its
+    /// `cblas_xerbla` swaps them back when printing).
+    fn check(&self) -> std::result::Result<(), Fault> {
+        let g = self;
+        let row = cblas_enums(
+            g.layout,
+            &[(g.transa, 2, ILLEGAL_TRANSA), (g.transb, 3, ILLEGAL_TRANSB)],
+        )?;
+        let info = if row {
+            gemm_info(g.transb, g.transa, g.n, g.m, g.k, g.ldb, g.lda, g.ldc)
+        } else {
+            gemm_info(g.transa, g.transb, g.m, g.n, g.k, g.lda, g.ldb, g.ldc)
+        };
+        fault(info, g.layout)
+    }
+}
+
+impl GemvArgs {
+    /// Row-major: checked as the column-major call on the transposed matrix (M and N exchanged).
+    fn check(&self) -> std::result::Result<(), Fault> {
+        let g = self;
+        let row = cblas_enums(g.layout, &[(g.trans, 2, ILLEGAL_TRANSA)])?;
+        let info = if row {
+            gemv_info(g.trans.flipped(), g.n, g.m, g.lda, g.incx, g.incy)
+        } else {
+            gemv_info(g.trans, g.m, g.n, g.lda, g.incx, g.incy)
+        };
+        fault(info, g.layout)
+    }
+}
+
+impl Call {
+    /// The reference BLAS's argument checks (level 1 has none: bad sizes are quick returns).
+    pub fn check(&self) -> std::result::Result<(), Fault> {
+        match self {
+            Call::Gemv(g) => g.check(),
+            Call::Gemm(g) => g.check(),
+            _ => Ok(()),
+        }
+    }
+
+    /// The layout of a level-2/3 call (Fortran for level 1, which has none).
+    pub fn layout(&self) -> Layout {
+        match self {
+            Call::Gemv(g) => g.layout,
+            Call::Gemm(g) => g.layout,
+            _ => Layout::Fortran,
+        }
+    }
+
+    /// Floating-point operations, for routing and the profile; copy and swap count one per
+    /// element moved.
+    pub fn flops(&self) -> u64 {
+        let product = |xs: &[i64]| {
+            xs.iter()
+                .fold(1u64, |acc, &v| acc.saturating_mul(v.max(0) as u64))
+        };
+        match *self {
+            Call::Axpy { n, .. } | Call::Dot { n, .. } => product(&[2, n]),
+            Call::Scal { n, .. }
+            | Call::Copy { n, .. }
+            | Call::Swap { n, .. }
+            | Call::Asum { n, .. } => product(&[n]),
+            Call::Gemv(g) => product(&[2, g.m, g.n]),
+            Call::Gemm(g) => product(&[2, g.m, g.n, g.k]),
+        }
+    }
+
+    /// Whether an operand is a glblas device pointer (which only GL can read).
+    pub fn touches_device_memory(&self) -> bool {
+        let ptrs: [*const f32; 3] = match *self {
+            Call::Axpy { x, y, .. } | Call::Copy { x, y, .. } => [x, y, x],
+            Call::Dot { x, y, .. } => [x, y, x],
+            Call::Swap { x, y, .. } => [x, y, x],
+            Call::Scal { x, .. } => [x, x, x],
+            Call::Asum { x, .. } => [x, x, x],
+            Call::Gemv(g) => [g.a, g.x, g.y],
+            Call::Gemm(g) => [g.a, g.b, g.c],
+        };
+        ptrs.iter()
+            .any(|&p| !p.is_null() && is_device_address(p as usize))
+    }
+
+    /// Computes the (checked) call on GL; the value is the result of sdot and sasum.
+    ///
+    /// # Safety
+    /// The operands must be valid for the call, as for the BLAS routine itself.
+    pub unsafe fn run_gl(&self) -> Result<f32> {
+        let mut value = 0.0f32;
+        match *self {
+            Call::Axpy {
+                n,
+                alpha,
+                x,
+                incx,
+                y,
+                incy,
+            } => routines::saxpy(n, alpha, x, incx, y, incy)?,
+            Call::Dot {
+                n,
+                x,
+                incx,
+                y,
+                incy,
+            } => routines::sdot(n, x, incx, y, incy, &mut value)?,
+            Call::Scal { n, alpha, x, incx } => routines::sscal(n, alpha, x, incx)?,
+            Call::Copy {
+                n,
+                x,
+                incx,
+                y,
+                incy,
+            } => routines::scopy(n, x, incx, y, incy)?,
+            Call::Swap {
+                n,
+                x,
+                incx,
+                y,
+                incy,
+            } => routines::sswap(n, x, incx, y, incy)?,
+            Call::Asum { n, x, incx } => routines::sasum(n, x, incx, &mut value)?,
+            Call::Gemv(g) => {
+                // Checked: the operation is valid.
+                let t = g.trans.transposed().unwrap_or(false);
+                // Row-major A is the column-major transpose: y = alpha*op(A^T)^T x.
+                let (t, m, n) = if g.layout == Layout::Row {
+                    (!t, g.n, g.m)
+                } else {
+                    (t, g.m, g.n)
+                };
+                routines::sgemv(
+                    t, m, n, g.alpha, g.a, g.lda, g.x, g.incx, g.beta, g.y, g.incy,
+                )?
+            }
+            Call::Gemm(g) => {
+                let ta = g.transa.transposed().unwrap_or(false);
+                let tb = g.transb.transposed().unwrap_or(false);
+                if g.layout == Layout::Row {
+                    // Row-major C = op(A)op(B) is column-major C^T = op(B)^T op(A)^T.
+                    routines::sgemm(
+                        tb, ta, g.n, g.m, g.k, g.alpha, g.b, g.ldb, g.a, g.lda, g.beta, g.c, g.ldc,
+                    )?
+                } else {
+                    routines::sgemm(
+                        ta, tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
+                    )?
+                }
+            }
+        }
+        Ok(value)
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Layout::Fortran => Ok(()),
+            Layout::Col => f.write_str("layout=col "),
+            Layout::Row => f.write_str("layout=row "),
+            Layout::Bad(v) => write!(f, "layout={v} "),
+        }
+    }
+}
+
+/// The trace's `key=value` list of a call's sizes, scalars, increments and leading dimensions.
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match *self {
+            Call::Axpy {
+                n,
+                alpha,
+                incx,
+                incy,
+                ..
+            } => write!(f, "n={n} alpha={alpha} incx={incx} incy={incy}"),
+            Call::Dot { n, incx, incy, .. }
+            | Call::Copy { n, incx, incy, .. }
+            | Call::Swap { n, incx, incy, .. } => write!(f, "n={n} incx={incx} incy={incy}"),
+            Call::Scal { n, alpha, incx, .. } => write!(f, "n={n} alpha={alpha} incx={incx}"),
+            Call::Asum { n, incx, .. } => write!(f, "n={n} incx={incx}"),
+            Call::Gemv(g) => write!(
+                f,
+                "{}trans={} m={} n={} alpha={} lda={} incx={} beta={} incy={}",
+                g.layout, g.trans, g.m, g.n, g.alpha, g.lda, g.incx, g.beta, g.incy
+            ),
+            Call::Gemm(g) => write!(
+                f,
+                "{}transa={} transb={} m={} n={} k={} alpha={} lda={} ldb={} beta={} ldc={}",
+                g.layout, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.lda, g.ldb, g.beta, g.ldc
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gemm(layout: Layout, ta: Op, tb: Op, dims: [i64; 6]) -> i32 {
+        let [m, n, k, lda, ldb, ldc] = dims;
+        let g = GemmArgs {
+            layout,
+            transa: ta,
+            transb: tb,
+            m,
+            n,
+            k,
+            alpha: 1.0,
+            a: std::ptr::null(),
+            lda,
+            b: std::ptr::null(),
+            ldb,
+            beta: 0.0,
+            c: std::ptr::null_mut(),
+            ldc,
+        };
+        Call::Gemm(g).check().err().map_or(0, |f| f.info)
+    }
+
+    fn gemv(layout: Layout, t: Op, dims: [i64; 5]) -> i32 {
+        let [m, n, lda, incx, incy] = dims;
+        let g = GemvArgs {
+            layout,
+            trans: t,
+            m,
+            n,
+            alpha: 1.0,
+            a: std::ptr::null(),
+            lda,
+            x: std::ptr::null(),
+            incx,
+            beta: 0.0,
+            y: std::ptr::null_mut(),
+            incy,
+        };
+        Call::Gemv(g).check().err().map_or(0, |f| f.info)
+    }
+
+    use Layout::{Col, Fortran, Row};
+    use Op::{N, T};
+
+    #[test]
+    fn sgemm_reports_the_reference_positions() {
+        let bad = Op::Bad(0);
+        // Fortran: TRANSA 1, TRANSB 2, M 3, N 4, K 5, LDA 8, LDB 10, LDC 13.
+        assert_eq!(gemm(Fortran, bad, N, [2, 2, 2, 2, 2, 2]), 1);
+        assert_eq!(gemm(Fortran, N, bad, [2, 2, 2, 2, 2, 2]), 2);
+        assert_eq!(gemm(Fortran, N, N, [-1, 2, 2, 2, 2, 2]), 3);
+        assert_eq!(gemm(Fortran, N, N, [2, -1, 2, 2, 2, 2]), 4);
+        assert_eq!(gemm(Fortran, N, N, [2, 2, -1, 2, 2, 2]), 5);
+        assert_eq!(gemm(Fortran, N, N, [3, 2, 2, 2, 2, 3]), 8);
+        assert_eq!(
+            gemm(Fortran, T, N, [3, 2, 4, 3, 4, 3]),
+            8,
+            "lda >= k when A is transposed"
+        );
+        assert_eq!(gemm(Fortran, N, N, [2, 2, 3, 2, 2, 2]), 10);
+        assert_eq!(
+            gemm(Fortran, N, T, [2, 3, 2, 2, 2, 2]),
+            10,
+            "ldb >= n when B is transposed"
+        );
+        assert_eq!(gemm(Fortran, N, N, [2, 2, 2, 2, 2, 1]), 13);
+        assert_eq!(
+            gemm(Fortran, N, N, [0, 0, 0, 1, 1, 1]),
+            0,
+            "leading dimensions of 1 for empty operands"
+        );
+        assert_eq!(
+            gemm(Fortran, N, N, [-1, -1, 2, 2, 2, 2]),
+            3,
+            "the first failing check wins"
+        );
+        // Column-major CBLAS: layout 1, enums 2 and 3, then the Fortran positions plus one.
+        assert_eq!(gemm(Layout::Bad(0), bad, N, [-1, 2, 2, 2, 2, 2]), 1);
+        assert_eq!(gemm(Col, bad, N, [2, 2, 2, 2, 2, 2]), 2);
+        assert_eq!(gemm(Col, N, bad, [2, 2, 2, 2, 2, 2]), 3);
+        assert_eq!(gemm(Col, N, N, [-1, 2, 2, 2, 2, 2]), 4);
+        assert_eq!(gemm(Col, N, N, [2, -1, 2, 2, 2, 2]), 5);
+        assert_eq!(gemm(Col, N, N, [2, 2, -1, 2, 2, 2]), 6);
+        assert_eq!(gemm(Col, N, N, [3, 2, 2, 2, 2, 3]), 9);
+        assert_eq!(gemm(Col, N, N, [2, 2, 3, 2, 2, 2]), 11);
+        assert_eq!(gemm(Col, N, N, [2, 2, 2, 2, 2, 1]), 14);
+        // Row-major: the positions of the column-major call on exchanged operands, as the
+        // reference CBLAS reports them (the netlib tests' own cases, swapped back there).
+        assert_eq!(gemm(Row, bad, N, [2, 2, 2, 2, 2, 2]), 2);
+        assert_eq!(gemm(Row, N, bad, [2, 2, 2, 2, 2, 2]), 3);
+        assert_eq!(gemm(Row, N, N, [-1, 0, 0, 1, 1, 1]), 5);
+        assert_eq!(gemm(Row, N, N, [0, -1, 0, 1, 1, 1]), 4);
+        assert_eq!(gemm(Row, N, N, [0, 0, -1, 1, 1, 1]), 6);
+        assert_eq!(
+            gemm(Row, N, N, [0, 0, 2, 1, 1, 2]),
+            11,
+            "row-major lda >= k"
+        );
+        assert_eq!(gemm(Row, N, N, [0, 2, 0, 1, 1, 2]), 9, "row-major ldb >= n");
+        assert_eq!(
+            gemm(Row, N, N, [0, 2, 0, 1, 2, 1]),
+            14,
+            "row-major ldc >= n"
+        );
+        assert_eq!(
+            gemm(Row, T, N, [2, 0, 0, 1, 2, 1]),
+            11,
+            "row-major lda >= m when A is transposed"
+        );
+    }
+
+    #[test]
+    fn sgemv_reports_the_reference_positions() {
+        let bad = Op::Bad(b'X' as c_int);
+        assert_eq!(gemv(Fortran, bad, [2, 2, 2, 1, 1]), 1);
+        assert_eq!(gemv(Fortran, N, [-1, 2, 2, 1, 1]), 2);
+        assert_eq!(gemv(Fortran, N, [2, -1, 2, 1, 1]), 3);
+        assert_eq!(gemv(Fortran, T, [3, 2, 2, 1, 1]), 6);
+        assert_eq!(gemv(Fortran, N, [2, 2, 2, 0, 1]), 8);
+        assert_eq!(gemv(Fortran, N, [2, 2, 2, 1, 0]), 11);
+        assert_eq!(
+            gemv(Fortran, N, [2, 2, 2, -1, -2]),
+            0,
+            "negative increments are valid"
+        );
+        assert_eq!(gemv(Layout::Bad(7), N, [2, 2, 2, 1, 1]), 1);
+        assert_eq!(gemv(Col, bad, [2, 2, 2, 1, 1]), 2);
+        assert_eq!(gemv(Col, N, [-1, 2, 2, 1, 1]), 3);
+        assert_eq!(gemv(Col, N, [2, -1, 2, 1, 1]), 4);
+        assert_eq!(gemv(Col, N, [3, 2, 2, 1, 1]), 7);
+        assert_eq!(gemv(Col, N, [2, 2, 2, 0, 1]), 9);
+        assert_eq!(gemv(Col, N, [2, 2, 2, 1, 0]), 12);
+        assert_eq!(gemv(Row, bad, [2, 2, 2, 1, 1]), 2);
+        assert_eq!(gemv(Row, N, [-1, 2, 2, 1, 1]), 4);
+        assert_eq!(gemv(Row, N, [2, -1, 2, 1, 1]), 3);
+        assert_eq!(gemv(Row, N, [2, 3, 2, 1, 1]), 7, "row-major lda >= n");
+        assert_eq!(gemv(Row, N, [3, 2, 2, 1, 1]), 0);
+        assert_eq!(gemv(Row, T, [2, 2, 2, 0, 1]), 9);
+        assert_eq!(gemv(Row, T, [2, 2, 2, 1, 0]), 12);
+    }
+
+    #[test]
+    fn fortran_characters_are_case_insensitive() {
+        for (c, op) in [
+            (b'N', N),
+            (b'n', N),
+            (b'T', T),
+            (b't', T),
+            (b'C', Op::C),
+            (b'c', Op::C),
+        ] {
+            let ch = c as c_char;
+            assert_eq!(unsafe { Op::from_fortran(&ch) }, op);
+        }
+        let x = b'X' as c_char;
+        assert_eq!(unsafe { Op::from_fortran(&x) }, Op::Bad(b'X' as c_int));
+    }
+
+    #[test]
+    fn flops_saturate_instead_of_wrapping() {
+        let huge = i64::MAX / 2;
+        let g = GemmArgs {
+            layout: Col,
+            transa: N,
+            transb: N,
+            m: huge,
+            n: huge,
+            k: huge,
+            alpha: 1.0,
+            a: std::ptr::null(),
+            lda: huge,
+            b: std::ptr::null(),
+            ldb: huge,
+            beta: 0.0,
+            c: std::ptr::null_mut(),
+            ldc: huge,
+        };
+        assert_eq!(Call::Gemm(g).flops(), u64::MAX);
+        let neg = Call::Asum {
+            n: -5,
+            x: std::ptr::null(),
+            incx: 1,
+        };
+        assert_eq!(neg.flops(), 0);
+    }
+}

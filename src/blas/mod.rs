@@ -1,0 +1,183 @@
+//! The BLAS-compatible symbols, for programs that call BLAS unchanged (linked, or with glblas
+//! in `LD_PRELOAD`): CBLAS and the ILP64 names numpy's wheels call (`cblas.rs`), Fortran 77
+//! (`fortran.rs`). Unlike the glblas API they never return a status: they behave as the
+//! reference BLAS does, and each call is answered by GL or by the CPU BLAS.
+//!
+//! - `call.rs`: a call in one common form: reference argument checks, flops, GL execution.
+//! - `route.rs`: GL or CPU (`GLBLAS_BACKEND`, thresholds).
+//! - `cpu.rs`: finding the CPU BLAS's definition of a symbol.
+//! - `xerbla.rs`: error exits.
+//! - `trace.rs`: `GLBLAS_TRACE` and `GLBLAS_PROFILE`.
+//!
+//! Every export goes through [`dispatch`]: check (error exit), route, run; when GL fails the
+//! CPU BLAS answers instead, and a warning is printed once.
+
+use std::ffi::{c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use once_cell::sync::OnceCell;
+
+use crate::status::{Error, Status};
+use call::{Call, Layout, Routine};
+use route::Route;
+use trace::Outcome;
+
+pub mod call;
+pub mod cpu;
+pub mod route;
+pub mod trace;
+pub mod xerbla;
+
+/// Which interface a symbol belongs to: it decides the error handler and how names are shown.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Family {
+    Cblas,
+    /// CBLAS with 64-bit integers, under the names numpy's wheels use.
+    Ilp64,
+    Fortran,
+}
+
+/// One exported symbol: its name, routine and family, and its CPU BLAS definition once found.
+pub struct Symbol {
+    /// NUL-terminated.
+    name: &'static str,
+    pub routine: Routine,
+    pub family: Family,
+    cpu: OnceCell<usize>,
+}
+
+impl Symbol {
+    pub const fn new(name: &'static str, routine: Routine, family: Family) -> Symbol {
+        Symbol {
+            name,
+            routine,
+            family,
+            cpu: OnceCell::new(),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        self.name.trim_end_matches('\0')
+    }
+
+    /// The CPU BLAS's function of the same name, looked up on first use.
+    fn cpu(&self) -> Option<*const c_void> {
+        let addr = *self.cpu.get_or_init(|| {
+            CStr::from_bytes_with_nul(self.name.as_bytes())
+                .ok()
+                .and_then(cpu::resolve)
+                .map_or(0, |p| p as usize)
+        });
+        (addr != 0).then_some(addr as *const c_void)
+    }
+}
+
+/// A symbol's return value: nothing, or the float of sdot and sasum.
+pub trait Answer: Default {
+    fn from_gl(value: f32) -> Self;
+}
+
+impl Answer for () {
+    fn from_gl(_: f32) {}
+}
+
+impl Answer for f32 {
+    fn from_gl(value: f32) -> f32 {
+        value
+    }
+}
+
+/// Answers one call to `sym`: `forward` calls the CPU BLAS's definition with the caller's own
+/// arguments.
+pub fn dispatch<R: Answer>(
+    sym: &'static Symbol,
+    call: Call,
+    forward: impl FnOnce(*const c_void) -> R,
+) -> R {
+    let start = Instant::now();
+    let (value, outcome) = answer(sym, &call, forward);
+    if trace::enabled() {
+        trace::record(sym, &call, outcome, start.elapsed());
+    }
+    value
+}
+
+fn answer<R: Answer>(
+    sym: &Symbol,
+    call: &Call,
+    forward: impl FnOnce(*const c_void) -> R,
+) -> (R, Outcome) {
+    if let Err(fault) = call.check() {
+        xerbla::report(sym, &fault, call.layout() == Layout::Row);
+        return (R::default(), Outcome::Error(fault.info));
+    }
+    let cpu = sym.cpu();
+    let failure = match (route::decide(sym.routine, call, cpu.is_some()), cpu) {
+        (Route::Cpu(reason), Some(f)) => return (forward(f), Outcome::Cpu(reason)),
+        (Route::GlUnavailable, _) => Error::new(Status::NotInitialized, "no GL device"),
+        (Route::Gl(reason), _) | (Route::Cpu(reason), None) => {
+            // SAFETY: the call passed the reference checks; operands are the caller's.
+            match catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() })) {
+                Ok(Ok(v)) => return (R::from_gl(v), Outcome::Gl(reason)),
+                Ok(Err(e)) => e,
+                Err(_) => Error::new(Status::ExecutionFailed, "panic in a GL kernel"),
+            }
+        }
+    };
+    warn_once(&failure, cpu.is_some());
+    // The CPU cannot read device memory, and a refused operand (a NULL or freed pointer) would
+    // crash it.
+    match cpu {
+        Some(f) if !call.touches_device_memory() && failure.status != Status::InvalidValue => {
+            (forward(f), Outcome::Cpu("gl-failed"))
+        }
+        _ => (R::default(), Outcome::Unanswered("gl-failed")),
+    }
+}
+
+/// The one line a failing GL device prints, once per process.
+fn warn_once(e: &Error, has_cpu: bool) {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    crate::engine::debug_log(e);
+    if !WARNED.swap(true, Ordering::Relaxed) {
+        let then = if has_cpu {
+            "BLAS calls it cannot run are answered by the CPU BLAS"
+        } else {
+            "there is no CPU BLAS to answer them instead"
+        };
+        eprintln!(
+            "glblas: warning: GL failed ({:?}: {}); {then}",
+            e.status, e.detail
+        );
+    }
+}
+
+/// Defines one exported BLAS-compatible function: `$call` builds its [`Call`] from the
+/// arguments, and the CPU BLAS's function of the same name and signature receives them
+/// unchanged.
+macro_rules! export {
+    ($family:ident, $routine:ident,
+     fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? = $call:expr) => {
+        /// # Safety
+        /// The arguments must be valid for the BLAS routine of this name.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+            static SYMBOL: $crate::blas::Symbol = $crate::blas::Symbol::new(
+                concat!(stringify!($name), "\0"),
+                $crate::blas::call::Routine::$routine,
+                $crate::blas::Family::$family,
+            );
+            type CpuFn = unsafe extern "C" fn($($ty),*) $(-> $ret)?;
+            $crate::blas::dispatch(&SYMBOL, $call, |f| {
+                // SAFETY: `f` is the CPU BLAS's definition of this very symbol.
+                let f: CpuFn = unsafe { std::mem::transmute(f) };
+                unsafe { f($($arg),*) }
+            })
+        }
+    };
+}
+
+pub mod cblas;
+pub mod fortran;

@@ -1,0 +1,116 @@
+//! Where a BLAS-compatible call runs. `GLBLAS_BACKEND=gl` sends every call to GL, `cpu` every
+//! call to the CPU BLAS, and `auto` (the default) sends a call to GL only when it is large enough
+//! to win there. Whatever the mode, an operand in device memory means GL (the CPU cannot read
+//! it), and no CPU BLAS means GL.
+//!
+//! The `auto` thresholds, in flops (`Call::flops`):
+//! - On a software rasterizer (llvmpipe and kin) GL never wins: the benchmark on Mesa llvmpipe
+//!   (2 cores) measured sgemm at 1.4 GFLOP/s against OpenBLAS's ~140, and every level-1/2
+//!   routine slower than the CPU BLAS at every size. So no call goes there.
+//! - On a GPU, level-1 and level-2 calls on host memory move as many bytes across the bus as the
+//!   CPU reads from memory to do the whole call, so they stay on the CPU; sgemm goes to GL from
+//!   [`GPU_GEMM_FLOPS`] (a 512³ product), where the transfer is small next to the work.
+//! - `GLBLAS_GL_MIN_FLOPS=n` replaces all of this: every call of at least n flops goes to GL.
+
+use once_cell::sync::OnceCell;
+
+use super::call::{Call, Routine};
+use crate::engine;
+
+/// sgemm size from which a GPU wins over the CPU BLAS with host operands (2·512³ flops).
+pub const GPU_GEMM_FLOPS: u64 = 2 * 512 * 512 * 512;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Backend {
+    Auto,
+    Gl,
+    Cpu,
+}
+
+fn backend() -> Backend {
+    static B: OnceCell<Backend> = OnceCell::new();
+    *B.get_or_init(|| match std::env::var("GLBLAS_BACKEND").as_deref() {
+        Ok("gl") => Backend::Gl,
+        Ok("cpu") => Backend::Cpu,
+        _ => Backend::Auto,
+    })
+}
+
+fn min_flops_override() -> Option<u64> {
+    static V: OnceCell<Option<u64>> = OnceCell::new();
+    *V.get_or_init(|| {
+        std::env::var("GLBLAS_GL_MIN_FLOPS")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+    })
+}
+
+/// Where a call goes, with the reason the trace gives.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Route {
+    Gl(&'static str),
+    Cpu(&'static str),
+    /// `auto` wanted GL but the device cannot be used at all.
+    GlUnavailable,
+}
+
+/// Picks the route of a checked call; `has_cpu` tells whether a CPU BLAS defines its symbol.
+pub fn decide(routine: Routine, call: &Call, has_cpu: bool) -> Route {
+    if call.touches_device_memory() {
+        return Route::Gl("device-pointer");
+    }
+    if !has_cpu {
+        return Route::Gl("no-cpu-blas");
+    }
+    match backend() {
+        Backend::Gl => Route::Gl("backend"),
+        Backend::Cpu => Route::Cpu("backend"),
+        Backend::Auto => auto(routine, call.flops()),
+    }
+}
+
+fn auto(routine: Routine, flops: u64) -> Route {
+    if let Some(min) = min_flops_override() {
+        return if flops >= min {
+            Route::Gl("large")
+        } else {
+            Route::Cpu("small")
+        };
+    }
+    let threshold = match routine {
+        Routine::Sgemm => GPU_GEMM_FLOPS,
+        _ => return Route::Cpu("small"),
+    };
+    if flops < threshold {
+        return Route::Cpu("small");
+    }
+    match software_renderer() {
+        None => Route::GlUnavailable,
+        Some(true) => Route::Cpu("software-renderer"),
+        Some(false) => Route::Gl("large"),
+    }
+}
+
+/// Whether the GL device is a software rasterizer; None when there is no device. Asked once:
+/// it creates the context.
+fn software_renderer() -> Option<bool> {
+    static SOFT: OnceCell<bool> = OnceCell::new();
+    SOFT.get_or_try_init(|| {
+        let info = engine::device_info().ok_or(())?;
+        let r = info.renderer.to_lowercase();
+        Ok::<bool, ()>(
+            [
+                "llvmpipe",
+                "softpipe",
+                "swrast",
+                "software",
+                "swiftshader",
+                "lavapipe",
+            ]
+            .iter()
+            .any(|s| r.contains(s)),
+        )
+    })
+    .ok()
+    .copied()
+}

@@ -1,0 +1,233 @@
+//! The eight routines on the GL engine, for arguments already checked: NULL checks on the
+//! pointers a call will use, quick returns, operand resolution and one kernel call. Shared by the
+//! glblas API (`api`) and the BLAS-compatible symbols (`blas`), which differ in how they check
+//! arguments and report errors, not in what a valid call computes. Sizes are 64-bit so that the
+//! ILP64 symbols pass theirs unchanged.
+//!
+//! # Safety (every function)
+//! Host operands must hold the elements BLAS addresses for the given sizes, increments and
+//! leading dimensions; device pointers are checked against their allocations.
+
+// The Safety section above covers every function here.
+#![allow(clippy::missing_safety_doc)]
+
+use crate::engine::operand::Vector;
+use crate::engine::{with_engine, Engine};
+use crate::ffi::non_null;
+use crate::kernels::gemm::Gemm;
+use crate::kernels::gemv::Gemv;
+use crate::kernels::{dot, gemm, gemv, level1};
+use crate::status::Result;
+
+/// y := alpha*x + y.
+pub unsafe fn saxpy(
+    n: i64,
+    alpha: f32,
+    x: *const f32,
+    incx: i64,
+    y: *mut f32,
+    incy: i64,
+) -> Result<()> {
+    two_vectors(n, x, incx, y, incy, |e, x, y| level1::saxpy(e, alpha, x, y))
+}
+
+/// *result := x·y (0 for `n <= 0`). `result` may be a device pointer.
+pub unsafe fn sdot(
+    n: i64,
+    x: *const f32,
+    incx: i64,
+    y: *const f32,
+    incy: i64,
+    result: *mut f32,
+) -> Result<()> {
+    non_null(result, "result")?;
+    if n > 0 {
+        non_null(x, "x")?;
+        non_null(y, "y")?;
+    }
+    with_engine(|e| {
+        let out = e.mem(result, 1)?;
+        let n = n.max(0);
+        let x = e.vector(x, n, incx)?;
+        let y = e.vector(y, n, incy)?;
+        dot::sdot(e, &x, &y, out)
+    })
+}
+
+/// x := alpha*x; nothing for `n <= 0` or `incx <= 0` (reference BLAS).
+pub unsafe fn sscal(n: i64, alpha: f32, x: *mut f32, incx: i64) -> Result<()> {
+    let active = n > 0 && incx > 0;
+    if active {
+        non_null(x, "x")?;
+    }
+    with_engine(|e| {
+        if !active {
+            return Ok(());
+        }
+        let x = e.vector(x, n, incx)?;
+        level1::sscal(e, alpha, &x)
+    })
+}
+
+/// y := x.
+pub unsafe fn scopy(n: i64, x: *const f32, incx: i64, y: *mut f32, incy: i64) -> Result<()> {
+    two_vectors(n, x, incx, y, incy, level1::scopy)
+}
+
+/// x <-> y.
+pub unsafe fn sswap(n: i64, x: *mut f32, incx: i64, y: *mut f32, incy: i64) -> Result<()> {
+    two_vectors(n, x, incx, y, incy, level1::sswap)
+}
+
+/// *result := sum of |x[i]|; 0 for `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
+/// device pointer.
+pub unsafe fn sasum(n: i64, x: *const f32, incx: i64, result: *mut f32) -> Result<()> {
+    non_null(result, "result")?;
+    let active = n > 0 && incx > 0;
+    if active {
+        non_null(x, "x")?;
+    }
+    with_engine(|e| {
+        let out = e.mem(result, 1)?;
+        let n = if active { n } else { 0 };
+        let x = e.vector(x, n, incx)?;
+        dot::sasum(e, &x, out)
+    })
+}
+
+/// The shared shape of level-1 calls on two vectors: NULL checks, quick return for `n <= 0`,
+/// pointer resolution.
+fn two_vectors(
+    n: i64,
+    x: *const f32,
+    incx: i64,
+    y: *const f32,
+    incy: i64,
+    op: impl FnOnce(&mut Engine, &Vector, &Vector) -> Result<()>,
+) -> Result<()> {
+    if n > 0 {
+        non_null(x, "x")?;
+        non_null(y, "y")?;
+    }
+    with_engine(|e| {
+        if n <= 0 {
+            return Ok(());
+        }
+        let x = e.vector(x, n, incx)?;
+        let y = e.vector(y, n, incy)?;
+        op(e, &x, &y)
+    })
+}
+
+/// y := alpha*op(A)*x + beta*y, column-major A (m×n), transposed when `trans`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn sgemv(
+    trans: bool,
+    m: i64,
+    n: i64,
+    alpha: f32,
+    a: *const f32,
+    lda: i64,
+    x: *const f32,
+    incx: i64,
+    beta: f32,
+    y: *mut f32,
+    incy: i64,
+) -> Result<()> {
+    let quick = m == 0 || n == 0 || (alpha == 0.0 && beta == 1.0);
+    // A and x are read only when they contribute (reference BLAS).
+    let reads_ax = !quick && alpha != 0.0;
+    if reads_ax {
+        non_null(a, "A")?;
+        non_null(x, "x")?;
+    }
+    if !quick {
+        non_null(y, "y")?;
+    }
+    with_engine(|e| {
+        if quick {
+            return Ok(());
+        }
+        let (lenx, leny) = if trans { (m, n) } else { (n, m) };
+        let ax = if reads_ax {
+            Some((e.matrix(a, m, n, lda)?, e.vector(x, lenx, incx)?))
+        } else {
+            None
+        };
+        let y = e.vector(y, leny, incy)?;
+        gemv::sgemv(
+            e,
+            &Gemv {
+                trans,
+                alpha,
+                beta,
+                ax,
+                y,
+            },
+        )
+    })
+}
+
+/// C := alpha*op(A)*op(B) + beta*C, column-major; op is the transpose when `ta` / `tb`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn sgemm(
+    ta: bool,
+    tb: bool,
+    m: i64,
+    n: i64,
+    k: i64,
+    alpha: f32,
+    a: *const f32,
+    lda: i64,
+    b: *const f32,
+    ldb: i64,
+    beta: f32,
+    c: *mut f32,
+    ldc: i64,
+) -> Result<()> {
+    let empty = m == 0 || n == 0;
+    // A and B are read only when they contribute (reference BLAS).
+    let reads_ab = !empty && k > 0 && alpha != 0.0;
+    if reads_ab {
+        non_null(a, "A")?;
+        non_null(b, "B")?;
+    }
+    if !empty {
+        non_null(c, "C")?;
+    }
+    with_engine(|e| {
+        if empty {
+            return Ok(());
+        }
+        let ab = if reads_ab {
+            let a = if ta {
+                e.matrix(a, k, m, lda)?
+            } else {
+                e.matrix(a, m, k, lda)?
+            };
+            let b = if tb {
+                e.matrix(b, n, k, ldb)?
+            } else {
+                e.matrix(b, k, n, ldb)?
+            };
+            Some((a, b))
+        } else {
+            None
+        };
+        let c = e.matrix(c, m, n, ldc)?;
+        gemm::sgemm(
+            e,
+            &Gemm {
+                ta,
+                tb,
+                m,
+                n,
+                k,
+                alpha,
+                beta,
+                ab,
+                c,
+            },
+        )
+    })
+}
