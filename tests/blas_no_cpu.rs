@@ -129,14 +129,10 @@ unsafe fn ilp64_sgemv_with_a_negative_increment() {
         y.as_mut_ptr(),
         1,
     );
-    for i in 0..m {
+    for (i, got) in y.iter().enumerate() {
         let tol = (n as f64 + 2.0) * EPS * want.1[i] + f64::from(f32::MIN_POSITIVE);
-        assert!(
-            (y[i] as f64 - want.0[i]).abs() <= tol,
-            "y[{i}] = {}, want {}",
-            y[i],
-            want.0[i]
-        );
+        let w = want.0[i];
+        assert!((*got as f64 - w).abs() <= tol, "y[{i}] = {got}, want {w}");
     }
 }
 
