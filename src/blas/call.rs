@@ -74,8 +74,10 @@ pub enum Op {
     N,
     T,
     C,
-    /// Neither: the CBLAS value, or the Fortran character's code.
+    /// Neither: the CBLAS value.
     Bad(c_int),
+    /// Neither: the Fortran character.
+    BadChar(u8),
 }
 
 impl Op {
@@ -95,7 +97,7 @@ impl Op {
             b'N' | b'n' => Op::N,
             b'T' | b't' => Op::T,
             b'C' | b'c' => Op::C,
-            v => Op::Bad(c_int::from(v)),
+            v => Op::BadChar(v),
         }
     }
 
@@ -104,7 +106,7 @@ impl Op {
         match self {
             Op::N => Some(false),
             Op::T | Op::C => Some(true),
-            Op::Bad(_) => None,
+            Op::Bad(_) | Op::BadChar(_) => None,
         }
     }
 
@@ -125,6 +127,9 @@ impl fmt::Display for Op {
             Op::T => f.write_str("T"),
             Op::C => f.write_str("C"),
             Op::Bad(v) => write!(f, "{v}"),
+            // The character itself where it cannot break the trace's `key=value` fields.
+            Op::BadChar(c) if c.is_ascii_graphic() => write!(f, "{}", char::from(*c)),
+            Op::BadChar(c) => write!(f, "{c:#04x}"),
         }
     }
 }
@@ -291,12 +296,15 @@ fn cblas_enums(
         }
     };
     for &(op, info, form) in ops {
-        if let Op::Bad(v) = op {
-            return Err(Fault {
-                info,
-                detail: Some((form, v)),
-            });
-        }
+        let value = match op {
+            Op::Bad(v) => v,
+            Op::BadChar(c) => c_int::from(c),
+            Op::N | Op::T | Op::C => continue,
+        };
+        return Err(Fault {
+            info,
+            detail: Some((form, value)),
+        });
     }
     Ok(row)
 }
@@ -622,7 +630,7 @@ mod tests {
 
     #[test]
     fn sgemv_reports_the_reference_positions() {
-        let bad = Op::Bad(b'X' as c_int);
+        let bad = Op::BadChar(b'X');
         assert_eq!(gemv(Fortran, bad, [2, 2, 2, 1, 1]), 1);
         assert_eq!(gemv(Fortran, N, [-1, 2, 2, 1, 1]), 2);
         assert_eq!(gemv(Fortran, N, [2, -1, 2, 1, 1]), 3);
@@ -664,7 +672,7 @@ mod tests {
             assert_eq!(unsafe { Op::from_fortran(&ch) }, op);
         }
         let x = b'X' as c_char;
-        assert_eq!(unsafe { Op::from_fortran(&x) }, Op::Bad(b'X' as c_int));
+        assert_eq!(unsafe { Op::from_fortran(&x) }, Op::BadChar(b'X'));
     }
 
     #[test]
