@@ -380,6 +380,22 @@ static void compare(const char *label, const float *got, const double *want, int
     }
 }
 
+/* After a valid call: the result matches, nothing outside it was written, inputs unchanged. */
+static void check_written(const char *label, const char *out, const double *want, int count,
+                          const int *idx, const unsigned char *inside)
+{
+    compare(label, C, want, count, idx);
+    for (int t = 0; t < NBUF; t++) {
+        if (!inside[t] && memcmp(&C[t], &C0[t], sizeof(float)) != 0) {
+            fail("%s: %s[%d] outside the result written (%g, was %g)", label, out, t,
+                 (double)C[t], (double)C0[t]);
+            break;
+        }
+    }
+    if (memcmp(A, A0, sizeof A) || memcmp(B, B0, sizeof B))
+        fail("%s: an input array was modified", label);
+}
+
 static void check_no_handler(const char *label)
 {
     if (rec.count != 0)
@@ -408,16 +424,7 @@ static void check_gemm_result(const char *label, int row_major, int ta, int tb, 
             inside[at] = 1;
         }
     }
-    compare(label, C, want, count, idx);
-    for (int t = 0; t < NBUF; t++) {
-        if (!inside[t] && memcmp(&C[t], &C0[t], sizeof(float)) != 0) {
-            fail("%s: C[%d] outside the result written (%g, was %g)", label, t, (double)C[t],
-                 (double)C0[t]);
-            break;
-        }
-    }
-    if (memcmp(A, A0, sizeof A) || memcmp(B, B0, sizeof B))
-        fail("%s: an input array was modified", label);
+    check_written(label, "C", want, count, idx, inside);
 }
 
 /* y (stride incy > 0) after gemv against the reference; elements between strides untouched. */
@@ -440,16 +447,7 @@ static void check_gemv_result(const char *label, int row_major, int trans, int m
         idx[count++] = yi;
         inside[yi] = 1;
     }
-    compare(label, C, want, count, idx);
-    for (int t = 0; t < NBUF; t++) {
-        if (!inside[t] && memcmp(&C[t], &C0[t], sizeof(float)) != 0) {
-            fail("%s: y[%d] outside the result written (%g, was %g)", label, t, (double)C[t],
-                 (double)C0[t]);
-            break;
-        }
-    }
-    if (memcmp(A, A0, sizeof A) || memcmp(B, B0, sizeof B))
-        fail("%s: an input array was modified", label);
+    check_written(label, "y", want, count, idx, inside);
 }
 
 static void valid_calls(const char *when, int ilp64)
