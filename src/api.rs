@@ -1,5 +1,5 @@
-//! The glblas C API. Each export checks its arguments, resolves pointers to operands and calls
-//! one kernel, inside the panic guard; outputs are untouched whenever the status is not SUCCESS.
+//! The glblas C API. Each export checks its arguments and runs one routine (`routines`), inside
+//! the panic guard; outputs are untouched whenever the status is not SUCCESS.
 
 #![allow(non_snake_case)]
 

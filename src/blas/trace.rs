@@ -83,7 +83,6 @@ pub fn record(sym: &Symbol, call: &Call, outcome: Outcome, elapsed: Duration) {
     }
 }
 
-#[derive(Default)]
 struct Counters {
     calls: AtomicU64,
     gl: AtomicU64,
