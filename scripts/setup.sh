@@ -2,13 +2,14 @@
 # Installs what building and testing glblas needs on a fresh Debian/Ubuntu machine with a Rust
 # toolchain: the EGL/GL loaders and Mesa's software driver (llvmpipe) as the fallback device,
 # C and C++ compilers and EGL/GL headers for the C tests, numpy and pytest for the Python tests;
-# for the drop-in tests, a system BLAS (OpenBLAS, which Debian also installs as libblas.so.3), gfortran
-# and Debian's numpy (which calls the plain cblas_* names, where pip's numpy calls ILP64 ones).
+# for the drop-in tests, a system BLAS (OpenBLAS, which Debian also installs as libblas.so.3), gfortran,
+# Debian's numpy (which calls the plain cblas_* names, where pip's numpy calls ILP64 ones), and the
+# reference BLAS with its own test programs (netlib's BLAS and CBLAS conformance suites).
 set -euo pipefail
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 packages="libegl1 libegl-mesa0 libgl1-mesa-dri libgles2 libegl-dev libgl-dev gcc g++
-  libopenblas-dev gfortran python3-numpy"
+  libopenblas-dev gfortran python3-numpy libblas3 libblas-test"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   $sudo apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages

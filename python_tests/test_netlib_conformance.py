@@ -1,0 +1,90 @@
+"""The reference BLAS's own test programs (netlib's xblat1/2/3 for the Fortran names and the
+CBLAS xcblat1/2/3 for the cblas_* names, single precision, as Debian's libblas-test ships them)
+run with glblas preloaded and ``GLBLAS_BACKEND=gl``: every computational test and every error
+exit of the routines glblas defines must pass as it does without the preload, and the profile must
+show that GL answered the calls. Both runs use the reference BLAS itself (Debian's libblas3, not
+the OpenBLAS that is the system default) for every routine glblas does not define."""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+BLAS_TESTS = "/usr/lib/x86_64-linux-gnu/blas"
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIB = os.path.abspath(
+    os.environ.get("GLBLAS_LIB", os.path.join(HERE, "..", "target", "release", "libglblas.so"))
+)
+
+# (program, input file or None, routines of ours it tests, the lines that say each passed)
+SUITES = [
+    ("xblat1s", None, ["sdot", "saxpy", "scopy", "sswap", "sasum", "sscal"], None),
+    ("xblat2s", "sblat2.in", ["sgemv"], ["SGEMV  PASSED THE TESTS OF ERROR-EXITS",
+                                          "SGEMV  PASSED THE COMPUTATIONAL TESTS"]),
+    ("xblat3s", "sblat3.in", ["sgemm"], ["SGEMM  PASSED THE TESTS OF ERROR-EXITS",
+                                          "SGEMM  PASSED THE COMPUTATIONAL TESTS"]),
+    ("xscblat1", None, ["sdot", "saxpy", "scopy", "sswap", "sasum", "sscal"], None),
+    ("xscblat2", "sin2", ["sgemv"], ["cblas_sgemv  PASSED THE TESTS OF ERROR-EXITS",
+                                      "cblas_sgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
+                                      "cblas_sgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
+    ("xscblat3", "sin3", ["sgemm"], ["cblas_sgemm  PASSED THE TESTS OF ERROR-EXITS",
+                                      "cblas_sgemm  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
+                                      "cblas_sgemm  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
+]
+
+FAILURE = re.compile(r"FAIL|SUSPECT|NOT DETECTED|XERBLA WAS CALLED|\*\*\*\*\*")
+PROFILE_ROW = re.compile(r"^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+[\d.]+\s+[\d.]+$")
+
+
+def run_suite(program, infile, cwd, preload):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GLBLAS_", "LD_PRELOAD"))}
+    env["LD_LIBRARY_PATH"] = BLAS_TESTS  # where libblas3 puts the reference libblas.so.3
+    if preload:
+        env.update(LD_PRELOAD=LIB, GLBLAS_BACKEND="gl", GLBLAS_PROFILE="1")
+    stdin = open(os.path.join(BLAS_TESTS, infile)) if infile else subprocess.DEVNULL
+    try:
+        p = subprocess.run([os.path.join(BLAS_TESTS, program)], stdin=stdin, cwd=cwd, env=env,
+                           capture_output=True, text=True, timeout=600)
+    finally:
+        if infile:
+            stdin.close()
+    # The Fortran level-2/3 programs write their report to the file their input names.
+    report = p.stdout
+    for name in sorted(os.listdir(cwd)):
+        if name.endswith(".out"):
+            with open(os.path.join(cwd, name)) as f:
+                report += f.read()
+    return p, report
+
+
+@pytest.mark.parametrize("program,infile,routines,passed", SUITES, ids=[s[0] for s in SUITES])
+def test_reference_suite_passes_on_gl(tmp_path, program, infile, routines, passed):
+    assert os.path.exists(os.path.join(BLAS_TESTS, program)), \
+        "netlib BLAS tests missing: the test script installs libblas-test"
+    assert os.path.exists(os.path.join(BLAS_TESTS, "libblas.so.3")), \
+        "reference BLAS missing: the test script installs libblas3"
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "gl").mkdir()
+    plain, plain_report = run_suite(program, infile, tmp_path / "plain", preload=False)
+    assert plain.returncode == 0, plain.stderr
+    gl, gl_report = run_suite(program, infile, tmp_path / "gl", preload=True)
+    assert gl.returncode == 0, gl.stderr
+    assert not FAILURE.search(gl_report), gl_report
+    # As many tests passed as without glblas, including those of the routines it does not define.
+    count = lambda r: len(re.findall(r"PASS", r))  # noqa: E731
+    assert count(plain_report) > 0
+    assert count(gl_report) == count(plain_report), gl_report
+    for line in passed or []:
+        assert line in gl_report, f"missing {line!r}:\n{gl_report}"
+    # GL answered every call (none went to the CPU BLAS); where the suite counts its
+    # computational calls, GL answered exactly that many (the rest were error exits).
+    rows = {m.group(1): tuple(map(int, m.group(2, 3, 4)))
+            for m in map(PROFILE_ROW.match, gl.stderr.splitlines()) if m}
+    for r in routines:
+        calls, on_gl, on_cpu = rows[r]
+        assert on_gl > 0 and on_cpu == 0, gl.stderr
+        computed = [int(n) for n in re.findall(
+            rf"{r}\s+PASSED THE .*COMPUTATIONAL TESTS \(\s*(\d+) CALLS\)", gl_report, re.I)]
+        if computed:
+            assert on_gl == sum(computed), (computed, gl.stderr)
