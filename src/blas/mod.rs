@@ -8,6 +8,7 @@
 //! - `cpu.rs`: finding the CPU BLAS's definition of a symbol.
 //! - `xerbla.rs`: error exits.
 //! - `trace.rs`: `GLBLAS_TRACE` and `GLBLAS_PROFILE`.
+//! - `undo.rs`: putting back outputs a failed GL attempt partly updated.
 //!
 //! Every export goes through [`dispatch`]: check (error exit), route, run; when GL fails the
 //! CPU BLAS answers instead, and a warning is printed once.
@@ -23,11 +24,13 @@ use crate::status::{Error, Status};
 use call::{Call, Layout, Routine};
 use route::Route;
 use trace::Outcome;
+use undo::Snapshot;
 
 pub mod call;
 pub mod cpu;
 pub mod route;
 pub mod trace;
+pub mod undo;
 pub mod xerbla;
 
 /// Which interface a symbol belongs to: it decides the error handler and how names are shown.
@@ -114,14 +117,26 @@ fn answer<R: Answer>(
         return (R::default(), Outcome::Error(fault.info));
     }
     let cpu = sym.cpu();
-    let failure = match (route::decide(sym.routine, call, cpu.is_some()), cpu) {
+    let on_device = call.touches_device_memory();
+    let failure = match (
+        route::decide(sym.routine, call, on_device, cpu.is_some()),
+        cpu,
+    ) {
         (Route::Cpu(reason), Some(f)) => return (forward(f), Outcome::Cpu(reason)),
         (Route::GlUnavailable, _) => Error::new(Status::NotInitialized, "no GL device"),
         (Route::Gl(reason), _) | (Route::Cpu(reason), None) => {
+            // SAFETY: host operands, valid for the checked call.
+            let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(call) });
             // SAFETY: the call passed the reference checks; operands are the caller's.
             match catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() })) {
                 Ok(Ok(v)) => return (R::from_gl(v), Outcome::Gl(reason)),
-                Ok(Err(e)) => e,
+                Ok(Err(e)) => {
+                    if let Some(saved) = &saved {
+                        // SAFETY: the same call's operands.
+                        unsafe { saved.restore() };
+                    }
+                    e
+                }
                 Err(_) => Error::new(Status::ExecutionFailed, "panic in a GL kernel"),
             }
         }
@@ -130,7 +145,7 @@ fn answer<R: Answer>(
     // The CPU cannot read device memory, and a refused operand (a NULL or freed pointer) would
     // crash it.
     match cpu {
-        Some(f) if !call.touches_device_memory() && failure.status != Status::InvalidValue => {
+        Some(f) if !on_device && failure.status != Status::InvalidValue => {
             (forward(f), Outcome::Cpu("gl-failed"))
         }
         _ => (R::default(), Outcome::Unanswered("gl-failed")),

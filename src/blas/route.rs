@@ -54,9 +54,10 @@ pub enum Route {
     GlUnavailable,
 }
 
-/// Picks the route of a checked call; `has_cpu` tells whether a CPU BLAS defines its symbol.
-pub fn decide(routine: Routine, call: &Call, has_cpu: bool) -> Route {
-    if call.touches_device_memory() {
+/// Picks the route of a checked call; `on_device` tells whether an operand is in device memory,
+/// `has_cpu` whether a CPU BLAS defines its symbol.
+pub fn decide(routine: Routine, call: &Call, on_device: bool, has_cpu: bool) -> Route {
+    if on_device {
         return Route::Gl("device-pointer");
     }
     if !has_cpu {

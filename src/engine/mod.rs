@@ -3,6 +3,7 @@
 //! initialises lazily, and makes the context current on the calling thread for the call only.
 
 pub mod context;
+pub mod fault;
 pub mod fpenv;
 pub mod gl_ext;
 pub mod memory;
@@ -268,6 +269,9 @@ impl Engine {
 
     /// Draws the full-viewport triangle with the bound program and target.
     pub fn draw(&self) -> Result<()> {
+        if fault::draw_fails() {
+            return Err(Error::new(Status::ExecutionFailed, "injected draw fault"));
+        }
         // SAFETY: the context is current; program, target and operands were bound by the kernel.
         unsafe {
             self.ctx.gl.bind_vertex_array(Some(self.vao));

@@ -1,0 +1,97 @@
+//! A GL failure part-way through a call (`GLBLAS_FAULT`: the 3rd and the 7th draw of the process
+//! fail) after some of its tiles or chunks were stored: the call must still give the reference
+//! result, from the CPU BLAS starting again on the caller's original values, and the trace must
+//! say so. Small limits force sgemm into 3×3 tiles and saxpy into chunks. One test: the
+//! environment is read once per process.
+
+mod common;
+
+use common::*;
+use glblas::blas::cblas::*;
+
+#[test]
+fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
+    std::env::set_var("GLBLAS_BACKEND", "gl");
+    std::env::set_var("GLBLAS_FAULT", "draw:3,draw:7");
+    std::env::set_var("GLBLAS_LIMIT_TARGET_SIDE", "8");
+    std::env::set_var("GLBLAS_LIMIT_WINDOW", "64");
+    let trace = std::env::temp_dir().join(format!("glblas-fault-{}.trace", std::process::id()));
+    std::env::set_var("GLBLAS_TRACE", &trace);
+
+    // sgemm, beta != 0: C is 20×20 in tiles of 8, so draws 1 and 2 store two tiles of C before
+    // draw 3 fails.
+    let (m, n, k) = (20usize, 20usize, 5usize);
+    let a = fill(m * k, 1);
+    let b = fill(k * n, 2);
+    let mut c = fill(m * n, 3);
+    let want = sgemm_ref(false, false, m, n, k, 1.0, &a, m, &b, k, 0.5, &c, m);
+    unsafe {
+        cblas_sgemm(
+            102,
+            111,
+            111,
+            m as i32,
+            n as i32,
+            k as i32,
+            1.0,
+            a.as_ptr(),
+            m as i32,
+            b.as_ptr(),
+            k as i32,
+            0.5,
+            c.as_mut_ptr(),
+            m as i32,
+        );
+    }
+    assert_sgemm(&c, m, m, n, k, &want);
+
+    // saxpy in chunks of at most 64 elements: draws 4, 5 and 6 store three chunks of y, then
+    // draw 7 fails.
+    let len = 300;
+    let x = fill(len, 4);
+    let mut y = fill(len, 5);
+    let mut want = y.clone();
+    saxpy_ref(len, 2.0, &x, 1, &mut want, 1);
+    unsafe { cblas_saxpy(len as i32, 2.0, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+    let terms: Vec<f64> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| 2.0 * x.abs() as f64 + y.abs() as f64)
+        .collect();
+    assert_saxpy(&y, &want, &terms);
+
+    // The fault is gone: the next call runs on GL again.
+    let mut z = fill(len, 6);
+    let mut want = z.clone();
+    saxpy_ref(len, -1.0, &x, 1, &mut want, 1);
+    unsafe { cblas_saxpy(len as i32, -1.0, x.as_ptr(), 1, z.as_mut_ptr(), 1) };
+    let terms: Vec<f64> = x
+        .iter()
+        .zip(&z)
+        .map(|(x, z)| x.abs() as f64 + z.abs() as f64)
+        .collect();
+    assert_saxpy(&z, &want, &terms);
+
+    let lines = std::fs::read_to_string(&trace).expect("trace file");
+    let _ = std::fs::remove_file(&trace);
+    let routes: Vec<&str> = lines
+        .lines()
+        .map(|l| {
+            l.split(" route=")
+                .nth(1)
+                .unwrap_or(l)
+                .split(" us=")
+                .next()
+                .unwrap_or(l)
+        })
+        .collect();
+    assert_eq!(
+        routes,
+        [
+            "cpu reason=gl-failed",
+            "cpu reason=gl-failed",
+            "gl reason=backend"
+        ],
+        "{lines}"
+    );
+}
