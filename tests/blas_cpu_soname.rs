@@ -11,8 +11,7 @@ use glblas::blas::cblas::*;
 #[test]
 fn the_usual_sonames_provide_the_cpu_blas() {
     std::env::set_var("GLBLAS_BACKEND", "cpu");
-    let trace = std::env::temp_dir().join(format!("glblas-soname-{}.trace", std::process::id()));
-    std::env::set_var("GLBLAS_TRACE", &trace);
+    let trace = trace_to_file("soname");
     let (m, n, k) = (13usize, 11usize, 17usize);
     let a = fill(m * k, 1);
     let b = fill(k * n, 2);
@@ -20,22 +19,7 @@ fn the_usual_sonames_provide_the_cpu_blas() {
     let want = sgemm_ref(false, false, m, n, k, 1.5, &a, m, &b, k, 0.25, &c, m);
     let x = fill(k, 4);
     unsafe {
-        cblas_sgemm(
-            102,
-            111,
-            111,
-            m as i32,
-            n as i32,
-            k as i32,
-            1.5,
-            a.as_ptr(),
-            m as i32,
-            b.as_ptr(),
-            k as i32,
-            0.25,
-            c.as_mut_ptr(),
-            m as i32,
-        );
+        cblas_sgemm_packed(m, n, k, 1.5, a.as_ptr(), b.as_ptr(), 0.25, c.as_mut_ptr());
         assert_sdot(
             cblas_sdot(k as i32, x.as_ptr(), 1, x.as_ptr(), 1),
             &x,
@@ -46,13 +30,10 @@ fn the_usual_sonames_provide_the_cpu_blas() {
         );
     }
     assert_sgemm(&c, m, m, n, k, &want);
-    let lines = std::fs::read_to_string(&trace).expect("trace file");
-    let _ = std::fs::remove_file(&trace);
-    assert_eq!(lines.lines().count(), 2, "{lines}");
+    let (lines, text) = take_trace(&trace);
+    assert_eq!(lines.len(), 2, "{text}");
     assert!(
-        lines
-            .lines()
-            .all(|l| l.contains(" route=cpu reason=backend ")),
-        "{lines}"
+        lines.iter().all(|l| route_of(l) == "cpu reason=backend"),
+        "{text}"
     );
 }

@@ -11,8 +11,7 @@ use glblas::blas::cblas::*;
 #[test]
 fn device_operands_go_to_gl_even_with_the_cpu_backend() {
     std::env::set_var("GLBLAS_BACKEND", "cpu");
-    let trace = std::env::temp_dir().join(format!("glblas-device-{}.trace", std::process::id()));
-    std::env::set_var("GLBLAS_TRACE", &trace);
+    let trace = trace_to_file("device");
     let n = 257;
     let x = fill(n, 1);
     let y = fill(n, 2);
@@ -36,37 +35,17 @@ fn device_operands_go_to_gl_even_with_the_cpu_backend() {
     let c = fill(m * m, 5);
     let (da, db, dc) = (Dev::new(&a), Dev::new(&b), Dev::new(&c));
     unsafe {
-        cblas_sgemm(
-            102,
-            111,
-            111,
-            m as i32,
-            m as i32,
-            k as i32,
-            1.0,
-            da.f(),
-            m as i32,
-            db.f(),
-            k as i32,
-            0.5,
-            dc.f(),
-            m as i32,
-        );
+        cblas_sgemm_packed(m, m, k, 1.0, da.f(), db.f(), 0.5, dc.f());
     }
     let want = sgemm_ref(false, false, m, m, k, 1.0, &a, m, &b, k, 0.5, &c, m);
     assert_sgemm(&dc.get(m * m), m, m, m, k, &want);
 
-    let lines = std::fs::read_to_string(&trace).expect("trace file");
-    let _ = std::fs::remove_file(&trace);
-    let routes: Vec<&str> = lines
-        .lines()
-        .map(|l| l.split(" route=").nth(1).unwrap_or(l))
-        .collect();
-    assert_eq!(routes.len(), 3, "{lines}");
+    let (lines, text) = take_trace(&trace);
+    assert_eq!(lines.len(), 3, "{text}");
     assert!(
-        routes
+        lines
             .iter()
-            .all(|r| r.starts_with("gl reason=device-pointer ")),
-        "{lines}"
+            .all(|l| route_of(l) == "gl reason=device-pointer"),
+        "{text}"
     );
 }

@@ -15,8 +15,7 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
     std::env::set_var("GLBLAS_FAULT", "draw:3,draw:7");
     std::env::set_var("GLBLAS_LIMIT_TARGET_SIDE", "8");
     std::env::set_var("GLBLAS_LIMIT_WINDOW", "64");
-    let trace = std::env::temp_dir().join(format!("glblas-fault-{}.trace", std::process::id()));
-    std::env::set_var("GLBLAS_TRACE", &trace);
+    let trace = trace_to_file("fault");
 
     // sgemm, beta != 0: C is 20×20 in tiles of 8, so draws 1 and 2 store two tiles of C before
     // draw 3 fails.
@@ -25,24 +24,7 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
     let b = fill(k * n, 2);
     let mut c = fill(m * n, 3);
     let want = sgemm_ref(false, false, m, n, k, 1.0, &a, m, &b, k, 0.5, &c, m);
-    unsafe {
-        cblas_sgemm(
-            102,
-            111,
-            111,
-            m as i32,
-            n as i32,
-            k as i32,
-            1.0,
-            a.as_ptr(),
-            m as i32,
-            b.as_ptr(),
-            k as i32,
-            0.5,
-            c.as_mut_ptr(),
-            m as i32,
-        );
-    }
+    unsafe { cblas_sgemm_packed(m, n, k, 1.0, a.as_ptr(), b.as_ptr(), 0.5, c.as_mut_ptr()) };
     assert_sgemm(&c, m, m, n, k, &want);
 
     // saxpy in chunks of at most 64 elements: draws 4, 5 and 6 store three chunks of y, then
@@ -72,19 +54,8 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
         .collect();
     assert_saxpy(&z, &want, &terms);
 
-    let lines = std::fs::read_to_string(&trace).expect("trace file");
-    let _ = std::fs::remove_file(&trace);
-    let routes: Vec<&str> = lines
-        .lines()
-        .map(|l| {
-            l.split(" route=")
-                .nth(1)
-                .unwrap_or(l)
-                .split(" us=")
-                .next()
-                .unwrap_or(l)
-        })
-        .collect();
+    let (lines, text) = take_trace(&trace);
+    let routes: Vec<&str> = lines.iter().map(|l| route_of(l)).collect();
     assert_eq!(
         routes,
         [
@@ -92,6 +63,6 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
             "cpu reason=gl-failed",
             "gl reason=backend"
         ],
-        "{lines}"
+        "{text}"
     );
 }

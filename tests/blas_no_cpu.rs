@@ -19,8 +19,7 @@ const TR: i32 = 112;
 fn every_family_answers_on_gl_without_a_cpu_blas() {
     std::env::set_var("GLBLAS_CPU_BLAS", "none");
     std::env::set_var("GLBLAS_BACKEND", "cpu");
-    let trace = std::env::temp_dir().join(format!("glblas-no-cpu-{}.trace", std::process::id()));
-    std::env::set_var("GLBLAS_TRACE", &trace);
+    let trace = trace_to_file("no-cpu");
     unsafe {
         row_major_cblas_sgemm();
         fortran_sgemm_with_lowercase_characters();
@@ -28,17 +27,10 @@ fn every_family_answers_on_gl_without_a_cpu_blas() {
         dots_return_their_value();
         level1_updates();
     }
-    let lines = std::fs::read_to_string(&trace).expect("trace file");
-    let _ = std::fs::remove_file(&trace);
-    let lines: Vec<&str> = lines.lines().collect();
-    assert_eq!(
-        lines.len(),
-        14,
-        "one trace line per call:\n{}",
-        lines.join("\n")
-    );
+    let (lines, text) = take_trace(&trace);
+    assert_eq!(lines.len(), 14, "one trace line per call:\n{text}");
     for l in &lines {
-        assert!(l.contains(" route=gl reason=no-cpu-blas "), "{l}");
+        assert_eq!(route_of(l), "gl reason=no-cpu-blas", "{l}");
     }
     assert!(
         lines[0].starts_with("glblas-trace: cblas_sgemm layout=row transa=N transb=N m=5 n=7 k=9 ")

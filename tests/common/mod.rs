@@ -247,3 +247,44 @@ pub fn assert_sgemv(
         }
     }
 }
+
+/// Points `GLBLAS_TRACE` at a fresh file for this test binary and returns its path. The library
+/// reads the variable once: call this before any BLAS-compatible call.
+pub fn trace_to_file(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("glblas-{name}-{}.trace", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    std::env::set_var("GLBLAS_TRACE", &path);
+    path
+}
+
+/// The trace's lines so far (the file is removed), and the whole text for messages.
+pub fn take_trace(path: &std::path::Path) -> (Vec<String>, String) {
+    let text = std::fs::read_to_string(path).expect("trace file");
+    let _ = std::fs::remove_file(path);
+    (text.lines().map(str::to_owned).collect(), text)
+}
+
+/// The `route=… reason=…` part of a trace line.
+pub fn route_of(line: &str) -> &str {
+    let route = line.split(" route=").nth(1).unwrap_or(line);
+    route.split(" us=").next().unwrap_or(route)
+}
+
+/// cblas_sgemm, column-major, no transposes, packed operands (lda = m, ldb = k, ldc = m).
+///
+/// # Safety
+/// `a`, `b`, `c` hold m×k, k×n and m×n floats (host or device memory).
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn cblas_sgemm_packed(
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    a: *const f32,
+    b: *const f32,
+    beta: f32,
+    c: *mut f32,
+) {
+    let (m, n, k) = (m as i32, n as i32, k as i32);
+    glblas::blas::cblas::cblas_sgemm(102, 111, 111, m, n, k, alpha, a, m, b, k, beta, c, m);
+}
