@@ -1,5 +1,6 @@
 //! The glblas C API. Each export checks its arguments and runs one routine (`routines`), inside
-//! the panic guard; outputs are untouched whenever the status is not SUCCESS.
+//! the panic guard; outputs are untouched when a call is refused (a device failure part-way
+//! through a call of several launches may leave earlier launches' results stored).
 
 #![allow(non_snake_case)]
 
