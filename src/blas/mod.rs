@@ -128,16 +128,19 @@ fn answer<R: Answer>(
             // SAFETY: host operands, valid for the checked call.
             let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(call) });
             // SAFETY: the call passed the reference checks; operands are the caller's.
-            match catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() })) {
-                Ok(Ok(v)) => return (R::from_gl(v), Outcome::Gl(reason)),
-                Ok(Err(e)) => {
+            let ran =
+                catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() })).unwrap_or_else(|_| {
+                    Err(Error::new(Status::ExecutionFailed, "panic in a GL kernel"))
+                });
+            match ran {
+                Ok(v) => return (R::from_gl(v), Outcome::Gl(reason)),
+                Err(e) => {
                     if let Some(saved) = &saved {
                         // SAFETY: the same call's operands.
                         unsafe { saved.restore() };
                     }
                     e
                 }
-                Err(_) => Error::new(Status::ExecutionFailed, "panic in a GL kernel"),
             }
         }
     };
