@@ -1,6 +1,8 @@
 //! The main job: runs saxpy, sdot, sgemv and sgemm on the GL device through the C API, with host and
-//! device operands, and prints the time (median of several runs), the rate, and the largest
-//! error against a double-precision CPU computation.
+//! device operands, and prints the time (median of several runs), the rate, the largest error
+//! against a double-precision CPU computation, and side by side the CPU BLAS on the machine (found
+//! as the drop-in symbols find it, e.g. OpenBLAS) on the same host operands, with the ratio of
+//! the GL host-operand time to it.
 //!
 //! Usage: `cargo run --release --example bench [-- --quick]`
 
@@ -73,6 +75,60 @@ fn sync() {
     check(glblasSync(), "glblasSync");
 }
 
+type Saxpy = unsafe extern "C" fn(i32, f32, *const f32, i32, *mut f32, i32);
+type Sdot = unsafe extern "C" fn(i32, *const f32, i32, *const f32, i32) -> f32;
+type Sgemv = unsafe extern "C" fn(
+    i32,
+    i32,
+    i32,
+    i32,
+    f32,
+    *const f32,
+    i32,
+    *const f32,
+    i32,
+    f32,
+    *mut f32,
+    i32,
+);
+type Sgemm = unsafe extern "C" fn(
+    i32,
+    i32,
+    i32,
+    i32,
+    i32,
+    i32,
+    f32,
+    *const f32,
+    i32,
+    *const f32,
+    i32,
+    f32,
+    *mut f32,
+    i32,
+);
+
+/// The CPU BLAS's CBLAS function `name` (a function pointer type `F`), if there is one.
+fn cpu_blas<F: Copy>(name: &CStr) -> Option<F> {
+    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<usize>());
+    // SAFETY: `F` is the CBLAS signature of `name`.
+    glblas::blas::cpu::resolve(name).map(|p| unsafe { std::mem::transmute_copy(&p) })
+}
+
+/// The side-by-side column: the CPU BLAS's median time and rate, and how many times longer the
+/// GL host-operand call took.
+fn cpu_column(gl_host: f64, cpu: Option<f64>, rate: impl Fn(f64) -> f64, unit: &str) -> String {
+    match cpu {
+        Some(t) => format!(
+            " | cpu blas {:>8.3} ms {:>7.2} {unit} (GL host time {:.1}x)",
+            t * 1e3,
+            rate(t),
+            gl_host / t
+        ),
+        None => " | no cpu blas".to_owned(),
+    }
+}
+
 fn bench_saxpy(n: usize, runs: usize) {
     let x = fill(n, 1);
     let y0 = fill(n, 2);
@@ -98,13 +154,19 @@ fn bench_saxpy(n: usize, runs: usize) {
         check(glblasSaxpy(n as i32, alpha, dx.f(), 1, dy.f(), 1), "saxpy");
         sync();
     });
+    let cpu = cpu_blas::<Saxpy>(c"cblas_saxpy").map(|f| {
+        median_time(runs, || unsafe {
+            f(n as i32, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1)
+        })
+    });
     let gbs = |t: f64| 12.0 * n as f64 / t / 1e9;
     println!(
-        "saxpy  n={n:>9}  host {:>8.3} ms {:>6.2} GB/s | device {:>8.3} ms {:>6.2} GB/s | max abs err {err:.2e}",
+        "saxpy  n={n:>9}  host {:>8.3} ms {:>6.2} GB/s | device {:>8.3} ms {:>6.2} GB/s | max abs err {err:.2e}{}",
         host * 1e3,
         gbs(host),
         dev * 1e3,
-        gbs(dev)
+        gbs(dev),
+        cpu_column(host, cpu, gbs, "GB/s")
     );
 }
 
@@ -134,14 +196,20 @@ fn bench_sdot(n: usize, runs: usize) {
     let dev = median_time(runs, || unsafe {
         check(glblasSdot(n as i32, dx.f(), 1, dy.f(), 1, &mut r), "sdot");
     });
+    let cpu = cpu_blas::<Sdot>(c"cblas_sdot").map(|f| {
+        median_time(runs, || {
+            std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1, y.as_ptr(), 1) });
+        })
+    });
     let gbs = |t: f64| 8.0 * n as f64 / t / 1e9;
     println!(
-        "sdot   n={n:>9}  host {:>8.3} ms {:>6.2} GB/s | device {:>8.3} ms {:>6.2} GB/s | rel err {:.2e} (of sum|x*y|)",
+        "sdot   n={n:>9}  host {:>8.3} ms {:>6.2} GB/s | device {:>8.3} ms {:>6.2} GB/s | rel err {:.2e} (of sum|x*y|){}",
         host * 1e3,
         gbs(host),
         dev * 1e3,
         gbs(dev),
-        (r as f64 - exact).abs() / scale
+        (r as f64 - exact).abs() / scale,
+        cpu_column(host, cpu, gbs, "GB/s")
     );
 }
 
@@ -173,13 +241,32 @@ fn bench_sgemv(n: usize, runs: usize) {
         call(da.f(), dx.f(), dy.f());
         sync();
     });
+    let cpu = cpu_blas::<Sgemv>(c"cblas_sgemv").map(|f| {
+        median_time(runs, || unsafe {
+            f(
+                102,
+                111,
+                ni,
+                ni,
+                1.0,
+                a.as_ptr(),
+                ni,
+                x.as_ptr(),
+                1,
+                0.0,
+                y.as_mut_ptr(),
+                1,
+            )
+        })
+    });
     let gflops = |t: f64| 2.0 * (n as f64).powi(2) / t / 1e9;
     println!(
-        "sgemv  n={n:>9}  host {:>8.3} ms {:>6.2} GFLOP/s | device {:>8.3} ms {:>6.2} GFLOP/s | rel err {err:.2e}",
+        "sgemv  n={n:>9}  host {:>8.3} ms {:>6.2} GFLOP/s | device {:>8.3} ms {:>6.2} GFLOP/s | rel err {err:.2e}{}",
         host * 1e3,
         gflops(host),
         dev * 1e3,
-        gflops(dev)
+        gflops(dev),
+        cpu_column(host, cpu, gflops, "GFLOP/s")
     );
 }
 
@@ -228,13 +315,34 @@ fn bench_sgemm(n: usize, runs: usize) {
         call(da.f(), db.f(), dc.f());
         sync();
     });
+    let cpu = cpu_blas::<Sgemm>(c"cblas_sgemm").map(|f| {
+        median_time(runs, || unsafe {
+            f(
+                102,
+                111,
+                111,
+                ni,
+                ni,
+                ni,
+                1.0,
+                a.as_ptr(),
+                ni,
+                b.as_ptr(),
+                ni,
+                0.0,
+                c.as_mut_ptr(),
+                ni,
+            )
+        })
+    });
     let gflops = |t: f64| 2.0 * (n as f64).powi(3) / t / 1e9;
     println!(
-        "sgemm  n={n:>9}  host {:>8.3} ms {:>6.2} GFLOP/s | device {:>8.3} ms {:>6.2} GFLOP/s | rel err {err:.2e}",
+        "sgemm  n={n:>9}  host {:>8.3} ms {:>6.2} GFLOP/s | device {:>8.3} ms {:>6.2} GFLOP/s | rel err {err:.2e}{}",
         host * 1e3,
         gflops(host),
         dev * 1e3,
-        gflops(dev)
+        gflops(dev),
+        cpu_column(host, cpu, gflops, "GFLOP/s")
     );
 }
 
