@@ -79,6 +79,15 @@ c_tests_with_env!(GLES;
     gles_test_egl_context => test_egl_context,
 );
 
+// The fragment pipeline where the compute one would run (GLBLAS_PIPELINE=fragment): sgemm's
+// fragment kernel on desktop GL, which otherwise only takes calls too large for compute.
+const FRAGMENT: &[(&str, &str)] = &[("GLBLAS_PIPELINE", "fragment")];
+
+c_tests_with_env!(FRAGMENT;
+    fragment_test_sgemm => test_sgemm,
+    fragment_test_sgemm_special => test_sgemm_special,
+);
+
 c_tests_with_env!(SMALL_LIMITS;
     small_limits_test_sgemm => test_sgemm,
     small_limits_test_sgemm_special => test_sgemm_special,

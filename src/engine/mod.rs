@@ -9,6 +9,7 @@ pub mod gl_ext;
 pub mod memory;
 pub mod operand;
 pub mod programs;
+pub mod scratch;
 pub mod targets;
 pub mod transfer;
 
@@ -33,6 +34,7 @@ pub struct Engine {
     pub programs: Programs,
     pub targets: Targets,
     pub staging: Staging,
+    pub scratch: scratch::Scratch,
     pub units: OperandUnits,
     pub limits: Limits,
     vao: glow::VertexArray,
@@ -133,6 +135,7 @@ impl Engine {
                 programs: Programs::default(),
                 targets: Targets::default(),
                 staging: Staging::default(),
+                scratch: scratch::Scratch::default(),
                 units,
                 vao,
             }),
@@ -178,6 +181,7 @@ impl Engine {
             self.programs.delete_all(gl);
             self.targets.delete_all(gl);
             self.staging.delete_all(gl);
+            self.scratch.delete_all(gl);
             self.units.delete(gl);
             // SAFETY: the context is current; the VAO is ours.
             unsafe { gl.delete_vertex_array(self.vao) };
@@ -195,6 +199,15 @@ impl Engine {
     ) -> Result<Arc<Program>> {
         self.programs
             .use_program(&self.ctx.gl, self.ctx.info.gles, name, frag, defines)
+    }
+
+    /// Compiles (once) and binds compute program `name` from source `comp`.
+    pub fn compute_program(
+        &mut self,
+        name: &'static str,
+        comp: &'static str,
+    ) -> Result<Arc<Program>> {
+        self.programs.use_compute(&self.ctx.gl, name, comp, &[])
     }
 
     /// Binds render target `slot`, at least `width`×`height`, with the viewport set.

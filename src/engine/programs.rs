@@ -48,13 +48,51 @@ impl Programs {
         frag: &'static str,
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
+        self.use_stages(gl, name, defines, |defines| {
+            vec![
+                (
+                    glow::VERTEX_SHADER,
+                    format!("{}{FULLSCREEN_VERT}", header(gles)),
+                ),
+                (
+                    glow::FRAGMENT_SHADER,
+                    format!("{}{defines}{COMMON}{frag}", header(gles)),
+                ),
+            ]
+        })
+    }
+
+    /// Returns the compute program for source `comp` (desktop GL 4.3), compiling it on first
+    /// use, and binds it.
+    pub fn use_compute(
+        &mut self,
+        gl: &glow::Context,
+        name: &'static str,
+        comp: &'static str,
+        defines: &[(&str, String)],
+    ) -> Result<Arc<Program>> {
+        self.use_stages(gl, name, defines, |defines| {
+            vec![(
+                glow::COMPUTE_SHADER,
+                format!("#version 430 core\n{defines}{comp}"),
+            )]
+        })
+    }
+
+    fn use_stages(
+        &mut self,
+        gl: &glow::Context,
+        name: &'static str,
+        defines: &[(&str, String)],
+        stages: impl FnOnce(&str) -> Vec<(u32, String)>,
+    ) -> Result<Arc<Program>> {
         let key_defines: String = defines
             .iter()
             .map(|(k, v)| format!("#define {k} {v}\n"))
             .collect();
         let key = (name, key_defines);
         if !self.cache.contains_key(&key) {
-            let program = compile(gl, gles, name, &key.1, frag)?;
+            let program = compile(gl, name, stages(&key.1))?;
             self.cache.insert(key.clone(), Arc::new(program));
         }
         let p = Arc::clone(&self.cache[&key]);
@@ -79,13 +117,7 @@ fn header(gles: bool) -> &'static str {
     }
 }
 
-fn compile(
-    gl: &glow::Context,
-    gles: bool,
-    name: &str,
-    defines: &str,
-    frag: &str,
-) -> Result<Program> {
+fn compile(gl: &glow::Context, name: &str, stages: Vec<(u32, String)>) -> Result<Program> {
     let fail = |what: &str, log: String| {
         Error::new(Status::ExecutionFailed, format!("{name}: {what}: {log}"))
     };
@@ -93,16 +125,6 @@ fn compile(
     unsafe {
         let program = gl.create_program().map_err(|e| fail("create program", e))?;
         let mut shaders = Vec::new();
-        let stages = [
-            (
-                glow::VERTEX_SHADER,
-                format!("{}{FULLSCREEN_VERT}", header(gles)),
-            ),
-            (
-                glow::FRAGMENT_SHADER,
-                format!("{}{defines}{COMMON}{frag}", header(gles)),
-            ),
-        ];
         let mut error = None;
         for (stage, source) in stages {
             match gl.create_shader(stage) {

@@ -1,6 +1,9 @@
-//! sgemm: C := alpha*op(A)*op(B) + beta*C, column-major.
+//! sgemm: C := alpha*op(A)*op(B) + beta*C, column-major. This is where sgemm picks its kernel:
+//! the compute pipeline (`gemm_compute.rs`: packed panels, 8×8 register blocks) where the device
+//! has compute shaders and the operands fit one buffer-texture window, unless
+//! `GLBLAS_PIPELINE=fragment`; otherwise the fragment pipeline below.
 //!
-//! Loop structure: C is cut into tiles of at most one render target (`Limits::target_side`²); each tile is
+//! Fragment loop structure: C is cut into tiles of at most one render target (`Limits::target_side`²); each tile is
 //! one draw, one fragment per element of C. When an operand's part for a tile does not fit one
 //! buffer-texture window, tiles shrink, and then k is cut into chunks whose products are added
 //! into C in turn (beta applies to the first chunk only).
@@ -36,6 +39,9 @@ struct Plan {
 pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     if g.m == 0 || g.n == 0 {
         return Ok(());
+    }
+    if super::compute_allowed() && super::gemm_compute::fits(e, g) {
+        return super::gemm_compute::sgemm(e, g);
     }
     let plan = plan(e, g)?;
     let mut j0 = 0;

@@ -3,11 +3,21 @@
 
 pub mod dot;
 pub mod gemm;
+pub mod gemm_compute;
 pub mod gemv;
 pub mod level1;
 
+use once_cell::sync::OnceCell;
+
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
+
+/// Whether kernels may use the compute pipeline: `GLBLAS_PIPELINE=fragment` keeps every kernel
+/// on the fragment pipeline; `auto` (the default) and `compute` use compute where it exists.
+fn compute_allowed() -> bool {
+    static ALLOWED: OnceCell<bool> = OnceCell::new();
+    *ALLOWED.get_or_init(|| std::env::var("GLBLAS_PIPELINE").map_or(true, |v| v != "fragment"))
+}
 
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
 /// operand's window must fit one buffer texture (see `vector_window`).

@@ -1,0 +1,112 @@
+//! Scratch device memory for multi-pass kernels (sgemm's packed panels and its output), grown
+//! on demand and kept, and the buffer textures that view buffers in a chosen format, for
+//! sampling or for image stores.
+
+use glow::HasContext;
+
+use super::gl_ext::GlExt;
+use crate::status::{Error, Result, Status};
+
+pub const SCRATCH_BUFFERS: usize = 3;
+pub const VIEWS: usize = 4;
+
+#[derive(Default)]
+pub struct Scratch {
+    buffers: [Option<(glow::Buffer, i64)>; SCRATCH_BUFFERS],
+    views: [Option<glow::Texture>; VIEWS],
+}
+
+impl Scratch {
+    /// Scratch buffer `slot` with room for at least `elems` floats (contents undefined).
+    pub fn buffer(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        slot: usize,
+        elems: i64,
+    ) -> Result<glow::Buffer> {
+        if let Some((b, cap)) = self.buffers[slot] {
+            if cap >= elems {
+                return Ok(b);
+            }
+        }
+        // SAFETY: the context is current; the old buffer is ours and no longer needed.
+        unsafe {
+            if let Some((old, _)) = self.buffers[slot].take() {
+                gl.delete_buffer(old);
+            }
+            let b = gl
+                .create_buffer()
+                .map_err(|e| Error::new(Status::AllocFailed, e))?;
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
+            (ext.buffer_data)(
+                glow::COPY_WRITE_BUFFER,
+                (elems.max(1) * 4) as isize,
+                std::ptr::null(),
+                glow::DYNAMIC_COPY,
+            );
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+            if let Err(e) = super::check_gl(gl, "scratch buffer") {
+                gl.delete_buffer(b);
+                return Err(e);
+            }
+            self.buffers[slot] = Some((b, elems));
+            Ok(b)
+        }
+    }
+
+    /// Buffer texture `slot`, now viewing `bytes` of `buffer` from `first_byte` (aligned to
+    /// GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT) as `format`, bound to texture unit `unit` (which it
+    /// replaces there; a view used only as an image may take any unit no sampler uses).
+    #[allow(clippy::too_many_arguments)]
+    pub fn view(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        slot: usize,
+        unit: u32,
+        buffer: glow::Buffer,
+        format: u32,
+        first_byte: i64,
+        bytes: i64,
+    ) -> Result<glow::Texture> {
+        let Some(tex_buffer_range) = ext.tex_buffer_range else {
+            return Err(Error::new(Status::NotSupported, "no glTexBufferRange"));
+        };
+        // SAFETY: the context is current; the texture is ours; the range lies in the buffer.
+        unsafe {
+            let t = match self.views[slot] {
+                Some(t) => t,
+                None => {
+                    let t = gl
+                        .create_texture()
+                        .map_err(|e| Error::new(Status::AllocFailed, e))?;
+                    self.views[slot] = Some(t);
+                    t
+                }
+            };
+            gl.active_texture(glow::TEXTURE0 + unit);
+            gl.bind_texture(glow::TEXTURE_BUFFER, Some(t));
+            tex_buffer_range(
+                glow::TEXTURE_BUFFER,
+                format,
+                buffer.0.get(),
+                first_byte as isize,
+                bytes.max(4) as isize,
+            );
+            Ok(t)
+        }
+    }
+
+    pub fn delete_all(&mut self, gl: &glow::Context) {
+        // SAFETY: the context is current; the objects are ours.
+        unsafe {
+            for (b, _) in self.buffers.iter_mut().filter_map(Option::take) {
+                gl.delete_buffer(b);
+            }
+            for t in self.views.iter_mut().filter_map(Option::take) {
+                gl.delete_texture(t);
+            }
+        }
+    }
+}

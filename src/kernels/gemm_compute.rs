@@ -1,0 +1,252 @@
+//! sgemm on the compute pipeline (desktop GL 4.3+).
+//!
+//! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major
+//! and op(B) transposed, rows padded to a multiple of 8 with zeros), then `gemm.comp` computes
+//! C, one 8×8 block per invocation, loading the panels as RGBA texels. C is written in place when
+//! it is in device memory, otherwise into a scratch buffer that is read back into the host
+//! matrix column by column (so its padding rows are never written).
+
+use glow::HasContext;
+
+use super::gemm::Gemm;
+use crate::engine::operand::{Matrix, Mem};
+use crate::engine::Engine;
+use crate::status::{Error, Result, Status};
+
+const PACK: &str = include_str!("../../shaders/gemm_pack.comp");
+const COMP: &str = include_str!("../../shaders/gemm.comp");
+
+/// Scratch buffers and views (see `engine::scratch`).
+const PANEL_A: usize = 0;
+const PANEL_B: usize = 1;
+const OUT: usize = 2;
+const VIEW_PACK: usize = 0;
+const VIEW_A: usize = 1;
+const VIEW_B: usize = 2;
+const VIEW_OUT: usize = 3;
+/// Texture units of the panels (0..2 are the R32F operand units) and image units.
+const UNIT_A: u32 = 3;
+const UNIT_B: u32 = 4;
+/// A unit no sampler uses, for views used only as images.
+const UNIT_IMAGES: u32 = 5;
+const IMAGE_OUT: u32 = 0;
+const IMAGE_PANEL: u32 = 1;
+/// Most workgroups per dispatch dimension that GL guarantees.
+const MAX_GROUPS: i64 = 65535;
+
+fn round8(v: i64) -> i64 {
+    (v + 7) / 8 * 8
+}
+
+/// Whether this device and these operands can take the compute path: compute shaders, and every
+/// buffer the passes view within one buffer-texture window; larger calls use the fragment tiles.
+pub fn fits(e: &Engine, g: &Gemm) -> bool {
+    let info = &e.ctx.info;
+    if !info.compute_shaders || info.gles || e.ext.tex_buffer_range.is_none() {
+        return false;
+    }
+    let w = e.max_window();
+    let blocks = |v: i64| (v + 7) / 8;
+    let ab = match &g.ab {
+        Some((a, b)) => {
+            round8(g.m) * g.k <= w
+                && round8(g.n) * g.k <= w
+                && a.span() <= w
+                && b.span() <= w
+                && g.k <= MAX_GROUPS
+        }
+        None => true,
+    };
+    ab && g.c.span() <= w
+        && g.m * g.n <= w
+        && (blocks(g.m) + 7) / 8 <= MAX_GROUPS
+        && (blocks(g.n) + 7) / 8 <= MAX_GROUPS
+}
+
+pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
+    let (m, n) = (g.m, g.n);
+    let ab = match &g.ab {
+        Some((a, b)) => Some((e.upload_matrix(0, a)?, e.upload_matrix(1, b)?)),
+        None => None,
+    };
+    let cd = if g.beta != 0.0 {
+        Some(e.upload_matrix(2, &g.c)?)
+    } else {
+        None
+    };
+    if let Some((a, b)) = &ab {
+        pack(e, a, g.ta, m, g.k, PANEL_A)?;
+        // op(B) transposed: element (j, l) is op(B)(l, j).
+        pack(e, b, !g.tb, n, g.k, PANEL_B)?;
+    }
+    let p = e.compute_program("gemm.comp", COMP)?;
+    let gl = &e.ctx.gl;
+    if ab.is_some() {
+        for (slot, view, unit, rows, name) in [
+            (PANEL_A, VIEW_A, UNIT_A, m, "uAp"),
+            (PANEL_B, VIEW_B, UNIT_B, n, "uBp"),
+        ] {
+            let ld = round8(rows);
+            let buffer = e.scratch.buffer(gl, &e.ext, slot, ld * g.k)?;
+            e.scratch.view(
+                gl,
+                &e.ext,
+                view,
+                unit,
+                buffer,
+                glow::RGBA32F,
+                0,
+                ld * g.k * 4,
+            )?;
+            p.set_i32(gl, name, unit as i32);
+            p.set_i32(gl, &format!("{name}Step"), (ld / 4) as i32);
+        }
+    }
+    if let Some(cd) = &cd {
+        e.bind_matrix(&p, 2, "C", cd, false)?;
+    }
+    // Where C goes: in place in device memory, or packed (ld = m) into scratch for the host.
+    let (out_buffer, first_byte, out_start, out_ld, bytes) = match g.c.mem {
+        Mem::Device { buffer, offset, .. } => {
+            let align = e.ctx.info.texture_buffer_offset_alignment.max(4);
+            let first_byte = offset * 4 / align * align;
+            let start = offset - first_byte / 4;
+            (buffer, first_byte, start, g.c.ld, (start + g.c.span()) * 4)
+        }
+        Mem::Host(_) => (
+            e.scratch.buffer(gl, &e.ext, OUT, m * n)?,
+            0,
+            0,
+            m,
+            m * n * 4,
+        ),
+    };
+    let view = e.scratch.view(
+        gl,
+        &e.ext,
+        VIEW_OUT,
+        UNIT_IMAGES,
+        out_buffer,
+        glow::R32F,
+        first_byte,
+        bytes,
+    )?;
+    p.set_i32(gl, "uM", m as i32);
+    p.set_i32(gl, "uN", n as i32);
+    p.set_i32(gl, "uK", g.k as i32);
+    p.set_f32(gl, "uAlpha", g.alpha);
+    p.set_f32(gl, "uBeta", g.beta);
+    p.set_i32(gl, "uUseAB", i32::from(ab.is_some()));
+    p.set_i32(gl, "uReadC", i32::from(cd.is_some()));
+    p.set_i32(gl, "uOut", IMAGE_OUT as i32);
+    p.set_i32(gl, "uOutStart", out_start as i32);
+    p.set_i32(gl, "uOutLd", out_ld as i32);
+    let groups = |v: i64| ((v + 7) / 8 + 7) / 8;
+    // SAFETY: the context is current; program, textures and image are bound above.
+    unsafe {
+        gl.memory_barrier(glow::TEXTURE_FETCH_BARRIER_BIT);
+        gl.bind_image_texture(
+            IMAGE_OUT,
+            Some(view),
+            0,
+            false,
+            0,
+            glow::WRITE_ONLY,
+            glow::R32F,
+        );
+        gl.dispatch_compute(groups(m) as u32, groups(n) as u32, 1);
+        gl.memory_barrier(glow::ALL_BARRIER_BITS);
+    }
+    crate::engine::check_gl(gl, "gemm dispatch")?;
+    if let Mem::Host(dst) = g.c.mem {
+        read_back(e, out_buffer, m, n, dst, g.c.ld)?;
+    }
+    Ok(())
+}
+
+/// Packs op(`src`) (`rows` × `cols`; the transpose of the stored matrix when `transposed`) into
+/// panel `slot`, rows padded with zeros to a multiple of 8.
+fn pack(
+    e: &mut Engine,
+    src: &Matrix,
+    transposed: bool,
+    rows: i64,
+    cols: i64,
+    slot: usize,
+) -> Result<()> {
+    let ld = round8(rows);
+    let p = e.compute_program("gemm_pack.comp", PACK)?;
+    e.bind_matrix(&p, 0, "P", src, transposed)?;
+    let gl = &e.ctx.gl;
+    let buffer = e.scratch.buffer(gl, &e.ext, slot, ld * cols)?;
+    let view = e.scratch.view(
+        gl,
+        &e.ext,
+        VIEW_PACK,
+        UNIT_IMAGES,
+        buffer,
+        glow::R32F,
+        0,
+        ld * cols * 4,
+    )?;
+    p.set_i32(gl, "uRows", rows as i32);
+    p.set_i32(gl, "uLd", ld as i32);
+    p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
+    // SAFETY: the context is current; the barrier orders this pass's stores after earlier reads
+    // of the panel.
+    unsafe {
+        gl.memory_barrier(glow::ALL_BARRIER_BITS);
+        gl.bind_image_texture(
+            IMAGE_PANEL,
+            Some(view),
+            0,
+            false,
+            0,
+            glow::WRITE_ONLY,
+            glow::R32F,
+        );
+        gl.dispatch_compute(((ld + 63) / 64) as u32, cols as u32, 1);
+    }
+    crate::engine::check_gl(gl, "gemm pack")
+}
+
+/// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`).
+fn read_back(
+    e: &Engine,
+    buffer: glow::Buffer,
+    m: i64,
+    n: i64,
+    dst: *mut f32,
+    ld: i64,
+) -> Result<()> {
+    let gl = &e.ctx.gl;
+    // SAFETY: the context is current; the mapping covers m*n floats of the scratch buffer and is
+    // released before returning; `dst` is the caller's ld×n host matrix.
+    unsafe {
+        gl.bind_buffer(glow::COPY_READ_BUFFER, Some(buffer));
+        let src = (e.ext.map_buffer_range)(
+            glow::COPY_READ_BUFFER,
+            0,
+            (m * n * 4) as isize,
+            glow::MAP_READ_BIT,
+        ) as *const f32;
+        if src.is_null() {
+            gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+            crate::engine::check_gl(gl, "glMapBufferRange")?;
+            return Err(Error::new(
+                Status::ExecutionFailed,
+                "glMapBufferRange returned NULL",
+            ));
+        }
+        for j in 0..n as usize {
+            std::ptr::copy_nonoverlapping(
+                src.add(j * m as usize),
+                dst.add(j * ld as usize),
+                m as usize,
+            );
+        }
+        gl.unmap_buffer(glow::COPY_READ_BUFFER);
+        gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+    }
+    crate::engine::check_gl(gl, "gemm read back")
+}
