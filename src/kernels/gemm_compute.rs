@@ -11,7 +11,7 @@ use glow::HasContext;
 use super::gemm::Gemm;
 use crate::engine::operand::{Matrix, Mem};
 use crate::engine::Engine;
-use crate::status::{Error, Result, Status};
+use crate::status::Result;
 
 const PACK: &str = include_str!("../../shaders/gemm_pack.comp");
 const COMP: &str = include_str!("../../shaders/gemm.comp");
@@ -210,7 +210,8 @@ fn pack(
     crate::engine::check_gl(gl, "gemm pack")
 }
 
-/// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`).
+/// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`),
+/// in one read when the columns are contiguous there too, else column by column.
 fn read_back(
     e: &Engine,
     buffer: glow::Buffer,
@@ -219,34 +220,17 @@ fn read_back(
     dst: *mut f32,
     ld: i64,
 ) -> Result<()> {
-    let gl = &e.ctx.gl;
-    // SAFETY: the context is current; the mapping covers m*n floats of the scratch buffer and is
-    // released before returning; `dst` is the caller's ld×n host matrix.
-    unsafe {
-        gl.bind_buffer(glow::COPY_READ_BUFFER, Some(buffer));
-        let src = (e.ext.map_buffer_range)(
-            glow::COPY_READ_BUFFER,
-            0,
-            (m * n * 4) as isize,
-            glow::MAP_READ_BIT,
-        ) as *const f32;
-        if src.is_null() {
-            gl.bind_buffer(glow::COPY_READ_BUFFER, None);
-            crate::engine::check_gl(gl, "glMapBufferRange")?;
-            return Err(Error::new(
-                Status::ExecutionFailed,
-                "glMapBufferRange returned NULL",
-            ));
-        }
-        for j in 0..n as usize {
-            std::ptr::copy_nonoverlapping(
-                src.add(j * m as usize),
-                dst.add(j * ld as usize),
-                m as usize,
-            );
-        }
-        gl.unmap_buffer(glow::COPY_READ_BUFFER);
-        gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+    let packed = Mem::Device {
+        buffer,
+        offset: 0,
+        len: m * n,
+    };
+    let (runs, len) = if ld == m { (1, m * n) } else { (n, m) };
+    for j in 0..runs {
+        // SAFETY: elements of the caller's ld×n host matrix C, which this call writes.
+        let out =
+            unsafe { std::slice::from_raw_parts_mut(dst.add((j * ld) as usize), len as usize) };
+        e.read(packed.advance(j * m), out)?;
     }
-    crate::engine::check_gl(gl, "gemm read back")
+    Ok(())
 }
