@@ -5,8 +5,8 @@
 //!
 //! The `auto` thresholds, in flops (`Call::flops`):
 //! - On a software rasterizer (llvmpipe and kin) GL never wins: the benchmark on Mesa llvmpipe
-//!   (2 cores) measured sgemm at 1.4 GFLOP/s against OpenBLAS's ~140, and every level-1/2
-//!   routine slower than the CPU BLAS at every size. So no call goes there.
+//!   (2 cores) measured sgemm at 22 GFLOP/s against OpenBLAS's ~180, and every level-1/2
+//!   routine 8-100 times slower than the CPU BLAS. So no call goes there.
 //! - On a GPU, level-1 and level-2 calls on host memory move as many bytes across the bus as the
 //!   CPU reads from memory to do the whole call, so they stay on the CPU; sgemm goes to GL from
 //!   [`GPU_GEMM_FLOPS`] (a 512³ product), where the transfer is small next to the work.
