@@ -1,5 +1,5 @@
-//! A GL failure part-way through a call (`GLBLAS_FAULT`: the 3rd and the 7th draw of the process
-//! fail) after some of its tiles or chunks were stored: the call must still give the reference
+//! A GL failure part-way through a call (`GLBLAS_FAULT`: the 3rd, 7th and 14th draws of the
+//! process fail) after some of its tiles or chunks were stored: the call must still give the reference
 //! result, from the CPU BLAS starting again on the caller's original values, and the trace must
 //! say so. Small limits force sgemm into 3×3 tiles and saxpy into chunks. One test: the
 //! environment is read once per process.
@@ -12,7 +12,7 @@ use glblas::blas::cblas::*;
 #[test]
 fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
     std::env::set_var("GLBLAS_BACKEND", "gl");
-    std::env::set_var("GLBLAS_FAULT", "draw:3,draw:7");
+    std::env::set_var("GLBLAS_FAULT", "draw:3,draw:7,draw:14");
     std::env::set_var("GLBLAS_LIMIT_TARGET_SIDE", "8");
     std::env::set_var("GLBLAS_LIMIT_WINDOW", "64");
     let trace = trace_to_file("fault");
@@ -54,6 +54,39 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
         .collect();
     assert_saxpy(&z, &want, &terms);
 
+    // Row-major sgemv, beta != 0, with m (the length of y) larger than n: y is stored in chunks
+    // (draws 13 to 16), and draw 14 fails after the first.
+    let (m, n) = (40usize, 6usize);
+    let a = fill(m * n, 7);
+    let v = fill(n, 8);
+    let mut w = fill(m, 9);
+    // Row-major A (m×n, lda = n) is the column-major n×m matrix A^T.
+    let want = sgemv_ref(true, n, m, 1.5, &a, n, &v, 1, 0.5, &w, 1);
+    unsafe {
+        cblas_sgemv(
+            101,
+            111,
+            m as i32,
+            n as i32,
+            1.5,
+            a.as_ptr(),
+            n as i32,
+            v.as_ptr(),
+            1,
+            0.5,
+            w.as_mut_ptr(),
+            1,
+        )
+    };
+    for (i, got) in w.iter().enumerate() {
+        let tol = (n as f64 + 2.0) * EPS * want.1[i] + f64::from(f32::MIN_POSITIVE);
+        let exact = want.0[i];
+        assert!(
+            (*got as f64 - exact).abs() <= tol,
+            "y[{i}] = {got}, want {exact}"
+        );
+    }
+
     let (lines, text) = take_trace(&trace);
     let routes: Vec<&str> = lines.iter().map(|l| route_of(l)).collect();
     assert_eq!(
@@ -61,7 +94,8 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
         [
             "cpu reason=gl-failed",
             "cpu reason=gl-failed",
-            "gl reason=backend"
+            "gl reason=backend",
+            "cpu reason=gl-failed"
         ],
         "{text}"
     );

@@ -319,6 +319,16 @@ fn fault(info: i32, layout: Layout) -> std::result::Result<(), Fault> {
 }
 
 impl GemmArgs {
+    /// C as the column-major matrix it is stored as, (rows, cols): row-major C (m×n) is the
+    /// column-major n×m matrix C^T.
+    pub fn c_shape(&self) -> (i64, i64) {
+        if self.layout == Layout::Row {
+            (self.n, self.m)
+        } else {
+            (self.m, self.n)
+        }
+    }
+
     /// Row-major CBLAS calls are checked as the column-major call they become (A and B, M and N
     /// exchanged), so they report that call's positions, as the reference CBLAS does (its
     /// `cblas_xerbla` swaps them back when printing).
@@ -338,6 +348,27 @@ impl GemmArgs {
 }
 
 impl GemvArgs {
+    /// The column-major call this is, (transposed, m, n) of the stored A: row-major A is the
+    /// column-major transpose (M and N exchanged, the operation flipped). Checked calls only.
+    pub fn column_major(&self) -> (bool, i64, i64) {
+        let t = self.trans.transposed().unwrap_or(false);
+        if self.layout == Layout::Row {
+            (!t, self.n, self.m)
+        } else {
+            (t, self.m, self.n)
+        }
+    }
+
+    /// Elements of y: the rows of op(A).
+    pub fn y_len(&self) -> i64 {
+        let (t, m, n) = self.column_major();
+        if t {
+            n
+        } else {
+            m
+        }
+    }
+
     /// Row-major: checked as the column-major call on the transposed matrix (M and N exchanged).
     fn check(&self) -> std::result::Result<(), Fault> {
         let g = self;
@@ -442,14 +473,7 @@ impl Call {
             } => routines::sswap(n, x, incx, y, incy)?,
             Call::Asum { n, x, incx } => routines::sasum(n, x, incx, &mut value)?,
             Call::Gemv(g) => {
-                // Checked: the operation is valid.
-                let t = g.trans.transposed().unwrap_or(false);
-                // Row-major A is the column-major transpose: y = alpha*op(A^T)^T x.
-                let (t, m, n) = if g.layout == Layout::Row {
-                    (!t, g.n, g.m)
-                } else {
-                    (t, g.m, g.n)
-                };
+                let (t, m, n) = g.column_major();
                 routines::sgemv(
                     t, m, n, g.alpha, g.a, g.lda, g.x, g.incx, g.beta, g.y, g.incy,
                 )?

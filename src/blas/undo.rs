@@ -5,7 +5,7 @@
 //! vectors of sswap, y or C when beta is not zero) are copied; on failure they are put back.
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
-use super::call::{Call, Layout};
+use super::call::Call;
 
 /// Elements `base[r + c*ld]` for r < rows, c < cols: a matrix, or a vector (rows = 1, ld = its
 /// increment's magnitude; a negative increment addresses the same elements).
@@ -56,19 +56,9 @@ impl Snapshot {
                 y,
                 incy,
             } => vec![Region::vector(x, n, incx), Region::vector(y, n, incy)],
-            Call::Gemv(g) if g.beta != 0.0 => {
-                // y has m elements for op(A) = A, n for A^T; row-major A is the transpose.
-                let transposed = (g.trans != super::call::Op::N) != (g.layout == Layout::Row);
-                let len = if transposed { g.n } else { g.m };
-                vec![Region::vector(g.y, len, g.incy)]
-            }
+            Call::Gemv(g) if g.beta != 0.0 => vec![Region::vector(g.y, g.y_len(), g.incy)],
             Call::Gemm(g) if g.beta != 0.0 => {
-                // Row-major C (m×n) is stored as the column-major n×m matrix.
-                let (rows, cols) = if g.layout == Layout::Row {
-                    (g.n, g.m)
-                } else {
-                    (g.m, g.n)
-                };
+                let (rows, cols) = g.c_shape();
                 vec![Region {
                     base: g.c,
                     rows: rows.max(0) as usize,
