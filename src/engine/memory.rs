@@ -148,29 +148,8 @@ impl DeviceMemory {
             // SAFETY: exactly the mapping made above.
             unsafe { libc::munmap(start, reserved) };
         };
-        // SAFETY: the context is current (engine lock held); the buffer is new.
-        let made = unsafe {
-            super::drain_gl_errors(gl);
-            gl.create_buffer()
-                .map_err(|e| Error::new(Status::AllocFailed, e))
-                .and_then(|buffer| {
-                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
-                    (ext.buffer_data)(
-                        glow::COPY_WRITE_BUFFER,
-                        bytes as isize,
-                        std::ptr::null(),
-                        glow::DYNAMIC_COPY,
-                    );
-                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
-                    match super::check_gl(gl, "glBufferData") {
-                        Ok(()) => Ok(buffer),
-                        Err(e) => {
-                            gl.delete_buffer(buffer);
-                            Err(e)
-                        }
-                    }
-                })
-        };
+        super::drain_gl_errors(gl);
+        let made = super::new_buffer(gl, ext, bytes as i64, glow::DYNAMIC_COPY);
         match made {
             Ok(buffer) => {
                 EVER_ALLOCATED.store(true, Ordering::Release);

@@ -377,6 +377,32 @@ pub fn check_gl(gl: &glow::Context, what: &str) -> Result<()> {
     }
 }
 
+/// A new GL buffer of `bytes` bytes (contents undefined) with usage hint `usage`; deleted again
+/// when GL cannot allocate it.
+pub fn new_buffer(gl: &glow::Context, ext: &GlExt, bytes: i64, usage: u32) -> Result<glow::Buffer> {
+    // SAFETY: the context is current; the buffer is new and deleted on failure.
+    unsafe {
+        let buffer = gl
+            .create_buffer()
+            .map_err(|e| Error::new(Status::AllocFailed, e))?;
+        gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
+        (ext.buffer_data)(
+            glow::COPY_WRITE_BUFFER,
+            bytes as isize,
+            std::ptr::null(),
+            usage,
+        );
+        gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+        match check_gl(gl, "glBufferData") {
+            Ok(()) => Ok(buffer),
+            Err(e) => {
+                gl.delete_buffer(buffer);
+                Err(e)
+            }
+        }
+    }
+}
+
 pub fn drain_gl_errors(gl: &glow::Context) {
     let _ = check_gl(gl, "earlier call");
 }

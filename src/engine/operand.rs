@@ -9,6 +9,7 @@ use glow::HasContext;
 use super::context::DeviceInfo;
 use super::gl_ext::GlExt;
 use super::programs::Program;
+use super::scratch::GrowingBuffer;
 use crate::status::{Error, Result};
 
 /// The first element of an operand's storage (its lowest address).
@@ -144,14 +145,13 @@ pub const OPERAND_UNITS: usize = 3;
 /// Host operands are uploaded into these, one per operand unit, grown on demand.
 #[derive(Default)]
 pub struct Staging {
-    buffers: [Option<(glow::Buffer, i64)>; OPERAND_UNITS],
+    buffers: [GrowingBuffer; OPERAND_UNITS],
 }
 
 impl Staging {
     pub fn delete_all(&mut self, gl: &glow::Context) {
-        for (b, _) in self.buffers.iter_mut().filter_map(Option::take) {
-            // SAFETY: the context is current; the buffer is ours.
-            unsafe { gl.delete_buffer(b) };
+        for b in &mut self.buffers {
+            b.delete(gl);
         }
     }
 
@@ -164,27 +164,9 @@ impl Staging {
         unit: usize,
         elems: i64,
     ) -> Result<(glow::Buffer, *mut f32)> {
+        let b = self.buffers[unit].ensure(gl, ext, elems, glow::STREAM_DRAW)?;
         // SAFETY: the context is current; the mapping is unmapped by `unmap` before any draw.
         unsafe {
-            let fits = self.buffers[unit].is_some_and(|(_, cap)| cap >= elems);
-            if !fits {
-                if let Some((old, _)) = self.buffers[unit].take() {
-                    gl.delete_buffer(old);
-                }
-                let b = gl
-                    .create_buffer()
-                    .map_err(|e| Error::new(crate::status::Status::AllocFailed, e))?;
-                gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
-                (ext.buffer_data)(
-                    glow::COPY_WRITE_BUFFER,
-                    (elems * 4) as isize,
-                    std::ptr::null(),
-                    glow::STREAM_DRAW,
-                );
-                super::check_gl(gl, "staging buffer")?;
-                self.buffers[unit] = Some((b, elems));
-            }
-            let (b, _) = self.buffers[unit].expect("staging buffer exists");
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
             let p = (ext.map_buffer_range)(
                 glow::COPY_WRITE_BUFFER,

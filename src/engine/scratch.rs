@@ -10,9 +10,41 @@ use crate::status::{Error, Result, Status};
 pub const SCRATCH_BUFFERS: usize = 3;
 pub const VIEWS: usize = 4;
 
+/// A buffer kept between calls and replaced by a larger one when a call needs more.
+#[derive(Default)]
+pub struct GrowingBuffer(Option<(glow::Buffer, i64)>);
+
+impl GrowingBuffer {
+    /// The buffer, with room for at least `elems` floats (contents undefined after a regrowth).
+    pub fn ensure(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        elems: i64,
+        usage: u32,
+    ) -> Result<glow::Buffer> {
+        if let Some((b, cap)) = self.0 {
+            if cap >= elems {
+                return Ok(b);
+            }
+        }
+        self.delete(gl);
+        let b = super::new_buffer(gl, ext, elems.max(1) * 4, usage)?;
+        self.0 = Some((b, elems));
+        Ok(b)
+    }
+
+    pub fn delete(&mut self, gl: &glow::Context) {
+        if let Some((b, _)) = self.0.take() {
+            // SAFETY: the context is current; the buffer is ours and no longer needed.
+            unsafe { gl.delete_buffer(b) };
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct Scratch {
-    buffers: [Option<(glow::Buffer, i64)>; SCRATCH_BUFFERS],
+    buffers: [GrowingBuffer; SCRATCH_BUFFERS],
     views: [Option<glow::Texture>; VIEWS],
 }
 
@@ -25,34 +57,7 @@ impl Scratch {
         slot: usize,
         elems: i64,
     ) -> Result<glow::Buffer> {
-        if let Some((b, cap)) = self.buffers[slot] {
-            if cap >= elems {
-                return Ok(b);
-            }
-        }
-        // SAFETY: the context is current; the old buffer is ours and no longer needed.
-        unsafe {
-            if let Some((old, _)) = self.buffers[slot].take() {
-                gl.delete_buffer(old);
-            }
-            let b = gl
-                .create_buffer()
-                .map_err(|e| Error::new(Status::AllocFailed, e))?;
-            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
-            (ext.buffer_data)(
-                glow::COPY_WRITE_BUFFER,
-                (elems.max(1) * 4) as isize,
-                std::ptr::null(),
-                glow::DYNAMIC_COPY,
-            );
-            gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
-            if let Err(e) = super::check_gl(gl, "scratch buffer") {
-                gl.delete_buffer(b);
-                return Err(e);
-            }
-            self.buffers[slot] = Some((b, elems));
-            Ok(b)
-        }
+        self.buffers[slot].ensure(gl, ext, elems, glow::DYNAMIC_COPY)
     }
 
     /// Buffer texture `slot`, now viewing `bytes` of `buffer` from `first_byte` (aligned to
@@ -99,14 +104,12 @@ impl Scratch {
     }
 
     pub fn delete_all(&mut self, gl: &glow::Context) {
-        // SAFETY: the context is current; the objects are ours.
-        unsafe {
-            for (b, _) in self.buffers.iter_mut().filter_map(Option::take) {
-                gl.delete_buffer(b);
-            }
-            for t in self.views.iter_mut().filter_map(Option::take) {
-                gl.delete_texture(t);
-            }
+        for b in &mut self.buffers {
+            b.delete(gl);
+        }
+        for t in self.views.iter_mut().filter_map(Option::take) {
+            // SAFETY: the context is current; the texture is ours.
+            unsafe { gl.delete_texture(t) };
         }
     }
 }
