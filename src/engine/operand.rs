@@ -275,6 +275,13 @@ impl Staging {
     }
 }
 
+/// The byte at which a buffer-texture window holding element `offset` starts: the element's
+/// byte offset rounded down to GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT.
+pub fn window_first_byte(info: &DeviceInfo, offset: i64) -> i64 {
+    let align = info.texture_buffer_offset_alignment.max(4);
+    offset * 4 / align * align
+}
+
 /// The buffer textures operands are read through, one per texture unit.
 pub struct OperandUnits {
     textures: [glow::Texture; OPERAND_UNITS],
@@ -333,8 +340,7 @@ impl OperandUnits {
             gl.bind_texture(glow::TEXTURE_BUFFER, Some(self.textures[unit]));
             match ext.tex_buffer_range {
                 Some(tex_buffer_range) => {
-                    let align = info.texture_buffer_offset_alignment.max(4);
-                    let first_byte = offset * 4 / align * align;
+                    let first_byte = window_first_byte(info, offset);
                     let size = (offset + count.max(1)) * 4 - first_byte;
                     if size / 4 > info.max_texture_buffer_size {
                         return Err(Error::overflow(

@@ -9,7 +9,7 @@
 use glow::HasContext;
 
 use super::gemm::Gemm;
-use crate::engine::operand::{Matrix, Mem};
+use crate::engine::operand::{window_first_byte, Matrix, Mem};
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -108,8 +108,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     // Where C goes: in place in device memory, or packed (ld = m) into scratch for the host.
     let (out_buffer, first_byte, out_start, out_ld, bytes) = match g.c.mem {
         Mem::Device { buffer, offset, .. } => {
-            let align = e.ctx.info.texture_buffer_offset_alignment.max(4);
-            let first_byte = offset * 4 / align * align;
+            let first_byte = window_first_byte(&e.ctx.info, offset);
             let start = offset - first_byte / 4;
             (buffer, first_byte, start, g.c.ld, (start + g.c.span()) * 4)
         }
