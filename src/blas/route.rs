@@ -96,22 +96,7 @@ fn auto(routine: Routine, flops: u64) -> Route {
 /// it creates the context.
 fn software_renderer() -> Option<bool> {
     static SOFT: OnceCell<bool> = OnceCell::new();
-    SOFT.get_or_try_init(|| {
-        let info = engine::device_info().ok_or(())?;
-        let r = info.renderer.to_lowercase();
-        Ok::<bool, ()>(
-            [
-                "llvmpipe",
-                "softpipe",
-                "swrast",
-                "software",
-                "swiftshader",
-                "lavapipe",
-            ]
-            .iter()
-            .any(|s| r.contains(s)),
-        )
-    })
-    .ok()
-    .copied()
+    SOFT.get_or_try_init(|| engine::device_info().map(|i| i.software).ok_or(()))
+        .ok()
+        .copied()
 }

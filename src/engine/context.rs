@@ -40,6 +40,35 @@ pub struct DeviceInfo {
     pub texture_buffer_range: bool,
     pub texture_buffer_offset_alignment: i64,
     pub compute_shaders: bool,
+    /// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT where compute shaders exist, else 1.
+    pub storage_buffer_offset_alignment: i64,
+    /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
+    pub software: bool,
+    /// Immutable buffer storage (GL 4.4 or ARB_buffer_storage on desktop GL), which allows
+    /// persistent mappings.
+    pub buffer_storage: bool,
+}
+
+impl DeviceInfo {
+    /// Where windows of a buffer may start, in bytes: a multiple of both the buffer-texture and
+    /// the storage-buffer offset alignment, and of 16, so that element 0 of a window starts an
+    /// RGBA texel in every view of it.
+    pub fn window_alignment(&self) -> i64 {
+        fn lcm(a: i64, b: i64) -> i64 {
+            let (mut x, mut y) = (a, b);
+            while y != 0 {
+                (x, y) = (y, x % y);
+            }
+            a / x * b
+        }
+        lcm(
+            lcm(
+                self.texture_buffer_offset_alignment,
+                self.storage_buffer_offset_alignment,
+            ),
+            16,
+        )
+    }
 }
 
 /// A context made on a display: the context, its pbuffer (none when surfaceless), its API,
@@ -443,8 +472,11 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                     .supported_extensions()
                     .contains("GL_ARB_texture_buffer_range")
         };
+        let renderer = gl.get_parameter_string(glow::RENDERER);
+        let compute_shaders = if gles { ver(3, 1) } else { ver(4, 3) };
         let info = DeviceInfo {
-            renderer: gl.get_parameter_string(glow::RENDERER),
+            software: is_software(&renderer),
+            renderer,
             version: gl.get_parameter_string(glow::VERSION),
             platform: platform.to_string(),
             gles,
@@ -465,9 +497,31 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
             } else {
                 1
             },
-            compute_shaders: if gles { ver(3, 1) } else { ver(4, 3) },
+            compute_shaders,
+            storage_buffer_offset_alignment: if compute_shaders {
+                i64::from(gl.get_parameter_i32(glow::SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT)).max(1)
+            } else {
+                1
+            },
+            buffer_storage: !gles
+                && (ver(4, 4) || gl.supported_extensions().contains("GL_ARB_buffer_storage")),
         };
         while gl.get_error() != glow::NO_ERROR {}
         Ok(info)
     }
+}
+
+/// Whether a renderer string names a software rasterizer.
+fn is_software(renderer: &str) -> bool {
+    let r = renderer.to_lowercase();
+    [
+        "llvmpipe",
+        "softpipe",
+        "swrast",
+        "software",
+        "swiftshader",
+        "lavapipe",
+    ]
+    .iter()
+    .any(|s| r.contains(s))
 }

@@ -1,5 +1,5 @@
-//! GL entry points that glow narrows to 32-bit sizes or offsets, or does not wrap
-//! (`glTexBufferRange`). Device buffers may exceed 2 GiB, so these take `isize`.
+//! GL entry points that glow narrows to 32-bit sizes or offsets (`glBindBufferRange`, …), or
+//! does not wrap (`glTexBufferRange`). Device buffers may exceed 2 GiB, so these take `isize`.
 
 use std::ffi::c_void;
 
@@ -9,6 +9,8 @@ type GetBufferSubData = unsafe extern "system" fn(u32, isize, isize, *mut c_void
 type CopyBufferSubData = unsafe extern "system" fn(u32, u32, isize, isize, isize);
 type MapBufferRange = unsafe extern "system" fn(u32, isize, isize, u32) -> *mut c_void;
 type TexBufferRange = unsafe extern "system" fn(u32, u32, u32, isize, isize);
+type BindBufferRange = unsafe extern "system" fn(u32, u32, u32, isize, isize);
+type BufferStorage = unsafe extern "system" fn(u32, isize, *const c_void, u32);
 type ReadPixels = unsafe extern "system" fn(i32, i32, i32, i32, u32, u32, *mut c_void);
 
 pub struct GlExt {
@@ -20,6 +22,9 @@ pub struct GlExt {
     pub map_buffer_range: MapBufferRange,
     pub tex_buffer_range: Option<TexBufferRange>,
     pub read_pixels: ReadPixels,
+    pub bind_buffer_range: BindBufferRange,
+    /// `glBufferStorage` (GL 4.4 / ARB_buffer_storage), for persistently mapped staging.
+    pub buffer_storage: Option<BufferStorage>,
 }
 
 impl GlExt {
@@ -30,6 +35,7 @@ impl GlExt {
         lookup: impl Fn(&str) -> *const c_void,
         gles: bool,
         texture_buffer_range: bool,
+        buffer_storage: bool,
     ) -> Option<GlExt> {
         let get = |name: &str| {
             let p = lookup(name);
@@ -61,6 +67,15 @@ impl GlExt {
                     None
                 },
                 read_pixels: std::mem::transmute::<*const c_void, ReadPixels>(get("glReadPixels")?),
+                bind_buffer_range: std::mem::transmute::<*const c_void, BindBufferRange>(get(
+                    "glBindBufferRange",
+                )?),
+                buffer_storage: if buffer_storage {
+                    get("glBufferStorage")
+                        .map(|p| std::mem::transmute::<*const c_void, BufferStorage>(p))
+                } else {
+                    None
+                },
             })
         }
     }

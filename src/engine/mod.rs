@@ -10,6 +10,7 @@ pub mod memory;
 pub mod operand;
 pub mod programs;
 pub mod scratch;
+pub mod staging;
 pub mod targets;
 pub mod transfer;
 
@@ -22,8 +23,9 @@ use crate::status::{Error, Result, Status};
 use context::GpuContext;
 use gl_ext::GlExt;
 use memory::{DeviceMemory, Location};
-use operand::{Matrix, Mem, OperandUnits, OutLayout, Staging, Vector};
+use operand::{Matrix, Mem, OperandUnits, OutLayout, Vector};
 use programs::{Program, Programs};
+use staging::Staging;
 use targets::{Limits, Targets};
 
 /// Everything that lives in the GL context.
@@ -62,6 +64,7 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
     let _current = engine.ctx.make_current()?;
     drain_gl_errors(&engine.ctx.gl);
     let result = f(engine);
+    engine.staging.end_call(&engine.ctx.gl);
     // A GL error the kernel did not check itself still fails the call.
     match (result, check_gl(&engine.ctx.gl, "call")) {
         (Ok(v), Ok(())) => Ok(v),
@@ -152,6 +155,7 @@ impl Engine {
             |name| ctx.proc_address(name),
             ctx.info.gles,
             ctx.info.texture_buffer_range,
+            ctx.info.buffer_storage,
         )
         .ok_or_else(|| Error::new(Status::NotSupported, "a required GL entry point is missing"))?;
         let units = OperandUnits::create(gl)?;
@@ -201,13 +205,14 @@ impl Engine {
             .use_program(&self.ctx.gl, self.ctx.info.gles, name, frag, defines)
     }
 
-    /// Compiles (once) and binds compute program `name` from source `comp`.
+    /// Compiles (once) and binds compute program `name` from source `comp` with `defines`.
     pub fn compute_program(
         &mut self,
         name: &'static str,
         comp: &'static str,
+        defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
-        self.programs.use_compute(&self.ctx.gl, name, comp, &[])
+        self.programs.use_compute(&self.ctx.gl, name, comp, defines)
     }
 
     /// Binds render target `slot`, at least `width`×`height`, with the viewport set.
@@ -233,7 +238,15 @@ impl Engine {
 
     /// Makes `v` readable by kernels: host vectors are uploaded into staging buffer `unit`.
     pub fn upload_vector(&mut self, unit: usize, v: &Vector) -> Result<Vector> {
-        self.staging.upload_vector(&self.ctx.gl, &self.ext, unit, v)
+        self.staging
+            .upload_vector(&self.ctx.gl, &self.ext, unit, v, 0)
+    }
+
+    /// As `upload_vector`, with the lowest element of a host vector placed `pad` elements into
+    /// the staging buffer (to share another operand's alignment).
+    pub fn upload_vector_padded(&mut self, unit: usize, v: &Vector, pad: i64) -> Result<Vector> {
+        self.staging
+            .upload_vector(&self.ctx.gl, &self.ext, unit, v, pad)
     }
 
     /// Makes `m` readable by kernels: host matrices are uploaded (packed) into staging buffer `unit`.
@@ -282,9 +295,7 @@ impl Engine {
 
     /// Draws the full-viewport triangle with the bound program and target.
     pub fn draw(&self) -> Result<()> {
-        if fault::draw_fails() {
-            return Err(Error::new(Status::ExecutionFailed, "injected draw fault"));
-        }
+        fault::check_launch()?;
         // SAFETY: the context is current; program, target and operands were bound by the kernel.
         unsafe {
             self.ctx.gl.bind_vertex_array(Some(self.vao));
@@ -395,6 +406,54 @@ pub fn new_buffer(gl: &glow::Context, ext: &GlExt, bytes: i64, usage: u32) -> Re
         gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         match check_gl(gl, "glBufferData") {
             Ok(()) => Ok(buffer),
+            Err(e) => {
+                gl.delete_buffer(buffer);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// A new buffer of `bytes` bytes with immutable storage, mapped persistently and coherently for
+/// reading and writing, and its mapping (`ext.buffer_storage` must be there).
+pub fn new_mapped_buffer(
+    gl: &glow::Context,
+    ext: &GlExt,
+    bytes: i64,
+) -> Result<(glow::Buffer, *mut f32)> {
+    let Some(buffer_storage) = ext.buffer_storage else {
+        return Err(Error::new(Status::NotSupported, "no glBufferStorage"));
+    };
+    let flags = glow::MAP_READ_BIT
+        | glow::MAP_WRITE_BIT
+        | glow::MAP_PERSISTENT_BIT
+        | glow::MAP_COHERENT_BIT;
+    // SAFETY: the context is current; the buffer is new and deleted on failure.
+    unsafe {
+        let buffer = gl
+            .create_buffer()
+            .map_err(|e| Error::new(Status::AllocFailed, e))?;
+        gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
+        buffer_storage(
+            glow::COPY_WRITE_BUFFER,
+            bytes as isize,
+            std::ptr::null(),
+            flags,
+        );
+        let mapped = check_gl(gl, "glBufferStorage").and_then(|()| {
+            let p = (ext.map_buffer_range)(glow::COPY_WRITE_BUFFER, 0, bytes as isize, flags);
+            if p.is_null() {
+                check_gl(gl, "glMapBufferRange")?;
+                return Err(Error::new(
+                    Status::AllocFailed,
+                    "glMapBufferRange returned NULL",
+                ));
+            }
+            Ok(p.cast())
+        });
+        gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+        match mapped {
+            Ok(p) => Ok((buffer, p)),
             Err(e) => {
                 gl.delete_buffer(buffer);
                 Err(e)

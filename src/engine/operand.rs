@@ -9,7 +9,6 @@ use glow::HasContext;
 use super::context::DeviceInfo;
 use super::gl_ext::GlExt;
 use super::programs::Program;
-use super::scratch::GrowingBuffer;
 use crate::status::{Error, Result};
 
 /// The first element of an operand's storage (its lowest address).
@@ -142,144 +141,52 @@ impl Matrix {
 /// Texture units the kernels bind operands to, in order.
 pub const OPERAND_UNITS: usize = 3;
 
-/// Host operands are uploaded into these, one per operand unit, grown on demand.
-#[derive(Default)]
-pub struct Staging {
-    buffers: [GrowingBuffer; OPERAND_UNITS],
-}
-
-impl Staging {
-    pub fn delete_all(&mut self, gl: &glow::Context) {
-        for b in &mut self.buffers {
-            b.delete(gl);
-        }
-    }
-
-    /// A buffer of at least `elems` floats for `unit`, bound to COPY_WRITE_BUFFER and mapped for
-    /// writing (previous contents discarded).
-    fn map(
-        &mut self,
-        gl: &glow::Context,
-        ext: &GlExt,
-        unit: usize,
-        elems: i64,
-    ) -> Result<(glow::Buffer, *mut f32)> {
-        let b = self.buffers[unit].ensure(gl, ext, elems, glow::STREAM_DRAW)?;
-        // SAFETY: the context is current; the mapping is unmapped by `unmap` before any draw.
-        unsafe {
-            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
-            let p = (ext.map_buffer_range)(
-                glow::COPY_WRITE_BUFFER,
-                0,
-                (elems * 4) as isize,
-                glow::MAP_WRITE_BIT | glow::MAP_INVALIDATE_BUFFER_BIT,
-            );
-            if p.is_null() {
-                super::check_gl(gl, "glMapBufferRange")?;
-                return Err(Error::new(
-                    crate::status::Status::ExecutionFailed,
-                    "glMapBufferRange returned NULL",
-                ));
-            }
-            Ok((b, p.cast()))
-        }
-    }
-
-    /// Fills a staging buffer of `count` floats for `unit` through `fill` (given the mapped
-    /// memory) and returns it as device memory.
-    fn stage(
-        &mut self,
-        gl: &glow::Context,
-        ext: &GlExt,
-        unit: usize,
-        count: i64,
-        fill: impl FnOnce(*mut f32),
-    ) -> Result<Mem> {
-        let (buffer, dst) = self.map(gl, ext, unit, count.max(1))?;
-        fill(dst);
-        // SAFETY: the buffer mapped by `map` is still bound to COPY_WRITE_BUFFER.
-        unsafe {
-            gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
-            gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
-        }
-        super::check_gl(gl, "upload")?;
-        Ok(Mem::Device {
-            buffer,
-            offset: 0,
-            len: count,
-        })
-    }
-
-    /// Copies the elements of host vector `v` (and only those) to the device, in memory order,
-    /// and returns the same vector as a device operand.
-    pub fn upload_vector(
-        &mut self,
-        gl: &glow::Context,
-        ext: &GlExt,
-        unit: usize,
-        v: &Vector,
-    ) -> Result<Vector> {
-        let Mem::Host(src) = v.mem else { return Ok(*v) };
-        let count = if v.inc == 0 { 1 } else { v.n };
-        let step = v.inc.unsigned_abs() as usize;
-        let mem = self.stage(gl, ext, unit, count, |dst| {
-            // SAFETY: the caller vouches for `n` elements at stride |inc| from `src`; `dst`
-            // holds `count`.
-            unsafe {
-                if step <= 1 {
-                    std::ptr::copy_nonoverlapping(src, dst, count as usize);
-                } else {
-                    for r in 0..count as usize {
-                        *dst.add(r) = *src.add(r * step);
-                    }
-                }
-            }
-        })?;
-        Ok(Vector {
-            mem,
-            n: v.n,
-            inc: v.inc.signum(),
-        })
-    }
-
-    /// Copies the `rows`×`cols` elements of host matrix `m` to the device, packed (ld = rows).
-    pub fn upload_matrix(
-        &mut self,
-        gl: &glow::Context,
-        ext: &GlExt,
-        unit: usize,
-        m: &Matrix,
-    ) -> Result<Matrix> {
-        let Mem::Host(src) = m.mem else { return Ok(*m) };
-        let count = m.rows * m.cols;
-        let (rows, ld) = (m.rows as usize, m.ld as usize);
-        let mem = self.stage(gl, ext, unit, count, |dst| {
-            // SAFETY: the caller vouches for an ld×cols column-major array at `src`; `dst` holds
-            // rows×cols.
-            unsafe {
-                if ld == rows {
-                    std::ptr::copy_nonoverlapping(src, dst, count as usize);
-                } else {
-                    for c in 0..m.cols as usize {
-                        std::ptr::copy_nonoverlapping(src.add(c * ld), dst.add(c * rows), rows);
-                    }
-                }
-            }
-        })?;
-        Ok(Matrix {
-            mem,
-            rows: m.rows,
-            cols: m.cols,
-            ld: m.rows,
-        })
-    }
-}
-
-/// The byte at which a buffer-texture window holding element `offset` starts: the element's
-/// byte offset rounded down to GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT.
+/// The byte at which a window (a buffer-texture or storage-buffer view) holding element
+/// `offset` starts: the element's byte offset rounded down to the window alignment.
 pub fn window_first_byte(info: &DeviceInfo, offset: i64) -> i64 {
-    let align = info.texture_buffer_offset_alignment.max(4);
+    let align = info.window_alignment();
     offset * 4 / align * align
+}
+
+/// The part of a device buffer a kernel views for an operand: `bytes` from `first_byte` (an
+/// aligned offset, see `window_first_byte`), the operand's lowest element being element
+/// `start` of the window.
+#[derive(Clone, Copy, Debug)]
+pub struct Window {
+    pub buffer: glow::Buffer,
+    pub first_byte: i64,
+    pub bytes: i64,
+    pub start: i64,
+}
+
+impl Window {
+    /// The window holding the `count` elements from device memory `mem`.
+    pub fn of(info: &DeviceInfo, mem: Mem, count: i64) -> Window {
+        let Mem::Device { buffer, offset, .. } = mem else {
+            unreachable!("host operands are staged before they are viewed")
+        };
+        let first_byte = window_first_byte(info, offset);
+        Window {
+            buffer,
+            first_byte,
+            bytes: (offset + count.max(1)) * 4 - first_byte,
+            start: offset - first_byte / 4,
+        }
+    }
+
+    /// Binds the window as shader storage block `binding`.
+    pub fn bind_storage(&self, ext: &GlExt, binding: u32) {
+        // SAFETY: the context is current; the range lies inside the buffer.
+        unsafe {
+            (ext.bind_buffer_range)(
+                glow::SHADER_STORAGE_BUFFER,
+                binding,
+                self.buffer.0.get(),
+                self.first_byte as isize,
+                self.bytes as isize,
+            );
+        }
+    }
 }
 
 /// The buffer textures operands are read through, one per texture unit.

@@ -5,6 +5,7 @@
 use glow::HasContext;
 
 use super::gl_ext::GlExt;
+use super::operand::Window;
 use crate::status::{Error, Result, Status};
 
 pub const SCRATCH_BUFFERS: usize = 3;
@@ -12,7 +13,18 @@ pub const VIEWS: usize = 4;
 
 /// A buffer kept between calls and replaced by a larger one when a call needs more.
 #[derive(Default)]
-pub struct GrowingBuffer(Option<(glow::Buffer, i64)>);
+pub struct GrowingBuffer(Option<Grown>);
+
+struct Grown {
+    buffer: glow::Buffer,
+    elems: i64,
+    /// Its persistent mapping, if it was made with `ensure_mapped`.
+    mapped: Option<*mut f32>,
+}
+
+// SAFETY: the mapping is only touched by the thread holding the engine lock, with the context
+// current.
+unsafe impl Send for GrowingBuffer {}
 
 impl GrowingBuffer {
     /// The buffer, with room for at least `elems` floats (contents undefined after a regrowth).
@@ -23,21 +35,54 @@ impl GrowingBuffer {
         elems: i64,
         usage: u32,
     ) -> Result<glow::Buffer> {
-        if let Some((b, cap)) = self.0 {
-            if cap >= elems {
-                return Ok(b);
-            }
+        if let Some(g) = self.fitting(elems) {
+            return Ok(g.buffer);
         }
         self.delete(gl);
-        let b = super::new_buffer(gl, ext, elems.max(1) * 4, usage)?;
-        self.0 = Some((b, elems));
-        Ok(b)
+        let buffer = super::new_buffer(gl, ext, elems.max(1) * 4, usage)?;
+        self.0 = Some(Grown {
+            buffer,
+            elems,
+            mapped: None,
+        });
+        Ok(buffer)
+    }
+
+    /// As `ensure`, for a buffer mapped persistently and coherently for reading and writing,
+    /// with its mapping.
+    pub fn ensure_mapped(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        elems: i64,
+    ) -> Result<(glow::Buffer, *mut f32)> {
+        if let Some(Grown {
+            buffer,
+            mapped: Some(p),
+            ..
+        }) = self.fitting(elems)
+        {
+            return Ok((*buffer, *p));
+        }
+        self.delete(gl);
+        let (buffer, p) = super::new_mapped_buffer(gl, ext, elems.max(1) * 4)?;
+        self.0 = Some(Grown {
+            buffer,
+            elems,
+            mapped: Some(p),
+        });
+        Ok((buffer, p))
+    }
+
+    fn fitting(&self, elems: i64) -> Option<&Grown> {
+        self.0.as_ref().filter(|g| g.elems >= elems)
     }
 
     pub fn delete(&mut self, gl: &glow::Context) {
-        if let Some((b, _)) = self.0.take() {
-            // SAFETY: the context is current; the buffer is ours and no longer needed.
-            unsafe { gl.delete_buffer(b) };
+        if let Some(g) = self.0.take() {
+            // SAFETY: the context is current; the buffer is ours and no longer needed (deleting
+            // a mapped buffer unmaps it).
+            unsafe { gl.delete_buffer(g.buffer) };
         }
     }
 }
@@ -101,6 +146,27 @@ impl Scratch {
             );
             Ok(t)
         }
+    }
+
+    /// Points view `slot` at window `w` and binds it to texture unit `unit` for sampling: as
+    /// R32F, or as RGBA32F when `rgba` (whole texels only: the elements of a partial last texel
+    /// are read through an R32F view).
+    pub fn sample(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        slot: usize,
+        unit: u32,
+        w: &Window,
+        rgba: bool,
+    ) -> Result<()> {
+        let (format, bytes) = if rgba {
+            (glow::RGBA32F, w.bytes / 16 * 16)
+        } else {
+            (glow::R32F, w.bytes)
+        };
+        self.view(gl, ext, slot, unit, w.buffer, format, w.first_byte, bytes)
+            .map(|_| ())
     }
 
     pub fn delete_all(&mut self, gl: &glow::Context) {

@@ -29,7 +29,7 @@ impl Limits {
         let side = i64::from(MAX_SIDE.min(info.max_target_side));
         // A window starts at an aligned offset, so it may hold up to alignment - 1 extra texels.
         let slack = if info.texture_buffer_range {
-            info.texture_buffer_offset_alignment.max(4) / 4 - 1
+            info.window_alignment() / 4 - 1
         } else {
             0
         };

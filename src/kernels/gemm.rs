@@ -40,7 +40,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     if g.m == 0 || g.n == 0 {
         return Ok(());
     }
-    if super::compute_allowed() && super::gemm_compute::fits(e, g) {
+    if super::compute_available(e) && super::gemm_compute::fits(e, g) {
         return super::gemm_compute::sgemm(e, g);
     }
     let plan = plan(e, g)?;

@@ -38,13 +38,9 @@ fn round8(v: i64) -> i64 {
     (v + 7) / 8 * 8
 }
 
-/// Whether this device and these operands can take the compute path: compute shaders, and every
-/// buffer the passes view within one buffer-texture window; larger calls use the fragment tiles.
+/// Whether these operands can take the compute path: every buffer the passes view lies within
+/// one buffer-texture window; larger calls use the fragment tiles.
 pub fn fits(e: &Engine, g: &Gemm) -> bool {
-    let info = &e.ctx.info;
-    if !info.compute_shaders || info.gles || e.ext.tex_buffer_range.is_none() {
-        return false;
-    }
     let w = e.max_window();
     let blocks = |v: i64| (v + 7) / 8;
     let ab = match &g.ab {
@@ -79,7 +75,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         // op(B) transposed: element (j, l) is op(B)(l, j).
         pack(e, b, !g.tb, n, g.k, PANEL_B)?;
     }
-    let p = e.compute_program("gemm.comp", COMP)?;
+    let p = e.compute_program("gemm.comp", COMP, &[])?;
     let gl = &e.ctx.gl;
     if ab.is_some() {
         for (slot, view, unit, rows, name) in [
@@ -141,6 +137,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     p.set_i32(gl, "uOutStart", out_start as i32);
     p.set_i32(gl, "uOutLd", out_ld as i32);
     let groups = |v: i64| ((v + 7) / 8 + 7) / 8;
+    crate::engine::fault::check_launch()?;
     // SAFETY: the context is current; program, textures and image are bound above.
     unsafe {
         gl.memory_barrier(glow::TEXTURE_FETCH_BARRIER_BIT);
@@ -174,7 +171,7 @@ fn pack(
     slot: usize,
 ) -> Result<()> {
     let ld = round8(rows);
-    let p = e.compute_program("gemm_pack.comp", PACK)?;
+    let p = e.compute_program("gemm_pack.comp", PACK, &[])?;
     e.bind_matrix(&p, 0, "P", src, transposed)?;
     let gl = &e.ctx.gl;
     let buffer = e.scratch.buffer(gl, &e.ext, slot, ld * cols)?;
@@ -191,6 +188,7 @@ fn pack(
     p.set_i32(gl, "uRows", rows as i32);
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
+    crate::engine::fault::check_launch()?;
     // SAFETY: the context is current; the barrier orders this pass's stores after earlier reads
     // of the panel.
     unsafe {

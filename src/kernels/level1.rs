@@ -1,10 +1,11 @@
 //! Element-wise level-1 operations: saxpy, sscal, scopy, sswap.
 //!
-//! Each chunk of elements is one draw of `elementwise.frag` into a render target, stored back
-//! in place. Where the reference BLAS's sequential loop gives a different result from an
+//! On the compute pipeline the work is `level1_compute`'s. On the fragment pipeline each chunk
+//! of elements is one draw of `elementwise.frag` into a render target, stored back in place. Where the reference BLAS's sequential loop gives a different result from an
 //! element-parallel one (operands that overlap, a zero increment on an output), the loop itself
 //! runs on the host.
 
+use super::level1_compute::{self, Op};
 use crate::engine::operand::{Mem, OutLayout, Vector};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -29,6 +30,9 @@ pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
         y0[0] += alpha * s;
         return e.write(y.mem, &y0);
     }
+    if super::compute_available(e) {
+        return level1_compute::run(e, Op::Axpy, alpha, x, y);
+    }
     elementwise(e, "AXPY", alpha, x, Some(y), y)
 }
 
@@ -36,6 +40,9 @@ pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
 pub fn sscal(e: &mut Engine, alpha: f32, x: &Vector) -> Result<()> {
     if x.n == 0 || x.inc <= 0 {
         return Ok(());
+    }
+    if super::compute_available(e) {
+        return level1_compute::run(e, Op::Scal, alpha, x, x);
     }
     elementwise(e, "SCAL", alpha, x, None, x)
 }
@@ -49,6 +56,9 @@ pub fn scopy(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
         // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
         return sequential(e, x, y, |xi, yi| unsafe { *yi = *xi });
     }
+    if super::compute_available(e) {
+        return level1_compute::run(e, Op::Copy, 1.0, x, y);
+    }
     elementwise(e, "COPY", 1.0, x, None, y)
 }
 
@@ -60,6 +70,9 @@ pub fn sswap(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
     if super::overlap(x, y) || x.inc == 0 || y.inc == 0 {
         // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
         return sequential(e, x, y, |xi, yi| unsafe { std::ptr::swap(xi, yi) });
+    }
+    if super::compute_available(e) {
+        return level1_compute::run(e, Op::Swap, 1.0, x, y);
     }
     let len = chunk(e, &[x, y]);
     let mut i0 = 0;

@@ -1,0 +1,122 @@
+// Element-wise level-1 kernels on the compute pipeline, in place on the operands' buffers:
+// AXPY y := y + alpha*x, SCAL y := alpha*y, COPY y := x, SWAP x <-> y.
+// Logical element i of an operand is element uStart + i*uInc of its window. Operands are read
+// through buffer textures and written through storage blocks (on llvmpipe the fastest load and
+// store paths). With VEC4 both operands are unit-stride and their windows share alignment, so
+// whole texels are loaded and stored four elements at a time and only the partial texels at
+// the ends go element by element.
+layout(local_size_x = 64) in;
+
+// SWAP reads y through its storage block: a texture fetch of y could legally be moved after
+// the store to y, since texture reads are not ordered with storage writes.
+#ifdef SWAP
+#define Y_ACCESS
+#else
+#define Y_ACCESS writeonly
+#endif
+
+uniform highp samplerBuffer uX1;
+uniform highp samplerBuffer uY1;
+layout(std430, binding = 0) Y_ACCESS buffer Y1 { float y1[]; };
+#ifdef SWAP
+layout(std430, binding = 1) writeonly buffer X1 { float x1[]; };
+#endif
+#ifdef VEC4
+uniform highp samplerBuffer uX4;
+uniform highp samplerBuffer uY4;
+layout(std430, binding = 2) Y_ACCESS buffer Y4 { vec4 y4[]; };
+#ifdef SWAP
+layout(std430, binding = 3) writeonly buffer X4 { vec4 x4[]; };
+#endif
+// x's texel holding the elements of y's texel t is t + uXShift.
+uniform int uXShift;
+#endif
+
+uniform int uN;
+uniform float uAlpha;
+uniform int uXStart, uXInc, uYStart, uYInc;
+
+#if defined(AXPY)
+#define NEW_Y(x, y) ((y) + uAlpha * (x))
+#elif defined(SCAL)
+#define NEW_Y(x, y) (uAlpha * (y))
+#else
+#define NEW_Y(x, y) (x)
+#endif
+#if defined(SCAL)
+#define READS_X 0
+#else
+#define READS_X 1
+#endif
+#if defined(COPY)
+#define READS_Y 0
+#else
+#define READS_Y 1
+#endif
+
+void element(int i) {
+    int xi = uXStart + i * uXInc;
+    int yi = uYStart + i * uYInc;
+    float x = 0.0, y = 0.0;
+#if READS_X
+    x = texelFetch(uX1, xi).r;
+#endif
+#if defined(SWAP)
+    y = y1[yi];
+#elif READS_Y
+    y = texelFetch(uY1, yi).r;
+#endif
+    y1[yi] = NEW_Y(x, y);
+#ifdef SWAP
+    x1[xi] = y;
+#endif
+}
+
+#ifdef VEC4
+void texel(int t) {
+    vec4 x = vec4(0.0), y = vec4(0.0);
+#if READS_X
+    x = texelFetch(uX4, t + uXShift);
+#endif
+#if defined(SWAP)
+    y = y4[t];
+#elif READS_Y
+    y = texelFetch(uY4, t);
+#endif
+    y4[t] = NEW_Y(x, y);
+#ifdef SWAP
+    x4[t + uXShift] = y;
+#endif
+}
+#endif
+
+void main() {
+    int id = int(gl_GlobalInvocationID.x);
+    int stride = int(gl_NumWorkGroups.x * gl_WorkGroupSize.x);
+#ifdef VEC4
+    // Texel t of y holds logical elements 4t - uYStart .. 4t - uYStart + 3; texels
+    // first..last-1 are whole, and the elements outside them go one by one.
+    int first = (uYStart + 3) / 4;
+    int last = (uN + uYStart) / 4;
+    int t = first + id;
+    for (; t + 3 * stride < last; t += 4 * stride) {
+        texel(t);
+        texel(t + stride);
+        texel(t + 2 * stride);
+        texel(t + 3 * stride);
+    }
+    for (; t < last; t += stride) {
+        texel(t);
+    }
+    for (int i = id; i < 4 * first - uYStart; i += stride) {
+        element(i);
+    }
+    for (int i = 4 * last - uYStart + id; i < uN; i += stride) {
+        element(i);
+    }
+#else
+    for (int i = id; i < uN; i += stride) {
+        element(i);
+    }
+#endif
+}
