@@ -1,8 +1,8 @@
 //! Reductions: sdot, sasum, and the plain sum saxpy needs for a zero y increment.
 //!
-//! A parallel reduction in few passes: the first pass has each fragment add a block of terms
-//! read from the operands; later passes add blocks of the previous pass's sums, until one value
-//! is left. Blocks are large enough that even a billion terms take three or four passes.
+//! On the compute pipeline the work is `dot_compute`'s. On the fragment pipeline, a parallel
+//! reduction in few passes: the first pass has each fragment add a block of terms read from the
+//! operands; later passes add blocks of the previous pass's sums, until one value is left. Blocks are large enough that even a billion terms take three or four passes.
 
 use crate::engine::operand::{Mem, OutLayout, Vector, OPERAND_UNITS};
 use crate::engine::Engine;
@@ -48,6 +48,17 @@ fn reduce_into(
         return e.write(result, &[0.0]);
     }
     let len = super::chunk_len(e, &[x, y.unwrap_or(x)], i64::MAX);
+    if super::compute_available(e) {
+        let mut total = 0.0f64;
+        let mut i0 = 0;
+        while i0 < x.n {
+            let i1 = (i0 + len).min(x.n);
+            let ys = y.map(|y| y.slice(i0, i1));
+            total += super::dot_compute::reduce(e, variant, &x.slice(i0, i1), ys.as_ref())?;
+            i0 = i1;
+        }
+        return e.write(result, &[total as f32]);
+    }
     if len >= x.n {
         let slot = reduce(e, variant, x, y)?;
         e.target(slot, 1, 1)?;

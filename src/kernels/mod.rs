@@ -2,18 +2,18 @@
 //! the work is split into launches.
 
 pub mod dot;
+mod dot_compute;
 pub mod gemm;
 pub mod gemm_compute;
 pub mod gemv;
 pub mod level1;
 pub mod level1_compute;
+mod stream;
 
 use once_cell::sync::OnceCell;
 
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
-use crate::status::Result;
-use glow::HasContext;
 
 /// Whether kernels may use the compute pipeline: `GLBLAS_PIPELINE=fragment` keeps every kernel
 /// on the fragment pipeline; `auto` (the default) and `compute` use compute where it exists.
@@ -31,27 +31,6 @@ fn compute_available(e: &Engine) -> bool {
         && !e.ctx.info.gles
         && e.ext.tex_buffer_range.is_some()
         && e.ext.buffer_storage.is_some()
-}
-
-/// Invocations per workgroup of the one-dimensional compute kernels.
-const GROUP: i64 = 64;
-
-/// Dispatches the bound one-dimensional compute program over `items` work items, each
-/// invocation looping over its share, with barriers ordering it after earlier shader writes
-/// and later reads after its own. A software rasterizer gets a few workgroups per core (each
-/// costs it a task); a GPU enough to fill it.
-fn dispatch_1d(e: &Engine, items: i64, what: &str) -> Result<()> {
-    let most = if e.ctx.info.software { 256 } else { 16384 };
-    let groups = ((items + GROUP - 1) / GROUP).clamp(1, most);
-    crate::engine::fault::check_launch()?;
-    let gl = &e.ctx.gl;
-    // SAFETY: the context is current; the caller bound the program and its operands.
-    unsafe {
-        gl.memory_barrier(glow::ALL_BARRIER_BITS);
-        gl.dispatch_compute(groups as u32, 1, 1);
-        gl.memory_barrier(glow::ALL_BARRIER_BITS);
-    }
-    crate::engine::check_gl(gl, what)
 }
 
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each

@@ -1,0 +1,70 @@
+//! sdot, sasum and the plain sum on the compute pipeline (`reduce.comp`): one pass leaves a
+//! partial sum per workgroup in staging, and the host adds those (a few hundred at most on a
+//! software rasterizer) in double precision.
+
+use super::stream;
+use crate::engine::operand::{Mem, Vector, Window};
+use crate::engine::Engine;
+use crate::status::Result;
+
+const COMP: &str = include_str!("../../shaders/reduce.comp");
+
+/// Texture units of the operands' R32F views (their RGBA32F views take the next two).
+const SAMPLE_X: u32 = 0;
+const SAMPLE_Y: u32 = 1;
+/// Staging units: the operands, and the partial sums.
+const UNIT_X: usize = 0;
+const UNIT_Y: usize = 1;
+const UNIT_PARTIALS: usize = 2;
+/// The partial sums' storage binding, as `reduce.comp` declares it.
+const STORE_PARTIALS: u32 = 0;
+
+/// The sum of the terms of `variant` (DOT, SUM or ASUM) over x (and y), which fit one window.
+pub fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Result<f64> {
+    let (mut x, mut y) = (*x, y.copied());
+    match &mut y {
+        // Pairs (x(i), y(i)) are the same whichever end both are counted from.
+        Some(y) if x.inc == -1 && y.inc == -1 => {
+            x.inc = 1;
+            y.inc = 1;
+        }
+        // The order of a plain sum's terms is free.
+        None if x.inc < 0 => x.inc = -x.inc,
+        _ => {}
+    }
+    let pad = stream::pad(e, &[&x, y.as_ref().unwrap_or(&x)]);
+    let xd = stream::staged(e, UNIT_X, &x, pad)?;
+    let yd = match &y {
+        Some(y) => stream::staged(e, UNIT_Y, y, pad)?,
+        None => xd,
+    };
+    let vec4 = stream::vec4(&[&xd, &yd]);
+    let mut defines = vec![(variant, "1".to_string())];
+    if vec4 {
+        defines.push(("VEC4", "1".to_string()));
+    }
+    let p = e.compute_program("reduce.comp", COMP, &defines)?;
+    xd.sample(e, &p, "X", SAMPLE_X, vec4)?;
+    if y.is_some() {
+        yd.sample(e, &p, "Y", SAMPLE_Y, vec4)?;
+    }
+    let items = stream::items(&xd, vec4);
+    let most_groups = stream::groups(e, items);
+    let partials = e
+        .staging
+        .output(&e.ctx.gl, &e.ext, UNIT_PARTIALS, most_groups)?;
+    let partials = Mem::Device {
+        buffer: partials,
+        offset: 0,
+        len: most_groups,
+    };
+    Window::of(&e.ctx.info, partials, most_groups).bind_storage(&e.ext, STORE_PARTIALS);
+    let gl = &e.ctx.gl;
+    p.set_i32(gl, "uN", xd.v.n as i32);
+    p.set_i32(gl, "uYShift", ((yd.w.start - xd.w.start) / 4) as i32);
+    let groups = stream::dispatch(e, items, "reduce dispatch")?;
+    e.staging
+        .read_mapped(&e.ctx.gl, &e.ext, UNIT_PARTIALS, groups, |partials| {
+            partials.iter().map(|&v| f64::from(v)).sum()
+        })
+}
