@@ -44,6 +44,9 @@ pub struct DeviceInfo {
     pub storage_buffer_offset_alignment: i64,
     /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
     pub software: bool,
+    /// GL_AMD_pinned_memory: a buffer can be made over host memory, which kernels then use in
+    /// place.
+    pub pinned_memory: bool,
     /// Immutable buffer storage (GL 4.4 or ARB_buffer_storage on desktop GL), which allows
     /// persistent mappings.
     pub buffer_storage: bool,
@@ -476,6 +479,7 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
         let compute_shaders = if gles { ver(3, 1) } else { ver(4, 3) };
         let info = DeviceInfo {
             software: is_software(&renderer),
+            pinned_memory: gl.supported_extensions().contains("GL_AMD_pinned_memory"),
             renderer,
             version: gl.get_parameter_string(glow::VERSION),
             platform: platform.to_string(),

@@ -249,6 +249,33 @@ impl Engine {
             .upload_vector(&self.ctx.gl, &self.ext, unit, v, pad)
     }
 
+    /// A unit-stride host vector as device memory over the caller's own storage, where the
+    /// device allows and it is worth it (see `Staging::pin`); kernels may write it in place.
+    pub fn pin_vector(&mut self, v: &Vector) -> Option<Vector> {
+        match v.mem {
+            Mem::Host(p) if v.inc.abs() == 1 => {
+                let mem = self
+                    .staging
+                    .pin(&self.ctx.gl, &self.ext, &self.ctx.info, p, v.span())?;
+                Some(Vector { mem, ..*v })
+            }
+            _ => None,
+        }
+    }
+
+    /// A host matrix as device memory over the caller's own storage (see `pin_vector`).
+    pub fn pin_matrix(&mut self, m: &Matrix) -> Option<Matrix> {
+        match m.mem {
+            Mem::Host(p) => {
+                let mem = self
+                    .staging
+                    .pin(&self.ctx.gl, &self.ext, &self.ctx.info, p, m.span())?;
+                Some(Matrix { mem, ..*m })
+            }
+            Mem::Device { .. } => None,
+        }
+    }
+
     /// Makes `m` readable by kernels: host matrices are uploaded (packed) into staging buffer `unit`.
     pub fn upload_matrix(&mut self, unit: usize, m: &Matrix) -> Result<Matrix> {
         self.staging.upload_matrix(&self.ctx.gl, &self.ext, unit, m)

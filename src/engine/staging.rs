@@ -7,6 +7,10 @@
 //! host then writes memory the device may still be reading, so a buffer handed to the device
 //! is not written again before a fence shows the device is done with it. Elsewhere each upload
 //! maps the buffer afresh (invalidating it) and results are read back with a GL call.
+//!
+//! Where the device can make a buffer over host memory (GL_AMD_pinned_memory, which llvmpipe
+//! has), large unit-stride host operands are not copied at all: kernels use the caller's memory
+//! in place, and the call waits for the device before it returns.
 
 use glow::HasContext;
 
@@ -15,11 +19,19 @@ use super::operand::{Matrix, Mem, Vector, OPERAND_UNITS};
 use super::scratch::GrowingBuffer;
 use crate::status::{Error, Result, Status};
 
+/// `GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD`, the target that makes a buffer over host memory.
+const EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD: u32 = 0x9160;
+/// Host operands at least this large are used in place where the device allows; copying a
+/// smaller one costs less than making and releasing the buffer over it.
+const PIN_MIN_BYTES: i64 = 256 * 1024;
+
 #[derive(Default)]
 pub struct Staging {
     slots: [Slot; OPERAND_UNITS],
     /// Signalled when the device has finished the last call's commands that use staging.
     pending: Option<glow::Fence>,
+    /// Buffers over the caller's memory made during this call.
+    pinned: Vec<glow::Buffer>,
 }
 
 // SAFETY: the fence is only used by the thread holding the engine lock, with the context current.
@@ -34,6 +46,10 @@ struct Slot {
 
 impl Staging {
     pub fn delete_all(&mut self, gl: &glow::Context) {
+        for b in self.pinned.drain(..) {
+            // SAFETY: the context is current; the buffer is ours.
+            unsafe { gl.delete_buffer(b) };
+        }
         for s in &mut self.slots {
             s.buffer.delete(gl);
             s.busy = false;
@@ -49,9 +65,66 @@ impl Staging {
         ext.buffer_storage.is_some()
     }
 
+    /// Host memory `[ptr, ptr + elems)` as device memory that kernels use in place, where the
+    /// device can map host memory and the range is large enough to be worth it; `None` means
+    /// "copy it". The buffer covers the whole pages holding the range (a page is readable
+    /// wherever one of its bytes is); it lives until the end of the call, which waits for the
+    /// device to finish with it.
+    pub fn pin(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        info: &super::context::DeviceInfo,
+        ptr: *const f32,
+        elems: i64,
+    ) -> Option<Mem> {
+        let addr = ptr as usize;
+        if !info.pinned_memory || elems * 4 < PIN_MIN_BYTES || addr % 4 != 0 {
+            return None;
+        }
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
+        let first = addr / page * page;
+        let end = (addr + elems as usize * 4).div_ceil(page) * page;
+        // SAFETY: the context is current; the caller vouches for the range, whose pages are
+        // therefore mapped; the buffer is deleted (after the device is done) by `end_call`.
+        unsafe {
+            let buffer = gl.create_buffer().ok()?;
+            gl.bind_buffer(EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD, Some(buffer));
+            (ext.buffer_data)(
+                EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD,
+                (end - first) as isize,
+                first as *const std::ffi::c_void,
+                glow::STREAM_DRAW,
+            );
+            gl.bind_buffer(EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD, None);
+            if super::check_gl(gl, "pinned buffer").is_err() {
+                gl.delete_buffer(buffer);
+                return None;
+            }
+            self.pinned.push(buffer);
+            Some(Mem::Device {
+                buffer,
+                offset: ((addr - first) / 4) as i64,
+                len: ((end - first) / 4) as i64,
+            })
+        }
+    }
+
     /// Marks the end of a call: later writes into staging wait for the device to finish the
-    /// commands issued so far.
+    /// commands issued so far, and buffers over the caller's memory are released once the
+    /// device is done with them.
     pub fn end_call(&mut self, gl: &glow::Context) {
+        if !self.pinned.is_empty() {
+            // SAFETY: the context is current.
+            unsafe { gl.memory_barrier(glow::CLIENT_MAPPED_BUFFER_BARRIER_BIT) };
+            // On failure (a lost context) nothing is running any more.
+            let _ = self.wait_all(gl);
+            for b in self.pinned.drain(..) {
+                // SAFETY: the context is current; the device is done with the buffer.
+                unsafe { gl.delete_buffer(b) };
+            }
+        }
         if self.slots.iter().any(|s| s.busy) {
             // SAFETY: the context is current; a newer fence supersedes the old one.
             unsafe {
@@ -69,34 +142,28 @@ impl Staging {
     /// Waits until the device has finished every command issued so far that uses staging.
     fn settle(&mut self, gl: &glow::Context) -> Result<()> {
         if self.slots.iter().any(|s| s.busy) {
+            return self.wait_all(gl);
+        }
+        match self.pending.take() {
+            Some(f) => wait(gl, f),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits until the device has finished every command issued so far.
+    fn wait_all(&mut self, gl: &glow::Context) -> Result<()> {
+        // SAFETY: the context is current; the new fence supersedes the pending one.
+        let f = unsafe {
             if let Some(f) = self.pending.take() {
-                // SAFETY: the context is current; a newer fence supersedes it.
-                unsafe { gl.delete_sync(f) };
+                gl.delete_sync(f);
             }
-            // SAFETY: the context is current.
-            self.pending = Some(
-                unsafe { gl.fence_sync(glow::SYNC_GPU_COMMANDS_COMPLETE, 0) }
-                    .map_err(|e| Error::new(Status::ExecutionFailed, e))?,
-            );
-            for s in &mut self.slots {
-                s.busy = false;
-            }
+            gl.fence_sync(glow::SYNC_GPU_COMMANDS_COMPLETE, 0)
         }
-        let Some(f) = self.pending.take() else {
-            return Ok(());
-        };
-        // SAFETY: the context is current; the fence is ours and deleted here.
-        unsafe {
-            let result = loop {
-                match gl.client_wait_sync(f, glow::SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000) {
-                    glow::TIMEOUT_EXPIRED => continue,
-                    glow::WAIT_FAILED => break super::check_gl(gl, "glClientWaitSync"),
-                    _ => break Ok(()),
-                }
-            };
-            gl.delete_sync(f);
-            result
+        .map_err(|e| Error::new(Status::ExecutionFailed, e))?;
+        for s in &mut self.slots {
+            s.busy = false;
         }
+        wait(gl, f)
     }
 
     /// A buffer of at least `elems` floats for `unit` and host memory to fill it through: the
@@ -274,5 +341,21 @@ impl Staging {
         Ok(read(unsafe {
             std::slice::from_raw_parts(p, elems as usize)
         }))
+    }
+}
+
+/// Waits for fence `f` (flushing the commands before it) and deletes it.
+fn wait(gl: &glow::Context, f: glow::Fence) -> Result<()> {
+    // SAFETY: the context is current; the fence is ours and deleted here.
+    unsafe {
+        let result = loop {
+            match gl.client_wait_sync(f, glow::SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000) {
+                glow::TIMEOUT_EXPIRED => continue,
+                glow::WAIT_FAILED => break super::check_gl(gl, "glClientWaitSync"),
+                _ => break Ok(()),
+            }
+        };
+        gl.delete_sync(f);
+        result
     }
 }

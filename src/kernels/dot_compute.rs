@@ -2,7 +2,7 @@
 //! partial sum per workgroup in staging, and the host adds those (a few hundred at most on a
 //! software rasterizer) in double precision.
 
-use super::stream;
+use super::stream::{self, Access};
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -12,9 +12,7 @@ const COMP: &str = include_str!("../../shaders/reduce.comp");
 /// Texture units of the operands' R32F views (their RGBA32F views take the next two).
 const SAMPLE_X: u32 = 0;
 const SAMPLE_Y: u32 = 1;
-/// Staging units: the operands, and the partial sums.
-const UNIT_X: usize = 0;
-const UNIT_Y: usize = 1;
+/// Staging unit of the partial sums (the operands take the first two).
 const UNIT_PARTIALS: usize = 2;
 /// The partial sums' storage binding, as `reduce.comp` declares it.
 const STORE_PARTIALS: u32 = 0;
@@ -32,12 +30,11 @@ pub fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> 
         None if x.inc < 0 => x.inc = -x.inc,
         _ => {}
     }
-    let pad = stream::pad(e, &[&x, y.as_ref().unwrap_or(&x)]);
-    let xd = stream::staged(e, UNIT_X, &x, pad)?;
-    let yd = match &y {
-        Some(y) => stream::staged(e, UNIT_Y, y, pad)?,
-        None => xd,
+    let ops = match &y {
+        Some(y) => stream::prepare(e, &[(&x, Access::Read), (y, Access::Read)])?,
+        None => stream::prepare(e, &[(&x, Access::Read)])?,
     };
+    let (xd, yd) = (ops[0], *ops.last().expect("one operand or two"));
     let vec4 = stream::vec4(&[&xd, &yd]);
     let mut defines = vec![(variant, "1".to_string())];
     if vec4 {

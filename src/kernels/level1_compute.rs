@@ -6,7 +6,7 @@
 //! alignment (host ones are staged to match) move four elements per load and store; other
 //! strides move element by element and touch nothing between their elements.
 
-use super::stream;
+use super::stream::{self, Access};
 use crate::engine::operand::Vector;
 use crate::engine::Engine;
 use crate::status::Result;
@@ -21,9 +21,6 @@ const STORE_Y1: u32 = 0;
 const STORE_X1: u32 = 1;
 const STORE_Y4: u32 = 2;
 const STORE_X4: u32 = 3;
-/// Staging units of host operands.
-const UNIT_X: usize = 0;
-const UNIT_Y: usize = 1;
 
 /// What the kernel does: the variant's define and which operands it reads and writes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -70,17 +67,17 @@ pub fn run(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result
 }
 
 fn chunk(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
-    let pad = stream::pad(e, &[y, x]);
-    let yd = if op.reads_y() {
-        stream::staged(e, UNIT_Y, y, pad)?
+    let y_access = if op.reads_y() {
+        Access::Read
     } else {
-        stream::output(e, UNIT_Y, y, pad)?
+        Access::Write
     };
-    let xd = if op == Op::Scal {
-        yd
+    let ops = if op == Op::Scal {
+        stream::prepare(e, &[(y, y_access)])?
     } else {
-        stream::staged(e, UNIT_X, x, pad)?
+        stream::prepare(e, &[(y, y_access), (x, Access::Read)])?
     };
+    let (yd, xd) = (ops[0], *ops.last().expect("one operand or two"));
     let vec4 = stream::vec4(&[&yd, &xd]);
     let mut defines = vec![(op.define(), "1".to_string())];
     if vec4 {
@@ -100,9 +97,9 @@ fn chunk(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<(
     p.set_f32(gl, "uAlpha", alpha);
     p.set_i32(gl, "uXShift", ((xd.w.start - yd.w.start) / 4) as i32);
     stream::dispatch(e, stream::items(&yd, vec4), "elementwise dispatch")?;
-    stream::copy_back(e, UNIT_Y, pad, y)?;
+    stream::copy_back(e, 0, &yd)?;
     if op == Op::Swap {
-        stream::copy_back(e, UNIT_X, pad, x)?;
+        stream::copy_back(e, 1, &xd)?;
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! What the one-dimensional compute kernels over vectors share (`level1_compute`,
-//! `dot_compute`): staging host operands so that their texels line up with a device operand's,
+//! `dot_compute`): making host operands device operands (in place, or staged so that their
+//! texels line up with the device operands'),
 //! viewing an operand for four-at-a-time and one-at-a-time reads, and the dispatch.
 
 use glow::HasContext;
@@ -12,18 +13,21 @@ use crate::status::Result;
 /// Invocations per workgroup, as the shaders declare it.
 const GROUP: i64 = 64;
 
-/// A vector operand on the device (staged if it came from the host) and its window.
+/// A vector operand on the device and its window.
 #[derive(Clone, Copy)]
 pub struct Operand {
     pub v: Vector,
     pub w: Window,
+    /// The caller's host vector, when `v` is its copy in staging.
+    copy_of: Option<Vector>,
 }
 
 impl Operand {
-    pub fn new(e: &Engine, v: Vector) -> Operand {
+    fn new(e: &Engine, v: Vector) -> Operand {
         Operand {
             w: Window::of(&e.ctx.info, v.mem, v.span()),
             v,
+            copy_of: None,
         }
     }
 
@@ -64,10 +68,50 @@ fn phase(e: &Engine, v: &Vector) -> Option<i64> {
         .then(|| Window::of(&e.ctx.info, v.mem, 1).start % 4)
 }
 
-/// The staging offset for host operands that puts their texels in line with the device
-/// operands' (when those agree).
-pub fn pad(e: &Engine, vectors: &[&Vector]) -> i64 {
-    vectors.iter().find_map(|v| phase(e, v)).unwrap_or(0)
+/// Makes the vectors of one launch device operands, the i-th using staging unit i if it needs
+/// one. A host vector is used in place where the device can map it; otherwise it is copied
+/// into staging (or, when the kernel only writes it, given room there), placed so that its
+/// texels line up with those of the device operands.
+pub fn prepare(e: &mut Engine, vectors: &[(&Vector, Access)]) -> Result<Vec<Operand>> {
+    let resolved: Vec<Vector> = vectors
+        .iter()
+        .map(|(v, _)| e.pin_vector(v).unwrap_or(**v))
+        .collect();
+    let pad = resolved.iter().find_map(|v| phase(e, v)).unwrap_or(0);
+    let mut ops = Vec::with_capacity(vectors.len());
+    for (unit, (v, (original, access))) in resolved.iter().zip(vectors).enumerate() {
+        let Mem::Host(_) = v.mem else {
+            ops.push(Operand::new(e, *v));
+            continue;
+        };
+        let staged = match access {
+            Access::Read => e.upload_vector_padded(unit, v, pad)?,
+            Access::Write => {
+                let buffer = e.staging.output(&e.ctx.gl, &e.ext, unit, pad + v.n)?;
+                Vector {
+                    mem: Mem::Device {
+                        buffer,
+                        offset: pad,
+                        len: pad + v.n,
+                    },
+                    n: v.n,
+                    inc: v.inc.signum(),
+                }
+            }
+        };
+        ops.push(Operand {
+            copy_of: Some(**original),
+            ..Operand::new(e, staged)
+        });
+    }
+    Ok(ops)
+}
+
+/// Whether a kernel reads an operand (written or not) or only writes it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
 }
 
 /// Whether operands can be read four elements at a time: unit stride, aligned alike, and long
@@ -111,35 +155,17 @@ pub fn items(o: &Operand, rgba: bool) -> i64 {
     }
 }
 
-/// A host vector's staged copy, or the device vector itself.
-pub fn staged(e: &mut Engine, unit: usize, v: &Vector, pad: i64) -> Result<Operand> {
-    let d = e.upload_vector_padded(unit, v, pad)?;
-    Ok(Operand::new(e, d))
-}
-
-/// For a host vector the kernel writes without reading, staging room for it (nothing copied).
-pub fn output(e: &mut Engine, unit: usize, v: &Vector, pad: i64) -> Result<Operand> {
-    let Mem::Host(_) = v.mem else {
-        return Ok(Operand::new(e, *v));
-    };
-    let buffer = e.staging.output(&e.ctx.gl, &e.ext, unit, pad + v.n)?;
-    let d = Vector {
-        mem: Mem::Device {
-            buffer,
-            offset: pad,
-            len: pad + v.n,
-        },
-        n: v.n,
-        inc: v.inc.signum(),
-    };
-    Ok(Operand::new(e, d))
-}
-
-/// Copies the staged elements of host vector `v` (packed, `pad` elements into staging buffer
-/// `unit`) back into it, once the device has written them.
-pub fn copy_back(e: &mut Engine, unit: usize, pad: i64, v: &Vector) -> Result<()> {
-    let Mem::Host(dst) = v.mem else {
+/// Copies a staged operand's elements back into the caller's host vector (and only those)
+/// once the device has written them; `unit` is the staging unit `prepare` gave it.
+pub fn copy_back(e: &mut Engine, unit: usize, o: &Operand) -> Result<()> {
+    let Some(v) = o.copy_of else {
         return Ok(());
+    };
+    let Mem::Host(dst) = v.mem else {
+        unreachable!("copies are of host vectors")
+    };
+    let Mem::Device { offset: pad, .. } = o.v.mem else {
+        unreachable!("staged copies are device memory")
     };
     let step = v.inc.unsigned_abs() as usize;
     e.staging
