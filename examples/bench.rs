@@ -211,7 +211,7 @@ fn bench_saxpy(n: usize, runs: usize) -> Row {
     Row {
         routine: "saxpy",
         shape: format!("n={n}"),
-        pipeline: "fragment",
+        pipeline: pipeline(),
         work: 12.0 * n as f64,
         unit: "GB/s",
         device,
@@ -245,7 +245,7 @@ fn bench_sdot(n: usize, runs: usize) -> Row {
     Row {
         routine: "sdot",
         shape: format!("n={n}"),
-        pipeline: "fragment",
+        pipeline: pipeline(),
         work: 8.0 * n as f64,
         unit: "GB/s",
         device,
@@ -303,7 +303,7 @@ fn bench_sgemv(n: usize, runs: usize) -> Row {
     Row {
         routine: "sgemv",
         shape: format!("{n}x{n} N"),
-        pipeline: "fragment",
+        pipeline: pipeline(),
         work: 2.0 * (n * n) as f64,
         unit: "GFLOP/s",
         device,
@@ -405,6 +405,13 @@ fn bench_sgemm(
     }
 }
 
+/// The pipeline the kernels take here (see `glblas::kernels::pipeline`).
+static PIPELINE: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+fn pipeline() -> &'static str {
+    PIPELINE.get().copied().unwrap_or("fragment")
+}
+
 /// The tiny-call overhead: saxpy of 4 elements, reported in microseconds per call.
 fn bench_tiny(runs: usize) -> Row {
     let mut row = bench_saxpy(4, runs);
@@ -444,12 +451,9 @@ fn main() {
             info.max_texture_buffer_size
         )
     });
-    // sgemm's kernel (see kernels/gemm.rs): compute where the device has it, unless disabled.
-    let gemm_pipeline = match (&info, std::env::var("GLBLAS_PIPELINE").as_deref()) {
-        (_, Ok("fragment")) => "fragment",
-        (Some(i), _) if i.compute_shaders && !i.gles => "compute",
-        _ => "fragment",
-    };
+    PIPELINE
+        .set(glblas::kernels::pipeline().unwrap_or("fragment"))
+        .expect("set once");
     let runs = 5;
     let mut rows = Vec::new();
     let vec_sizes: &[usize] = if quick {
@@ -474,13 +478,13 @@ fn main() {
     };
     for &n in square {
         let runs = if n >= 2048 { 3 } else { runs };
-        rows.push(bench_sgemm(n, n, n, false, false, runs, gemm_pipeline));
+        rows.push(bench_sgemm(n, n, n, false, false, runs, pipeline()));
     }
     let t = if quick { 128 } else { 1024 };
-    rows.push(bench_sgemm(t, t, t, false, true, runs, gemm_pipeline));
-    rows.push(bench_sgemm(t, t, t, true, false, runs, gemm_pipeline));
+    rows.push(bench_sgemm(t, t, t, false, true, runs, pipeline()));
+    rows.push(bench_sgemm(t, t, t, true, false, runs, pipeline()));
     if !quick {
-        rows.push(bench_sgemm(1000, 3000, 500, false, false, 3, gemm_pipeline));
+        rows.push(bench_sgemm(1000, 3000, 500, false, false, 3, pipeline()));
     }
     check(glblasShutdown(), "glblasShutdown");
     if json {

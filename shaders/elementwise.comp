@@ -91,31 +91,42 @@ void texel(int t) {
 #endif
 
 void main() {
-    int id = int(gl_GlobalInvocationID.x);
-    int stride = int(gl_NumWorkGroups.x * gl_WorkGroupSize.x);
+    // Each workgroup takes one contiguous run of the work, its invocations interleaved in it:
+    // neighbouring invocations touch neighbouring memory, and workgroups (on a CPU device, on
+    // different cores) share at most the cache lines where their runs meet.
+    int lid = int(gl_LocalInvocationID.x);
+    int groups = int(gl_NumWorkGroups.x);
 #ifdef VEC4
     // Texel t of y holds logical elements 4t - uYStart .. 4t - uYStart + 3; texels
     // first..last-1 are whole, and the elements outside them go one by one.
     int first = (uYStart + 3) / 4;
     int last = (uN + uYStart) / 4;
-    int t = first + id;
-    for (; t + 3 * stride < last; t += 4 * stride) {
+    int run = ((last - first + groups - 1) / groups + 63) / 64 * 64;
+    int begin = first + int(gl_WorkGroupID.x) * run;
+    int end = min(begin + run, last);
+    int t = begin + lid;
+    for (; t + 192 < end; t += 256) {
         texel(t);
-        texel(t + stride);
-        texel(t + 2 * stride);
-        texel(t + 3 * stride);
+        texel(t + 64);
+        texel(t + 128);
+        texel(t + 192);
     }
-    for (; t < last; t += stride) {
+    for (; t < end; t += 64) {
         texel(t);
     }
-    for (int i = id; i < 4 * first - uYStart; i += stride) {
-        element(i);
-    }
-    for (int i = 4 * last - uYStart + id; i < uN; i += stride) {
-        element(i);
+    if (gl_WorkGroupID.x == 0u) {
+        for (int i = lid; i < 4 * first - uYStart; i += 64) {
+            element(i);
+        }
+        for (int i = 4 * last - uYStart + lid; i < uN; i += 64) {
+            element(i);
+        }
     }
 #else
-    for (int i = id; i < uN; i += stride) {
+    int run = ((uN + groups - 1) / groups + 63) / 64 * 64;
+    int begin = int(gl_WorkGroupID.x) * run;
+    int end = min(begin + run, uN);
+    for (int i = begin + lid; i < end; i += 64) {
         element(i);
     }
 #endif

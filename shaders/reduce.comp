@@ -32,46 +32,54 @@ uniform int uXStart, uXInc, uYStart, uYInc;
 shared float sums[64];
 
 void main() {
-    int id = int(gl_GlobalInvocationID.x);
-    int stride = int(gl_NumWorkGroups.x * gl_WorkGroupSize.x);
+    // Each workgroup takes one contiguous run of the terms, its invocations interleaved in it.
+    int lid = int(gl_LocalInvocationID.x);
+    int groups = int(gl_NumWorkGroups.x);
     vec4 acc = vec4(0.0);
 #ifdef VEC4
     // Texel t of x holds logical elements 4t - uXStart .. 4t - uXStart + 3; texels
     // first..last-1 are whole, and the elements outside them go one by one.
     int first = (uXStart + 3) / 4;
     int last = (uN + uXStart) / 4;
-    int t = first + id;
-    for (; t + stride < last; t += 2 * stride) {
-        acc += TERM4(t) + TERM4(t + stride);
+    int run = ((last - first + groups - 1) / groups + 63) / 64 * 64;
+    int begin = first + int(gl_WorkGroupID.x) * run;
+    int end = min(begin + run, last);
+    int t = begin + lid;
+    for (; t + 64 < end; t += 128) {
+        acc += TERM4(t) + TERM4(t + 64);
     }
-    if (t < last) {
+    if (t < end) {
         acc += TERM4(t);
     }
-    for (int i = id; i < 4 * first - uXStart; i += stride) {
-        acc.x += TERM(i);
-    }
-    for (int i = 4 * last - uXStart + id; i < uN; i += stride) {
-        acc.y += TERM(i);
+    if (gl_WorkGroupID.x == 0u) {
+        for (int i = lid; i < 4 * first - uXStart; i += 64) {
+            acc.x += TERM(i);
+        }
+        for (int i = 4 * last - uXStart + lid; i < uN; i += 64) {
+            acc.y += TERM(i);
+        }
     }
 #else
-    int i = id;
-    for (; i + 3 * stride < uN; i += 4 * stride) {
-        acc += vec4(TERM(i), TERM(i + stride), TERM(i + 2 * stride), TERM(i + 3 * stride));
+    int run = ((uN + groups - 1) / groups + 63) / 64 * 64;
+    int begin = int(gl_WorkGroupID.x) * run;
+    int end = min(begin + run, uN);
+    int i = begin + lid;
+    for (; i + 192 < end; i += 256) {
+        acc += vec4(TERM(i), TERM(i + 64), TERM(i + 128), TERM(i + 192));
     }
-    for (; i < uN; i += stride) {
+    for (; i < end; i += 64) {
         acc.x += TERM(i);
     }
 #endif
-    uint lid = gl_LocalInvocationID.x;
     sums[lid] = (acc.x + acc.y) + (acc.z + acc.w);
     barrier();
-    for (uint w = 32u; w > 0u; w >>= 1) {
+    for (int w = 32; w > 0; w >>= 1) {
         if (lid < w) {
             sums[lid] += sums[lid + w];
         }
         barrier();
     }
-    if (lid == 0u) {
+    if (lid == 0) {
         partials[gl_WorkGroupID.x] = sums[0];
     }
 }

@@ -79,7 +79,7 @@ impl Staging {
         elems: i64,
     ) -> Option<Mem> {
         let addr = ptr as usize;
-        if !info.pinned_memory || elems * 4 < PIN_MIN_BYTES || addr % 4 != 0 {
+        if !info.pinned_memory || elems * 4 < PIN_MIN_BYTES || !addr.is_multiple_of(4) {
             return None;
         }
         // SAFETY: sysconf has no preconditions.

@@ -3,8 +3,9 @@
 //! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major
 //! and op(B) transposed, rows padded to a multiple of 8 with zeros), then `gemm.comp` computes
 //! C, one 8×8 block per invocation, loading the panels as RGBA texels. C is written in place when
-//! it is in device memory, otherwise into a scratch buffer that is read back into the host
-//! matrix column by column (so its padding rows are never written).
+//! it is in device memory or in host memory the device can map, otherwise into a scratch
+//! buffer that is read back into the host matrix column by column (so its padding rows are
+//! never written).
 
 use glow::HasContext;
 
@@ -61,12 +62,18 @@ pub fn fits(e: &Engine, g: &Gemm) -> bool {
 
 pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     let (m, n) = (g.m, g.n);
+    // Host matrices are used in place where the device can map host memory, else copied.
+    let mut resident = |unit, m: &Matrix| match e.pin_matrix(m) {
+        Some(pinned) => Ok(pinned),
+        None => e.upload_matrix(unit, m),
+    };
     let ab = match &g.ab {
-        Some((a, b)) => Some((e.upload_matrix(0, a)?, e.upload_matrix(1, b)?)),
+        Some((a, b)) => Some((resident(0, a)?, resident(1, b)?)),
         None => None,
     };
+    let c = e.pin_matrix(&g.c).unwrap_or(g.c);
     let cd = if g.beta != 0.0 {
-        Some(e.upload_matrix(2, &g.c)?)
+        Some(e.upload_matrix(2, &c)?)
     } else {
         None
     };
@@ -102,11 +109,11 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         e.bind_matrix(&p, 2, "C", cd, false)?;
     }
     // Where C goes: in place in device memory, or packed (ld = m) into scratch for the host.
-    let (out_buffer, first_byte, out_start, out_ld, bytes) = match g.c.mem {
+    let (out_buffer, first_byte, out_start, out_ld, bytes) = match c.mem {
         Mem::Device { buffer, offset, .. } => {
             let first_byte = window_first_byte(&e.ctx.info, offset);
             let start = offset - first_byte / 4;
-            (buffer, first_byte, start, g.c.ld, (start + g.c.span()) * 4)
+            (buffer, first_byte, start, c.ld, (start + c.span()) * 4)
         }
         Mem::Host(_) => (
             e.scratch.buffer(gl, &e.ext, OUT, m * n)?,
@@ -154,8 +161,8 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         gl.memory_barrier(glow::ALL_BARRIER_BITS);
     }
     crate::engine::check_gl(gl, "gemm dispatch")?;
-    if let Mem::Host(dst) = g.c.mem {
-        read_back(e, out_buffer, m, n, dst, g.c.ld)?;
+    if let Mem::Host(dst) = c.mem {
+        read_back(e, out_buffer, m, n, dst, c.ld)?;
     }
     Ok(())
 }

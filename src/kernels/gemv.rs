@@ -1,6 +1,7 @@
 //! sgemv: y := alpha*op(A)*x + beta*y, column-major A.
 //!
-//! Loop structure: y is cut into chunks of at most one render target; each chunk is one draw,
+//! The compute kernel (`gemv_compute.rs`) takes calls whose operands each fit one window, where
+//! the device has the compute pipeline. Otherwise, the fragment kernel's loop structure: y is cut into chunks of at most one render target; each chunk is one draw,
 //! one fragment per element of y. When A's or x's part does not fit one buffer-texture window,
 //! the inner dimension is cut into chunks whose products are added into y in turn (beta applies
 //! to the first only).
@@ -23,6 +24,9 @@ pub struct Gemv {
 }
 
 pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
+    if super::compute_available(e) && super::gemv_compute::fits(e, g) {
+        return super::gemv_compute::sgemv(e, g);
+    }
     let k = g.ax.as_ref().map_or(0, |(_, x)| x.n);
     let (tm, tk) = plan(e, g, k)?;
     let mut i0 = 0;

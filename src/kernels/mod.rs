@@ -6,6 +6,7 @@ mod dot_compute;
 pub mod gemm;
 pub mod gemm_compute;
 pub mod gemv;
+mod gemv_compute;
 pub mod level1;
 pub mod level1_compute;
 mod stream;
@@ -31,6 +32,19 @@ fn compute_available(e: &Engine) -> bool {
         && !e.ctx.info.gles
         && e.ext.tex_buffer_range.is_some()
         && e.ext.buffer_storage.is_some()
+}
+
+/// The pipeline the kernels take on this device (for calls that fit one window): "compute" or
+/// "fragment"; `None` without a device. For reports such as the benchmark's.
+pub fn pipeline() -> Option<&'static str> {
+    crate::engine::with_engine(|e| {
+        Ok(if compute_available(e) {
+            "compute"
+        } else {
+            "fragment"
+        })
+    })
+    .ok()
 }
 
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
