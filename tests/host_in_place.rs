@@ -183,3 +183,53 @@ fn a_read_only_input_is_only_read() {
         libc::munmap(p, bytes);
     }
 }
+
+#[test]
+fn small_host_vectors_staged_in_line_with_misaligned_device_ones() {
+    // Below the in-place size: host operands are copied into staging at the device operand's
+    // offset within a texel, so that both are read four elements at a time.
+    let n = 1003;
+    for offset in 0..4 {
+        let x = fill(n, 8);
+        let y0 = fill(n + 8, 9);
+        let d = Dev::new(&y0);
+        let mut r = 0.0f32;
+        unsafe {
+            let y = d.f().add(offset);
+            assert_eq!(
+                glblasSaxpy(n as i32, 3.0, x.as_ptr(), 1, y, 1),
+                Status::Success
+            );
+            assert_eq!(
+                glblasSdot(n as i32, x.as_ptr(), 1, y, 1, &mut r),
+                Status::Success
+            );
+        }
+        let got = d.get(n + 8);
+        let mut want = y0[offset..offset + n].to_vec();
+        saxpy_ref(n, 3.0, &x, 1, &mut want, 1);
+        assert_saxpy(
+            &got[offset..offset + n],
+            &want,
+            &terms(&x, 3.0, &y0[offset..]),
+        );
+        assert_eq!(&got[..offset], &y0[..offset], "offset {offset}: before y");
+        assert_eq!(
+            &got[offset + n..],
+            &y0[offset + n..],
+            "offset {offset}: after y"
+        );
+        assert_sdot(r, &x, 1, &got[offset..], 1, n);
+
+        // And a host y written without being read (scopy) next to a device x.
+        let mut z = vec![GUARD; n + 2];
+        unsafe {
+            assert_eq!(
+                glblasScopy(n as i32, d.f().add(offset), 1, z[1..].as_mut_ptr(), 1),
+                Status::Success
+            );
+        }
+        assert_eq!(&z[1..=n], &got[offset..offset + n]);
+        assert_eq!((z[0], z[n + 1]), (GUARD, GUARD));
+    }
+}
