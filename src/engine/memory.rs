@@ -10,7 +10,8 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use glow::HasContext;
-use parking_lot::Mutex;
+use std::cell::RefCell;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::status::{Error, Result, Status};
 
@@ -61,10 +62,37 @@ static LIVE: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
 /// Whether any device allocation was ever made: programs that never make one pay one load.
 static EVER_ALLOCATED: AtomicBool = AtomicBool::new(false);
 
+/// Locks one of the maps (std mutexes, for the reason given at `engine::ENGINE`).
+fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+type ForkGuards = (
+    MutexGuard<'static, BTreeMap<usize, usize>>,
+    MutexGuard<'static, Quarantine>,
+);
+
+thread_local! {
+    /// The maps' guards, held by the forking thread across fork().
+    static HELD: RefCell<Option<ForkGuards>> = const { RefCell::new(None) };
+}
+
+/// For `fork`: holds both address maps across fork() (order: live, then quarantine, as
+/// `is_device_address` takes them), so neither is copied mid-update.
+pub(super) fn lock_maps_for_fork() {
+    let guards = (lock(&LIVE), lock(&QUARANTINE));
+    HELD.with(|h| *h.borrow_mut() = Some(guards));
+}
+
+/// Releases what `lock_maps_for_fork` took, in the parent or the child after fork().
+pub(super) fn unlock_maps_after_fork() {
+    HELD.with(|h| h.borrow_mut().take());
+}
+
 /// Whether `addr` lies in a device allocation of this process, live or freed in quarantine.
 pub fn is_device_address(addr: usize) -> bool {
     EVER_ALLOCATED.load(Ordering::Acquire)
-        && (range_contains(&LIVE.lock(), addr) || QUARANTINE.lock().contains(addr))
+        && (range_contains(&lock(&LIVE), addr) || lock(&QUARANTINE).contains(addr))
 }
 
 /// Whether one of `ranges` (start → length) contains `addr`.
@@ -153,7 +181,7 @@ impl DeviceMemory {
         match made {
             Ok(buffer) => {
                 EVER_ALLOCATED.store(true, Ordering::Release);
-                LIVE.lock().insert(start as usize, reserved);
+                lock(&LIVE).insert(start as usize, reserved);
                 self.by_start.insert(
                     start as usize,
                     Allocation {
@@ -198,8 +226,8 @@ impl DeviceMemory {
             unsafe { gl.delete_buffer(a.buffer) };
         }
         // Into quarantine before leaving LIVE, so the range is never reported as host memory.
-        QUARANTINE.lock().add(start, a.reserved);
-        LIVE.lock().remove(&start);
+        lock(&QUARANTINE).add(start, a.reserved);
+        lock(&LIVE).remove(&start);
     }
 
     /// Tells whether `addr` is host memory, inside a device allocation (or its guard page), or
@@ -214,7 +242,7 @@ impl DeviceMemory {
                     available: a.bytes as isize - offset as isize,
                 }
             }
-            _ if QUARANTINE.lock().contains(addr) => Location::Freed,
+            _ if lock(&QUARANTINE).contains(addr) => Location::Freed,
             _ => Location::Host(addr),
         }
     }

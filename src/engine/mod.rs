@@ -4,6 +4,7 @@
 
 pub mod context;
 pub mod fault;
+mod fork;
 pub mod fpenv;
 pub mod gl_ext;
 pub mod memory;
@@ -17,7 +18,7 @@ pub mod transfer;
 use std::sync::Arc;
 
 use glow::HasContext;
-use parking_lot::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::status::{Error, Result, Status};
 use context::GpuContext;
@@ -47,19 +48,32 @@ enum Slot {
     /// Context creation failed; calls answer NOT_INITIALIZED until `glblasInit` retries.
     Failed,
     Ready(Box<Engine>),
+    /// This process is a fork() child of one that had set up GL: the context is the parent's,
+    /// and GL is not used here (see `fork`).
+    Forked,
 }
 
+/// A std mutex, not parking_lot's: after fork() the child must be able to release it even if a
+/// parent thread was queued on it (parking_lot may hand the lock to that thread, which does not
+/// exist in the child).
 static ENGINE: Mutex<Slot> = Mutex::new(Slot::Uninit);
+
+/// The engine slot, locked (a panic caught while it was held leaves it usable).
+fn lock_engine() -> MutexGuard<'static, Slot> {
+    ENGINE.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// Runs `f` on the engine, creating it on first use.
 pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
     let _fp = fpenv::SavedFpEnv::save();
-    let mut slot = ENGINE.lock();
+    let mut slot = lock_engine();
     if matches!(*slot, Slot::Uninit) {
         *slot = create_slot();
     }
-    let Slot::Ready(engine) = &mut *slot else {
-        return Err(Error::new(Status::NotInitialized, "no GL context"));
+    let engine = match &mut *slot {
+        Slot::Ready(engine) => engine,
+        Slot::Forked => return Err(forked()),
+        _ => return Err(Error::new(Status::NotInitialized, "no GL context")),
     };
     let _current = engine.ctx.make_current()?;
     drain_gl_errors(&engine.ctx.gl);
@@ -75,12 +89,13 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
 /// Creates the engine if there is none, retrying after an earlier failure.
 pub fn init() -> Result<()> {
     let _fp = fpenv::SavedFpEnv::save();
-    let mut slot = ENGINE.lock();
-    if !matches!(*slot, Slot::Ready(_)) {
+    let mut slot = lock_engine();
+    if matches!(*slot, Slot::Uninit | Slot::Failed) {
         *slot = create_slot();
     }
     match *slot {
         Slot::Ready(_) => Ok(()),
+        Slot::Forked => Err(forked()),
         _ => Err(Error::new(Status::NotInitialized, "no GL context")),
     }
 }
@@ -88,9 +103,11 @@ pub fn init() -> Result<()> {
 /// Frees every GL object and the context; the next call initialises again.
 pub fn shutdown() -> Result<()> {
     let _fp = fpenv::SavedFpEnv::save();
-    let mut slot = ENGINE.lock();
-    if let Slot::Ready(engine) = std::mem::replace(&mut *slot, Slot::Uninit) {
-        engine.destroy();
+    let mut slot = lock_engine();
+    match std::mem::replace(&mut *slot, Slot::Uninit) {
+        Slot::Ready(engine) => engine.destroy(),
+        Slot::Forked => *slot = Slot::Forked,
+        Slot::Uninit | Slot::Failed => {}
     }
     Ok(())
 }
@@ -106,7 +123,15 @@ pub fn device_name() -> Option<std::ffi::CString> {
         .ok()
 }
 
+fn forked() -> Error {
+    Error::new(
+        Status::NotInitialized,
+        "GL is not available in a child created by fork() after the parent used it",
+    )
+}
+
 fn create_slot() -> Slot {
+    fork::register();
     match Engine::create() {
         Ok(e) => Slot::Ready(Box::new(e)),
         Err(e) => {
