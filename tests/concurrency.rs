@@ -6,8 +6,7 @@
 
 mod common;
 
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 use glblas::api::*;
@@ -117,27 +116,12 @@ fn one_call(rng: &mut Rng, seed: u64) {
 
 #[test]
 fn eight_threads_of_mixed_calls() {
-    let (done, finished) = mpsc::channel();
-    for t in 0..THREADS {
-        let done = done.clone();
-        std::thread::spawn(move || {
-            let mut rng = Rng(t as u64 + 1);
-            for c in 0..CALLS {
-                one_call(&mut rng, (t * CALLS + c) as u64);
-            }
-            done.send(t).expect("the test is waiting");
-        });
-    }
-    drop(done);
-    let deadline = Instant::now() + Duration::from_secs(600);
-    for _ in 0..THREADS {
-        let left = deadline.saturating_duration_since(Instant::now());
-        // A thread that panicked drops its sender without sending: recv then fails once all
-        // are gone, and the test fails.
-        finished
-            .recv_timeout(left)
-            .expect("every thread finishes its calls in time (no deadlock, no failure)");
-    }
+    on_threads(THREADS, Duration::from_secs(600), |t| {
+        let mut rng = Rng(t as u64 + 1);
+        for c in 0..CALLS {
+            one_call(&mut rng, (t * CALLS + c) as u64);
+        }
+    });
     // All worker threads have exited; this thread still gets the context.
     let mut rng = Rng(99);
     for c in 0..20 {

@@ -5,8 +5,7 @@
 
 mod common;
 
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 use glblas::blas::cblas::*;
@@ -78,24 +77,11 @@ fn one_call(i: usize, seed: u64) {
 fn eight_threads_of_mixed_cblas_calls_with_the_auto_backend() {
     std::env::set_var("GLBLAS_BACKEND", "auto");
     let trace = trace_to_file("concurrency");
-    let (done, finished) = mpsc::channel();
-    for t in 0..THREADS {
-        let done = done.clone();
-        std::thread::spawn(move || {
-            for c in 0..CALLS {
-                one_call(t + c, (t * CALLS + c) as u64);
-            }
-            done.send(t).expect("the test is waiting");
-        });
-    }
-    drop(done);
-    let deadline = Instant::now() + Duration::from_secs(600);
-    for _ in 0..THREADS {
-        let left = deadline.saturating_duration_since(Instant::now());
-        finished
-            .recv_timeout(left)
-            .expect("every thread finishes its calls in time (no deadlock, no failure)");
-    }
+    on_threads(THREADS, Duration::from_secs(600), |t| {
+        for c in 0..CALLS {
+            one_call(t + c, (t * CALLS + c) as u64);
+        }
+    });
     // One trace line per call; device operands went to GL, and host ones (small, on a software
     // renderer) to the CPU BLAS.
     let (lines, text) = take_trace(&trace);

@@ -288,3 +288,26 @@ pub unsafe fn cblas_sgemm_packed(
     let (m, n, k) = (m as i32, n as i32, k as i32);
     glblas::blas::cblas::cblas_sgemm(102, 111, 111, m, n, k, alpha, a, m, b, k, beta, c, m);
 }
+
+/// Runs `work(t)` on `threads` threads at once and waits for all of them, failing if one
+/// panics or if they are not all done within `limit` (a deadlock fails instead of hanging).
+pub fn on_threads(threads: usize, limit: std::time::Duration, work: fn(usize)) {
+    let (done, finished) = std::sync::mpsc::channel();
+    for t in 0..threads {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            work(t);
+            done.send(t).expect("the test is waiting");
+        });
+    }
+    drop(done);
+    let deadline = std::time::Instant::now() + limit;
+    for _ in 0..threads {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        // A thread that panicked drops its sender without sending: recv then fails once all
+        // are gone.
+        finished
+            .recv_timeout(left)
+            .expect("every thread finishes its work in time (no deadlock, no failure)");
+    }
+}
