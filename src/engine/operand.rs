@@ -141,16 +141,10 @@ impl Matrix {
 /// Texture units the kernels bind operands to, in order.
 pub const OPERAND_UNITS: usize = 3;
 
-/// The byte at which a window (a buffer-texture or storage-buffer view) holding element
-/// `offset` starts: the element's byte offset rounded down to the window alignment.
-pub fn window_first_byte(info: &DeviceInfo, offset: i64) -> i64 {
-    let align = info.window_alignment();
-    offset * 4 / align * align
-}
-
-/// The part of a device buffer a kernel views for an operand: `bytes` from `first_byte` (an
-/// aligned offset, see `window_first_byte`), the operand's lowest element being element
-/// `start` of the window.
+/// The part of a device buffer a kernel views for an operand (a buffer-texture or
+/// storage-buffer view): `bytes` from `first_byte`, which is the operand's byte offset rounded
+/// down to the window alignment, the operand's lowest element being element `start` of the
+/// window.
 #[derive(Clone, Copy, Debug)]
 pub struct Window {
     pub buffer: glow::Buffer,
@@ -165,7 +159,8 @@ impl Window {
         let Mem::Device { buffer, offset, .. } = mem else {
             unreachable!("host operands are staged before they are viewed")
         };
-        let first_byte = window_first_byte(info, offset);
+        let align = info.window_alignment();
+        let first_byte = offset * 4 / align * align;
         Window {
             buffer,
             first_byte,
@@ -233,12 +228,7 @@ impl OperandUnits {
         mem: Mem,
         count: i64,
     ) -> Result<i64> {
-        let Mem::Device {
-            buffer,
-            offset,
-            len,
-        } = mem
-        else {
+        let Mem::Device { buffer, len, .. } = mem else {
             unreachable!("host operands are uploaded before binding")
         };
         // SAFETY: the context is current; the range lies inside the buffer (checked by the caller).
@@ -247,9 +237,8 @@ impl OperandUnits {
             gl.bind_texture(glow::TEXTURE_BUFFER, Some(self.textures[unit]));
             match ext.tex_buffer_range {
                 Some(tex_buffer_range) => {
-                    let first_byte = window_first_byte(info, offset);
-                    let size = (offset + count.max(1)) * 4 - first_byte;
-                    if size / 4 > info.max_texture_buffer_size {
+                    let w = Window::of(info, mem, count);
+                    if w.bytes / 4 > info.max_texture_buffer_size {
                         return Err(Error::overflow(
                             "operand window exceeds the buffer texture size",
                         ));
@@ -257,11 +246,11 @@ impl OperandUnits {
                     tex_buffer_range(
                         glow::TEXTURE_BUFFER,
                         glow::R32F,
-                        buffer.0.get(),
-                        first_byte as isize,
-                        size as isize,
+                        w.buffer.0.get(),
+                        w.first_byte as isize,
+                        w.bytes as isize,
                     );
-                    Ok(first_byte / 4)
+                    Ok(w.first_byte / 4)
                 }
                 None => {
                     if len > info.max_texture_buffer_size {

@@ -10,7 +10,7 @@
 use glow::HasContext;
 
 use super::gemm::Gemm;
-use crate::engine::operand::{window_first_byte, Matrix, Mem};
+use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -109,29 +109,26 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         e.bind_matrix(&p, 2, "C", cd, false)?;
     }
     // Where C goes: in place in device memory, or packed (ld = m) into scratch for the host.
-    let (out_buffer, first_byte, out_start, out_ld, bytes) = match c.mem {
-        Mem::Device { buffer, offset, .. } => {
-            let first_byte = window_first_byte(&e.ctx.info, offset);
-            let start = offset - first_byte / 4;
-            (buffer, first_byte, start, c.ld, (start + c.span()) * 4)
+    let (out, out_ld) = match c.mem {
+        Mem::Device { .. } => (Window::of(&e.ctx.info, c.mem, c.span()), c.ld),
+        Mem::Host(_) => {
+            let scratch = Mem::Device {
+                buffer: e.scratch.buffer(gl, &e.ext, OUT, m * n)?,
+                offset: 0,
+                len: m * n,
+            };
+            (Window::of(&e.ctx.info, scratch, m * n), m)
         }
-        Mem::Host(_) => (
-            e.scratch.buffer(gl, &e.ext, OUT, m * n)?,
-            0,
-            0,
-            m,
-            m * n * 4,
-        ),
     };
     let view = e.scratch.view(
         gl,
         &e.ext,
         VIEW_OUT,
         UNIT_IMAGES,
-        out_buffer,
+        out.buffer,
         glow::R32F,
-        first_byte,
-        bytes,
+        out.first_byte,
+        out.bytes,
     )?;
     p.set_i32(gl, "uM", m as i32);
     p.set_i32(gl, "uN", n as i32);
@@ -141,7 +138,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     p.set_i32(gl, "uUseAB", i32::from(ab.is_some()));
     p.set_i32(gl, "uReadC", i32::from(cd.is_some()));
     p.set_i32(gl, "uOut", IMAGE_OUT as i32);
-    p.set_i32(gl, "uOutStart", out_start as i32);
+    p.set_i32(gl, "uOutStart", out.start as i32);
     p.set_i32(gl, "uOutLd", out_ld as i32);
     let groups = |v: i64| ((v + 7) / 8 + 7) / 8;
     crate::engine::fault::check_launch()?;
@@ -162,7 +159,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     }
     crate::engine::check_gl(gl, "gemm dispatch")?;
     if let Mem::Host(dst) = c.mem {
-        read_back(e, out_buffer, m, n, dst, c.ld)?;
+        read_back(e, out.buffer, m, n, dst, c.ld)?;
     }
     Ok(())
 }
