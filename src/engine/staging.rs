@@ -61,7 +61,7 @@ impl Staging {
     }
 
     /// Whether buffers are persistently mapped (results are then read from the mapping).
-    pub fn persistent(ext: &GlExt) -> bool {
+    fn persistent(ext: &GlExt) -> bool {
         ext.buffer_storage.is_some()
     }
 
@@ -304,7 +304,8 @@ impl Staging {
     }
 
     /// A staging buffer of at least `elems` floats for `unit` that a kernel will write results
-    /// into (contents undefined), for `read_mapped` to read.
+    /// into (contents undefined), for `read_mapped` to read. Persistent mappings only, which
+    /// the compute kernels (its callers) require.
     pub fn output(
         &mut self,
         gl: &glow::Context,
@@ -312,13 +313,13 @@ impl Staging {
         unit: usize,
         elems: i64,
     ) -> Result<glow::Buffer> {
-        if Self::persistent(ext) {
-            let (buffer, _) = self.map(gl, ext, unit, elems)?;
-            return Ok(buffer);
+        if !Self::persistent(ext) {
+            return Err(Error::new(
+                Status::NotSupported,
+                "results in staging need persistent mappings",
+            ));
         }
-        self.slots[unit]
-            .buffer
-            .ensure(gl, ext, elems, glow::STREAM_READ)
+        self.map(gl, ext, unit, elems).map(|(buffer, _)| buffer)
     }
 
     /// Waits for the device's writes to persistently mapped staging buffer `unit` and gives
