@@ -122,15 +122,15 @@ pub fn vec4(ops: &[&Operand]) -> bool {
 }
 
 /// Dispatches the bound program over `items` work items, each invocation looping over its
-/// share, with barriers ordering it after earlier shader writes and later reads after its own.
+/// share, with a barrier ordering later reads (by shaders or the host) after its writes.
 /// Returns the workgroup count (see `groups`).
 pub fn dispatch(e: &Engine, items: i64, what: &str) -> Result<i64> {
     crate::engine::fault::check_launch()?;
     let groups = groups(e, items);
     let gl = &e.ctx.gl;
-    // SAFETY: the context is current; the caller bound the program and its operands.
+    // SAFETY: the context is current; the caller bound the program and its operands. Every
+    // compute kernel ends its work with this barrier (sgemm too), so none is needed before.
     unsafe {
-        gl.memory_barrier(glow::ALL_BARRIER_BITS);
         gl.dispatch_compute(groups as u32, 1, 1);
         gl.memory_barrier(glow::ALL_BARRIER_BITS);
     }
