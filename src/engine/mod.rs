@@ -2,6 +2,7 @@
 //! kernels share. Every entry point runs through [`with_engine`], which serializes callers,
 //! initialises lazily, and makes the context current on the calling thread for the call only.
 
+pub mod census;
 pub mod context;
 pub mod fault;
 mod fork;
