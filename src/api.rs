@@ -6,8 +6,6 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-use parking_lot::Mutex;
-
 use crate::engine::{self, with_engine};
 use crate::ffi::{
     dimension, guard, leading_dimension, non_null, nonzero_increment, MemcpyKindArg, OperationArg,
@@ -41,23 +39,11 @@ pub extern "C" fn glblasGetStatusString(status: StatusArg) -> *const c_char {
 /// The GL renderer string, or NULL when no GL context can be created.
 #[no_mangle]
 pub extern "C" fn glblasGetDeviceName() -> *const c_char {
-    // Names are kept for the life of the process, so a returned pointer never dangles, even
-    // across glblasShutdown; there is one per distinct device seen.
-    static NAMES: Mutex<Vec<&'static CStr>> = Mutex::new(Vec::new());
-    let name = std::panic::catch_unwind(engine::device_name).ok().flatten();
-    let Some(name) = name else {
-        return std::ptr::null();
-    };
-    let mut names = NAMES.lock();
-    let kept = match names.iter().find(|n| **n == name.as_c_str()) {
-        Some(n) => *n,
-        None => {
-            let leaked: &'static CStr = Box::leak(name.into_boxed_c_str());
-            names.push(leaked);
-            leaked
-        }
-    };
-    kept.as_ptr()
+    // The name lives as long as the process (see `engine::device_name`).
+    std::panic::catch_unwind(engine::device_name)
+        .ok()
+        .flatten()
+        .map_or(std::ptr::null(), CStr::as_ptr)
 }
 
 /// Allocates `bytes` of device memory. `bytes == 0` gives NULL.

@@ -5,6 +5,7 @@
 //! - [`routines`]: the routines on the engine, shared by both C surfaces.
 //! - [`ffi`]: the C boundary's machinery (panic guard, enum arguments, checks).
 //! - [`status`]: status codes and the error type.
+//! - [`unlocked_io`]: diagnostics written without locks, so that they are safe across fork().
 //! - [`engine`]: the GL side: context, device memory, operands, programs, render targets.
 //! - [`kernels`]: the operations, each choosing its launches and owning its shaders.
 
@@ -15,3 +16,4 @@ pub mod ffi;
 pub mod kernels;
 pub mod routines;
 pub mod status;
+pub mod unlocked_io;

@@ -43,6 +43,7 @@ c_tests!(
     test_threads,
     test_shutdown,
     test_egl_context,
+    test_egl_threads,
 );
 
 // The same programs again with the library's launch limits lowered
@@ -77,6 +78,7 @@ c_tests_with_env!(GLES;
     gles_test_level1_more => test_level1_more,
     gles_test_sgemv => test_sgemv,
     gles_test_egl_context => test_egl_context,
+    gles_test_egl_threads => test_egl_threads,
 );
 
 // The fragment pipeline where the compute one would run (GLBLAS_PIPELINE=fragment): sgemm's

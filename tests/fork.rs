@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 use glblas::api::*;
@@ -63,33 +63,7 @@ fn a_forked_child_neither_hangs_nor_crashes() {
         })
     };
     for round in 0..5 {
-        // SAFETY: the child runs only `in_child` and leaves with _exit.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            let code = std::panic::catch_unwind(in_child).unwrap_or(9);
-            // SAFETY: ends the child without running the parent's exit handlers.
-            unsafe { libc::_exit(code) };
-        }
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let mut status = 0;
-        loop {
-            // SAFETY: waits for our own child.
-            let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-            if r == pid {
-                break;
-            }
-            if Instant::now() > deadline {
-                // SAFETY: our own child.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
-                panic!("round {round}: the child hung");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "round {round}: child status {status:#x}"
-        );
+        in_forked_child(in_child, Duration::from_secs(60), &format!("round {round}"));
         assert!(saxpy_ok(), "parent after fork {round}");
     }
     stop.store(true, Ordering::Relaxed);

@@ -165,10 +165,10 @@ fn warn_once(e: &Error, has_cpu: bool) {
         } else {
             "there is no CPU BLAS to answer them instead"
         };
-        eprintln!(
-            "glblas: warning: GL failed ({:?}: {}); {then}",
+        crate::unlocked_io::to_stderr(&format!(
+            "glblas: warning: GL failed ({:?}: {}); {then}\n",
             e.status, e.detail
-        );
+        ));
     }
 }
 

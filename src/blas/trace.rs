@@ -3,16 +3,16 @@
 //! routine at process exit. Without them nothing is printed and a call costs one check.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Once;
 use std::time::Duration;
 
 use once_cell::sync::OnceCell;
-use parking_lot::Mutex;
 
 use super::call::{Call, Routine};
 use super::Symbol;
+use crate::unlocked_io;
 
 /// Where a call was answered, and why.
 #[derive(Clone, Copy, Debug)]
@@ -25,9 +25,10 @@ pub enum Outcome {
     Unanswered(&'static str),
 }
 
+/// Where trace lines go. Written without a lock (see `unlocked_io`): one write per line.
 enum Sink {
     Stderr,
-    File(Mutex<File>),
+    File(File),
 }
 
 fn sink() -> Option<&'static Sink> {
@@ -41,7 +42,7 @@ fn sink() -> Option<&'static Sink> {
             .append(true)
             .open(path)
             .ok()
-            .map(|f| Sink::File(Mutex::new(f))),
+            .map(Sink::File),
     })
     .as_ref()
 }
@@ -73,10 +74,10 @@ pub fn record(sym: &Symbol, call: &Call, outcome: Outcome, elapsed: Duration) {
             sym.name(),
             elapsed.as_micros()
         );
-        let _ = match sink {
-            Sink::Stderr => std::io::stderr().write_all(line.as_bytes()),
-            Sink::File(f) => f.lock().write_all(line.as_bytes()),
-        };
+        match sink {
+            Sink::Stderr => unlocked_io::to_stderr(&line),
+            Sink::File(f) => unlocked_io::write_fd(f.as_raw_fd(), line.as_bytes()),
+        }
     }
     if profiling() {
         profile(sym.routine, call.flops(), outcome, elapsed);
@@ -148,5 +149,5 @@ extern "C" fn print_profile() {
             gflops
         );
     }
-    let _ = std::io::stderr().write_all(table.as_bytes());
+    unlocked_io::to_stderr(&table);
 }

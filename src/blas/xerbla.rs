@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use super::call::{Fault, Routine};
 use super::cpu::{is_glblas, object_base, object_name};
 use super::{Family, Symbol};
+use crate::unlocked_io;
 
 /// The reference CBLAS's flag telling `cblas_xerbla` that the failing call was row-major, whose
 /// parameter numbers are those of the column-major call it became. Set around a handler call;
@@ -38,10 +39,10 @@ fn fortran(routine: Routine, info: i32) {
             let h: FortranHandler = unsafe { std::mem::transmute(h) };
             unsafe { h(srname.as_ptr().cast(), &info, srname.len()) };
         }
-        None => eprintln!(
-            " ** On entry to {} parameter number {info:2} had an illegal value",
+        None => unlocked_io::to_stderr(&format!(
+            " ** On entry to {} parameter number {info:2} had an illegal value\n",
             srname.trim_end()
-        ),
+        )),
     }
 }
 
@@ -74,10 +75,10 @@ fn cblas(sym: &Symbol, fault: &Fault, row_major: bool) {
             let detail = fault.detail.map_or(String::new(), |(form, value)| {
                 form.to_string_lossy().replace("%d", &value.to_string())
             });
-            eprint!(
+            unlocked_io::to_stderr(&format!(
                 "Parameter {info} to routine {} was incorrect\n{detail}",
                 rout.to_string_lossy()
-            );
+            ));
         }
     }
 }

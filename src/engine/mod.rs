@@ -16,6 +16,7 @@ pub mod staging;
 pub mod targets;
 pub mod transfer;
 
+use std::ffi::{CStr, CString};
 use std::sync::Arc;
 
 use glow::HasContext;
@@ -118,10 +119,26 @@ pub fn device_info() -> Option<context::DeviceInfo> {
     with_engine(|e| Ok(e.ctx.info.clone())).ok()
 }
 
-/// The GL renderer string, if a context exists or can be created.
-pub fn device_name() -> Option<std::ffi::CString> {
-    with_engine(|e| Ok(std::ffi::CString::new(e.ctx.info.renderer.clone()).unwrap_or_default()))
-        .ok()
+/// The GL renderer string, if a context exists or can be created. Names are kept for the life
+/// of the process, so a returned one never dangles, even across shutdown; there is one per
+/// distinct device seen.
+pub fn device_name() -> Option<&'static CStr> {
+    // Locked only inside the engine's lock, which fork's handlers hold across fork(): never held
+    // there by another thread.
+    static NAMES: Mutex<Vec<&'static CStr>> = Mutex::new(Vec::new());
+    with_engine(|e| {
+        let name = CString::new(e.ctx.info.renderer.clone()).unwrap_or_default();
+        let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+        Ok(match names.iter().find(|n| **n == name.as_c_str()) {
+            Some(n) => *n,
+            None => {
+                let leaked: &'static CStr = Box::leak(name.into_boxed_c_str());
+                names.push(leaked);
+                leaked
+            }
+        })
+    })
+    .ok()
 }
 
 fn forked() -> Error {
@@ -145,7 +162,7 @@ fn create_slot() -> Slot {
 /// `GLBLAS_DEBUG=1` prints why a call failed; without it the library prints nothing.
 pub fn debug_log(e: &Error) {
     if std::env::var_os("GLBLAS_DEBUG").is_some_and(|v| v != "0") {
-        eprintln!("glblas: {:?}: {}", e.status, e.detail);
+        crate::unlocked_io::to_stderr(&format!("glblas: {:?}: {}\n", e.status, e.detail));
     }
 }
 

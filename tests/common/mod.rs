@@ -311,3 +311,31 @@ pub fn on_threads(threads: usize, limit: std::time::Duration, work: fn(usize)) {
             .expect("every thread finishes its work in time (no deadlock, no failure)");
     }
 }
+
+/// Forks; the child runs `work` and leaves with its result as exit status (a panic: 9). Fails
+/// unless the child exits with 0 within `limit` (a child that hangs is killed).
+pub fn in_forked_child(work: fn() -> i32, limit: std::time::Duration, what: &str) {
+    // SAFETY: the child runs only `work` and leaves with _exit.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "{what}: fork failed");
+    if pid == 0 {
+        let code = std::panic::catch_unwind(work).unwrap_or(9);
+        // SAFETY: ends the child without running the parent's exit handlers.
+        unsafe { libc::_exit(code) };
+    }
+    let deadline = std::time::Instant::now() + limit;
+    let mut status = 0;
+    // SAFETY (both calls): waits for, or kills, our own child.
+    while unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } != pid {
+        if std::time::Instant::now() > deadline {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            panic!("{what}: the child hung (killed after {limit:?})");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{what}: child status {status:#x}"
+    );
+}
