@@ -1,6 +1,8 @@
 //! Helpers for the Rust tests: deterministic data, device buffers, double-precision references.
 #![allow(dead_code)]
 
+pub mod faults;
+
 use std::ffi::c_void;
 
 use glblas::api::*;
