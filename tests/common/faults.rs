@@ -32,13 +32,18 @@ pub fn fresh_engine() {
     assert_eq!(glblasInit(), Status::Success);
 }
 
+/// Makes a call into the given outputs and returns its status.
+type Call = Box<dyn Fn(&mut [f32]) -> Status>;
+/// Checks a call's outputs against the reference.
+type Check = Box<dyn Fn(&[f32])>;
+
 /// One glblas API call on host operands: its outputs before the call, the call, and the check
 /// of its outputs against a double-precision reference.
 pub struct ApiCall {
     pub name: &'static str,
     before: Vec<f32>,
-    call: Box<dyn Fn(&mut [f32]) -> Status>,
-    check: Box<dyn Fn(&[f32])>,
+    call: Call,
+    check: Check,
 }
 
 impl ApiCall {
