@@ -516,15 +516,18 @@ pub fn new_mapped_buffer(
     }
 }
 
-/// A new texture name, deleted again if GL reports an error making it.
-pub fn new_texture(gl: &glow::Context) -> Result<glow::Texture> {
+/// A new buffer texture, bound to texture unit `unit` (a name becomes a texture when first
+/// bound); deleted again if GL reports an error making it.
+pub fn new_buffer_texture(gl: &glow::Context, unit: u32) -> Result<glow::Texture> {
     // SAFETY: the context is current; the texture is new and deleted on failure.
     unsafe {
         let texture = gl
             .create_texture()
             .map_err(|e| Error::new(Status::AllocFailed, e))?;
+        gl.active_texture(glow::TEXTURE0 + unit);
+        gl.bind_texture(glow::TEXTURE_BUFFER, Some(texture));
         fault::allocation();
-        check_gl(gl, "glGenTextures").inspect_err(|_| gl.delete_texture(texture))?;
+        check_gl(gl, "buffer texture").inspect_err(|_| gl.delete_texture(texture))?;
         Ok(texture)
     }
 }

@@ -192,8 +192,8 @@ pub struct OperandUnits {
 impl OperandUnits {
     pub fn create(gl: &glow::Context) -> Result<OperandUnits> {
         let mut made = Vec::with_capacity(OPERAND_UNITS);
-        for _ in 0..OPERAND_UNITS {
-            match super::new_texture(gl) {
+        for unit in 0..OPERAND_UNITS {
+            match super::new_buffer_texture(gl, unit as u32) {
                 Ok(t) => made.push(t),
                 Err(e) => {
                     for t in made {

@@ -125,7 +125,7 @@ impl Scratch {
         };
         let t = match self.views[slot] {
             Some(t) => t,
-            None => *self.views[slot].insert(super::new_texture(gl)?),
+            None => *self.views[slot].insert(super::new_buffer_texture(gl, unit)?),
         };
         // SAFETY: the context is current; the texture is ours; the range lies in the buffer.
         unsafe {
