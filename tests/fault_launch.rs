@@ -48,10 +48,6 @@ fn a_failed_launch_runs_nothing_on_device_operands() {
     assert_eq!(saxpy(), Status::Success);
     let mut want = y0.clone();
     saxpy_ref(n, 2.0, &x, 1, &mut want, 1);
-    let terms: Vec<f64> = x
-        .iter()
-        .zip(&y0)
-        .map(|(x, y)| 2.0 * x.abs() as f64 + y.abs() as f64)
-        .collect();
+    let terms = saxpy_terms(2.0, &x, &y0);
     assert_saxpy(&yd.get(n), &want, &terms);
 }

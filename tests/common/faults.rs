@@ -84,11 +84,7 @@ pub fn saxpy_call(n: usize) -> ApiCall {
     let y = fill(n, 2);
     let mut want = y.clone();
     saxpy_ref(n, 1.5, &x, 1, &mut want, 1);
-    let terms: Vec<f64> = x
-        .iter()
-        .zip(&y)
-        .map(|(x, y)| 1.5 * x.abs() as f64 + y.abs() as f64)
-        .collect();
+    let terms = saxpy_terms(1.5, &x, &y);
     ApiCall {
         name: "glblasSaxpy",
         before: y,
@@ -183,32 +179,54 @@ pub fn api_calls() -> Vec<ApiCall> {
     ]
 }
 
-/// Fails each GL allocation `call` makes in turn (the 1st, then the 2nd, ...), each time on a
-/// fresh engine so that the call makes all of them: the call must report ALLOC_FAILED with its
-/// outputs untouched, the same call must then succeed, and the engine must then hold exactly
-/// as many GL objects as after the call on a fresh engine without a fault (an object left
-/// behind by the failed allocation, or by the clean-up of the call, would be one more).
-/// Returns how many allocations the call makes.
+/// Fails the 1st, then the 2nd, ... event of `kind` that `call` meets, `prepare` running before
+/// each try: each try must fail with `want` and leave the outputs untouched, and `after` runs
+/// then (with the fault disarmed, and what failed, for messages). Stops at the first try that
+/// succeeds (its result must be the reference) and returns how many events the call meets.
+fn fail_each(
+    call: &ApiCall,
+    kind: Fault,
+    want: Status,
+    prepare: impl Fn(),
+    after: impl Fn(&str),
+) -> u64 {
+    for nth in 1.. {
+        prepare();
+        fault::fail_next(kind, nth);
+        let ran = call.run();
+        fault::clear();
+        if ran.0 == Status::Success {
+            (call.check)(&ran.1);
+            assert!(nth > 1, "{} met no {kind:?} event", call.name);
+            return nth - 1;
+        }
+        let what = format!("{} with {kind:?} event {nth} failing", call.name);
+        call.assert_refused(ran, want, &what);
+        after(&what);
+    }
+    unreachable!()
+}
+
+/// Fails each GL allocation `call` makes in turn, each time on a fresh engine so that the call
+/// makes all of them (its cached buffers, targets and views included): the call must report
+/// ALLOC_FAILED with its outputs untouched, the same call must then succeed, and the engine must
+/// then hold exactly as many GL objects as after the call on a fresh engine without a fault (an
+/// object left behind by the failed allocation, or by the clean-up of the call, would be one
+/// more). Returns how many allocations the call makes.
 pub fn fail_each_allocation(call: &ApiCall) -> u64 {
     fresh_engine();
     call.run_ok();
     let clean = census();
-    for nth in 1.. {
-        fresh_engine();
-        fault::fail_next(Fault::Alloc, nth);
-        let ran = call.run();
-        fault::clear();
-        let what = format!("failing allocation {nth}");
-        if ran.0 == Status::Success {
-            (call.check)(&ran.1);
-            assert!(nth > 1, "{} made no GL allocation", call.name);
-            return nth - 1;
-        }
-        call.assert_refused(ran, Status::AllocFailed, &what);
-        call.run_ok();
-        assert_eq!(census(), clean, "{} {what}", call.name);
-    }
-    unreachable!()
+    fail_each(
+        call,
+        Fault::Alloc,
+        Status::AllocFailed,
+        fresh_engine,
+        |what| {
+            call.run_ok();
+            assert_eq!(census(), clean, "{what}");
+        },
+    )
 }
 
 /// Fails each kernel launch `call` makes in turn, after a warm-up of the same call (its
@@ -218,22 +236,17 @@ pub fn fail_each_allocation(call: &ApiCall) -> u64 {
 pub fn fail_each_launch(call: &ApiCall) -> u64 {
     call.run_ok();
     let before = census();
-    for nth in 1.. {
-        fault::fail_next(Fault::Launch, nth);
-        let ran = call.run();
-        fault::clear();
-        let what = format!("failing launch {nth}");
-        if ran.0 == Status::Success {
-            (call.check)(&ran.1);
-            assert!(nth > 1, "{} made no launch", call.name);
-            return nth - 1;
-        }
-        call.assert_refused(ran, Status::ExecutionFailed, &what);
-        assert_eq!(census(), before, "{} {what}", call.name);
-        call.run_ok();
-        assert_eq!(census(), before, "{} {what}", call.name);
-    }
-    unreachable!()
+    fail_each(
+        call,
+        Fault::Launch,
+        Status::ExecutionFailed,
+        || {},
+        |what| {
+            assert_eq!(census(), before, "{what}");
+            call.run_ok();
+            assert_eq!(census(), before, "{what}");
+        },
+    )
 }
 
 /// cblas_saxpy, cblas_sdot, cblas_sgemm and sgemv_ on host operands, each checked against a
@@ -247,11 +260,7 @@ pub fn blas_calls_answered(arm: impl Fn()) {
     let mut want = y0.clone();
     saxpy_ref(n, -2.0, &x, 1, &mut want, 1);
     unsafe { glblas::blas::cblas::cblas_saxpy(n as i32, -2.0, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
-    let terms: Vec<f64> = x
-        .iter()
-        .zip(&y0)
-        .map(|(x, y)| 2.0 * x.abs() as f64 + y.abs() as f64)
-        .collect();
+    let terms = saxpy_terms(-2.0, &x, &y0);
     assert_saxpy(&y, &want, &terms);
 
     arm();

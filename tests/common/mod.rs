@@ -87,6 +87,14 @@ pub fn saxpy_ref(n: usize, alpha: f32, x: &[f32], incx: i32, y: &mut [f32], incy
     }
 }
 
+/// The error scale of each element of saxpy's result: |alpha x_i| + |y_i|.
+pub fn saxpy_terms(alpha: f32, x: &[f32], y: &[f32]) -> Vec<f64> {
+    x.iter()
+        .zip(y)
+        .map(|(x, y)| (alpha as f64 * *x as f64).abs() + (*y as f64).abs())
+        .collect()
+}
+
 /// Checks y against the reference: each element is one fp32 multiply-add, so it may differ
 /// from the double-precision value by at most 2 roundings of its magnitude.
 pub fn assert_saxpy(got: &[f32], want: &[f32], terms: &[f64]) {
