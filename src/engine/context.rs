@@ -102,6 +102,7 @@ unsafe impl Send for GpuContext {}
 impl GpuContext {
     /// Finds a display and creates the context, trying each candidate in turn.
     pub fn create() -> Result<GpuContext, Error> {
+        super::fault::context_creation()?;
         let egl = load_egl()?;
         let mut failures = Vec::new();
         for (platform, display) in candidate_displays(egl) {

@@ -1,31 +1,144 @@
-//! Fault injection, for tests of recovery: `GLBLAS_FAULT=launch:3,launch:7` makes the 3rd and
-//! the 7th kernel launch (draw or dispatch) of the process fail as they would on a lost context
-//! (EXECUTION_FAILED, nothing run), so a test can break a call part-way through, after some of
-//! its results were stored.
+//! Fault injection, for tests of recovery. `GLBLAS_FAULT` lists the events of the process that
+//! fail, comma-separated, each `<kind>:<i>` (the i-th event of that kind) or `<kind>:<i>-<j>`
+//! (the i-th to the j-th):
+//!
+//! - `context`: creating the GL context fails, as where no display offers one.
+//! - `alloc`: a GL allocation (buffer storage, a buffer over host memory, a texture) reports
+//!   `GL_OUT_OF_MEMORY`.
+//! - `launch`: a kernel launch (draw or dispatch) is not run and reports `GL_CONTEXT_LOST`, as on
+//!   a lost context.
+//!
+//! GL faults are reported by `check_gl`, as if `glGetError` had returned them, so they take the
+//! path a driver's own error takes: its status (ALLOC_FAILED, EXECUTION_FAILED) and the clean-up
+//! after the failed command. Tests may also arm faults at run time with [`fail_next`].
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use once_cell::sync::OnceCell;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use crate::status::{Error, Result, Status};
 
-fn failing_launches() -> &'static [u64] {
-    static LAUNCHES: OnceCell<Vec<u64>> = OnceCell::new();
-    LAUNCHES.get_or_init(|| {
-        std::env::var("GLBLAS_FAULT")
-            .unwrap_or_default()
-            .split(',')
-            .filter_map(|f| f.trim().strip_prefix("launch:")?.parse().ok())
-            .collect()
+/// What a fault breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    Context,
+    Alloc,
+    Launch,
+}
+
+const KINDS: [(Fault, &str); 3] = [
+    (Fault::Context, "context"),
+    (Fault::Alloc, "alloc"),
+    (Fault::Launch, "launch"),
+];
+
+/// Events counted so far, per kind, and the (inclusive) ranges of event numbers that fail.
+struct Faults {
+    counts: [u64; KINDS.len()],
+    failing: Vec<(Fault, u64, u64)>,
+}
+
+/// `None` until the first event, which reads `GLBLAS_FAULT`.
+static FAULTS: Mutex<Option<Faults>> = Mutex::new(None);
+
+/// The GL error an injected fault left for the next `check_gl`; 0 when none.
+static PENDING_GL_ERROR: AtomicU32 = AtomicU32::new(0);
+
+fn parse(spec: &str) -> Vec<(Fault, u64, u64)> {
+    spec.split(',')
+        .filter_map(|item| {
+            let (name, range) = item.trim().split_once(':')?;
+            let kind = KINDS.iter().find(|(_, n)| *n == name)?.0;
+            let (first, last) = range.split_once('-').unwrap_or((range, range));
+            Some((kind, first.parse().ok()?, last.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Runs `f` on the fault table, reading `GLBLAS_FAULT` on first use.
+fn with_faults<T>(f: impl FnOnce(&mut Faults) -> T) -> T {
+    let mut faults = FAULTS.lock().unwrap_or_else(PoisonError::into_inner);
+    let faults = faults.get_or_insert_with(|| Faults {
+        counts: [0; KINDS.len()],
+        failing: parse(&std::env::var("GLBLAS_FAULT").unwrap_or_default()),
+    });
+    f(faults)
+}
+
+/// Counts one event of `kind`; whether it is one to fail.
+fn trips(kind: Fault) -> bool {
+    with_faults(|f| {
+        let count = &mut f.counts[kind as usize];
+        *count += 1;
+        let n = *count;
+        f.failing
+            .iter()
+            .any(|&(k, first, last)| k == kind && (first..=last).contains(&n))
     })
 }
 
-/// Counts a launch; an error when this one is to fail.
-pub fn check_launch() -> Result<()> {
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let faults = failing_launches();
-    if !faults.is_empty() && faults.contains(&(COUNT.fetch_add(1, Ordering::Relaxed) + 1)) {
-        return Err(Error::new(Status::ExecutionFailed, "injected launch fault"));
+/// Test switch: makes the `nth` event of `kind` from now on fail (1: the next one), in addition
+/// to any armed before.
+pub fn fail_next(kind: Fault, nth: u64) {
+    with_faults(|f| {
+        let n = f.counts[kind as usize] + nth;
+        f.failing.push((kind, n, n));
+    });
+}
+
+/// Test switch: disarms every fault not yet reached (those of `GLBLAS_FAULT` too).
+pub fn clear() {
+    with_faults(|f| f.failing.clear());
+    PENDING_GL_ERROR.store(0, Ordering::Relaxed);
+}
+
+/// Counts a context creation; an error when this one is to fail.
+pub fn context_creation() -> Result<()> {
+    if trips(Fault::Context) {
+        return Err(Error::new(
+            Status::NotInitialized,
+            "injected context creation fault",
+        ));
     }
     Ok(())
+}
+
+/// Counts a GL allocation, just made; when it is one to fail, the next `check_gl` (the caller's
+/// check of the allocating command) reports `GL_OUT_OF_MEMORY`.
+pub fn allocation() {
+    if trips(Fault::Alloc) {
+        PENDING_GL_ERROR.store(glow::OUT_OF_MEMORY, Ordering::Relaxed);
+    }
+}
+
+/// Counts a kernel launch and runs it, unless it is one to fail: then it is not run, and the
+/// next `check_gl` reports `GL_CONTEXT_LOST`.
+pub fn launch(run: impl FnOnce()) {
+    if trips(Fault::Launch) {
+        PENDING_GL_ERROR.store(glow::CONTEXT_LOST, Ordering::Relaxed);
+    } else {
+        run();
+    }
+}
+
+/// The injected GL error waiting to be reported, if any (for `check_gl`).
+pub(super) fn take_gl_error() -> Option<u32> {
+    Some(PENDING_GL_ERROR.swap(0, Ordering::Relaxed)).filter(|&e| e != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_events_and_ranges_and_skips_the_rest() {
+        assert_eq!(
+            parse("launch:3, context:1-2,alloc:7,bogus:1,alloc:x,launch"),
+            [
+                (Fault::Launch, 3, 3),
+                (Fault::Context, 1, 2),
+                (Fault::Alloc, 7, 7)
+            ]
+        );
+        assert!(parse("").is_empty());
+    }
 }

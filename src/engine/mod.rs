@@ -365,12 +365,11 @@ impl Engine {
 
     /// Draws the full-viewport triangle with the bound program and target.
     pub fn draw(&self) -> Result<()> {
-        fault::check_launch()?;
         // SAFETY: the context is current; program, target and operands were bound by the kernel.
-        unsafe {
+        fault::launch(|| unsafe {
             self.ctx.gl.bind_vertex_array(Some(self.vao));
             self.ctx.gl.draw_arrays(glow::TRIANGLES, 0, 3);
-        }
+        });
         check_gl(&self.ctx.gl, "draw")
     }
 
@@ -432,10 +431,10 @@ impl Engine {
     }
 }
 
-/// Turns pending GL errors into a status: out-of-memory is ALLOC_FAILED, anything else
-/// EXECUTION_FAILED.
+/// Turns pending GL errors (an injected one first, see `fault`) into a status: out-of-memory is
+/// ALLOC_FAILED, anything else EXECUTION_FAILED.
 pub fn check_gl(gl: &glow::Context, what: &str) -> Result<()> {
-    let mut first = None;
+    let mut first = fault::take_gl_error();
     // Bounded: a lost context may report errors forever.
     for _ in 0..64 {
         // SAFETY: glGetError has no preconditions beyond a current context.
@@ -473,6 +472,7 @@ pub fn new_buffer(gl: &glow::Context, ext: &GlExt, bytes: i64, usage: u32) -> Re
             std::ptr::null(),
             usage,
         );
+        fault::allocation();
         gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         match check_gl(gl, "glBufferData") {
             Ok(()) => Ok(buffer),
@@ -510,6 +510,7 @@ pub fn new_mapped_buffer(
             std::ptr::null(),
             flags,
         );
+        fault::allocation();
         let mapped = check_gl(gl, "glBufferStorage").and_then(|()| {
             let p = (ext.map_buffer_range)(glow::COPY_WRITE_BUFFER, 0, bytes as isize, flags);
             if p.is_null() {
@@ -529,6 +530,22 @@ pub fn new_mapped_buffer(
                 Err(e)
             }
         }
+    }
+}
+
+/// A new buffer texture, bound to texture unit `unit` (a name becomes a texture when first
+/// bound); deleted again if GL reports an error making it.
+pub fn new_buffer_texture(gl: &glow::Context, unit: u32) -> Result<glow::Texture> {
+    // SAFETY: the context is current; the texture is new and deleted on failure.
+    unsafe {
+        let texture = gl
+            .create_texture()
+            .map_err(|e| Error::new(Status::AllocFailed, e))?;
+        gl.active_texture(glow::TEXTURE0 + unit);
+        gl.bind_texture(glow::TEXTURE_BUFFER, Some(texture));
+        fault::allocation();
+        check_gl(gl, "buffer texture").inspect_err(|_| gl.delete_texture(texture))?;
+        Ok(texture)
     }
 }
 

@@ -192,16 +192,15 @@ pub struct OperandUnits {
 impl OperandUnits {
     pub fn create(gl: &glow::Context) -> Result<OperandUnits> {
         let mut made = Vec::with_capacity(OPERAND_UNITS);
-        for _ in 0..OPERAND_UNITS {
-            // SAFETY: the context is current.
-            match unsafe { gl.create_texture() } {
+        for unit in 0..OPERAND_UNITS {
+            match super::new_buffer_texture(gl, unit as u32) {
                 Ok(t) => made.push(t),
                 Err(e) => {
                     for t in made {
-                        // SAFETY: textures created just above.
+                        // SAFETY: the context is current; textures created just above.
                         unsafe { gl.delete_texture(t) };
                     }
-                    return Err(Error::new(crate::status::Status::AllocFailed, e));
+                    return Err(e);
                 }
             }
         }

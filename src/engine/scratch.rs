@@ -123,18 +123,12 @@ impl Scratch {
         let Some(tex_buffer_range) = ext.tex_buffer_range else {
             return Err(Error::new(Status::NotSupported, "no glTexBufferRange"));
         };
+        let t = match self.views[slot] {
+            Some(t) => t,
+            None => *self.views[slot].insert(super::new_buffer_texture(gl, unit)?),
+        };
         // SAFETY: the context is current; the texture is ours; the range lies in the buffer.
         unsafe {
-            let t = match self.views[slot] {
-                Some(t) => t,
-                None => {
-                    let t = gl
-                        .create_texture()
-                        .map_err(|e| Error::new(Status::AllocFailed, e))?;
-                    self.views[slot] = Some(t);
-                    t
-                }
-            };
             gl.active_texture(glow::TEXTURE0 + unit);
             gl.bind_texture(glow::TEXTURE_BUFFER, Some(t));
             tex_buffer_range(

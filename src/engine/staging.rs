@@ -97,6 +97,7 @@ impl Staging {
                 first as *const std::ffi::c_void,
                 glow::STREAM_DRAW,
             );
+            super::fault::allocation();
             gl.bind_buffer(EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD, None);
             if super::check_gl(gl, "pinned buffer").is_err() {
                 gl.delete_buffer(buffer);

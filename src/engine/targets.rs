@@ -108,6 +108,7 @@ fn create(gl: &glow::Context, width: i32, height: i32) -> Result<Target> {
             .map_err(|e| Error::new(Status::AllocFailed, e))?;
         gl.bind_texture(glow::TEXTURE_2D, Some(texture));
         gl.tex_storage_2d(glow::TEXTURE_2D, 1, glow::R32F, width, height);
+        super::fault::allocation();
         // Read back with texelFetch only; nearest filtering keeps the texture complete everywhere.
         gl.tex_parameter_i32(
             glow::TEXTURE_2D,

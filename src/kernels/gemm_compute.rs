@@ -141,9 +141,8 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     p.set_i32(gl, "uOutStart", out.start as i32);
     p.set_i32(gl, "uOutLd", out_ld as i32);
     let groups = |v: i64| ((v + 7) / 8 + 7) / 8;
-    crate::engine::fault::check_launch()?;
     // SAFETY: the context is current; program, textures and image are bound above.
-    unsafe {
+    crate::engine::fault::launch(|| unsafe {
         gl.memory_barrier(glow::TEXTURE_FETCH_BARRIER_BIT);
         gl.bind_image_texture(
             IMAGE_OUT,
@@ -156,7 +155,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         );
         gl.dispatch_compute(groups(m) as u32, groups(n) as u32, 1);
         gl.memory_barrier(glow::ALL_BARRIER_BITS);
-    }
+    });
     crate::engine::check_gl(gl, "gemm dispatch")?;
     if let Mem::Host(dst) = c.mem {
         read_back(e, out.buffer, m, n, dst, c.ld)?;
@@ -192,10 +191,9 @@ fn pack(
     p.set_i32(gl, "uRows", rows as i32);
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
-    crate::engine::fault::check_launch()?;
     // SAFETY: the context is current; the barrier orders this pass's stores after earlier reads
     // of the panel.
-    unsafe {
+    crate::engine::fault::launch(|| unsafe {
         gl.memory_barrier(glow::ALL_BARRIER_BITS);
         gl.bind_image_texture(
             IMAGE_PANEL,
@@ -207,7 +205,7 @@ fn pack(
             glow::R32F,
         );
         gl.dispatch_compute(((ld + 63) / 64) as u32, cols as u32, 1);
-    }
+    });
     crate::engine::check_gl(gl, "gemm pack")
 }
 

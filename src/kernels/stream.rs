@@ -125,15 +125,14 @@ pub fn vec4(ops: &[&Operand]) -> bool {
 /// share, with a barrier ordering later reads (by shaders or the host) after its writes.
 /// Returns the workgroup count (see `groups`).
 pub fn dispatch(e: &Engine, items: i64, what: &str) -> Result<i64> {
-    crate::engine::fault::check_launch()?;
     let groups = groups(e, items);
     let gl = &e.ctx.gl;
     // SAFETY: the context is current; the caller bound the program and its operands. Every
     // compute kernel ends its work with this barrier (sgemm too), so none is needed before.
-    unsafe {
+    crate::engine::fault::launch(|| unsafe {
         gl.dispatch_compute(groups as u32, 1, 1);
         gl.memory_barrier(glow::ALL_BARRIER_BITS);
-    }
+    });
     crate::engine::check_gl(gl, what)?;
     Ok(groups)
 }

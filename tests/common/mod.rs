@@ -1,6 +1,8 @@
 //! Helpers for the Rust tests: deterministic data, device buffers, double-precision references.
 #![allow(dead_code)]
 
+pub mod faults;
+
 use std::ffi::c_void;
 
 use glblas::api::*;
@@ -83,6 +85,14 @@ pub fn saxpy_ref(n: usize, alpha: f32, x: &[f32], incx: i32, y: &mut [f32], incy
         let yi = &mut y[idx(i, n, incy)];
         *yi = (*yi as f64 + alpha as f64 * xi as f64) as f32;
     }
+}
+
+/// The error scale of each element of saxpy's result: |alpha x_i| + |y_i|.
+pub fn saxpy_terms(alpha: f32, x: &[f32], y: &[f32]) -> Vec<f64> {
+    x.iter()
+        .zip(y)
+        .map(|(x, y)| (alpha as f64 * *x as f64).abs() + (*y as f64).abs())
+        .collect()
 }
 
 /// Checks y against the reference: each element is one fp32 multiply-add, so it may differ

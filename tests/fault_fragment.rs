@@ -1,0 +1,21 @@
+//! The allocation and launch faults of `fault_alloc.rs` and `fault_launch.rs` on the fragment
+//! pipeline (`GLBLAS_PIPELINE=fragment`, read once per process), whose calls also allocate
+//! render targets and launch draws.
+
+mod common;
+
+use common::faults::*;
+
+#[test]
+fn each_allocation_and_launch_failing_leaves_nothing_behind() {
+    std::env::set_var("GLBLAS_PIPELINE", "fragment");
+    fresh_engine();
+    for call in api_calls() {
+        let allocations = fail_each_allocation(&call);
+        let launches = fail_each_launch(&call);
+        eprintln!(
+            "{}: {allocations} allocations, {launches} launches",
+            call.name
+        );
+    }
+}
