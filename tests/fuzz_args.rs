@@ -673,15 +673,13 @@ fn fuzz_saxpy(r: &mut Rng, c: &mut Case) {
                 y,
                 i32_of(incy),
             )),
-            Iface::Cblas => Got::Value(
-                cblas_saxpy(i32_of(n), alpha, x, i32_of(incx), y, i32_of(incy)).into_zero(),
-            ),
-            Iface::Fortran => Got::Value(
-                saxpy_(&i32_of(n), &alpha, x, &i32_of(incx), y, &i32_of(incy)).into_zero(),
-            ),
-            Iface::Ilp64 => {
-                Got::Value(scipy_cblas_saxpy64_(n, alpha, x, incx, y, incy).into_zero())
+            Iface::Cblas => {
+                blas(|| cblas_saxpy(i32_of(n), alpha, x, i32_of(incx), y, i32_of(incy)))
             }
+            Iface::Fortran => {
+                blas(|| saxpy_(&i32_of(n), &alpha, x, &i32_of(incx), y, &i32_of(incy)))
+            }
+            Iface::Ilp64 => blas(|| scipy_cblas_saxpy64_(n, alpha, x, incx, y, incy)),
         }
     };
     c.check(got, verdict, |c| {
@@ -721,13 +719,9 @@ fn fuzz_scopy(r: &mut Rng, c: &mut Case) {
     let got = unsafe {
         match c.iface {
             Iface::Api => Got::Status(glblasScopy(i32_of(n), x, i32_of(incx), y, i32_of(incy))),
-            Iface::Cblas => {
-                Got::Value(cblas_scopy(i32_of(n), x, i32_of(incx), y, i32_of(incy)).into_zero())
-            }
-            Iface::Fortran => {
-                Got::Value(scopy_(&i32_of(n), x, &i32_of(incx), y, &i32_of(incy)).into_zero())
-            }
-            Iface::Ilp64 => Got::Value(scipy_cblas_scopy64_(n, x, incx, y, incy).into_zero()),
+            Iface::Cblas => blas(|| cblas_scopy(i32_of(n), x, i32_of(incx), y, i32_of(incy))),
+            Iface::Fortran => blas(|| scopy_(&i32_of(n), x, &i32_of(incx), y, &i32_of(incy))),
+            Iface::Ilp64 => blas(|| scipy_cblas_scopy64_(n, x, incx, y, incy)),
         }
     };
     c.check(got, verdict, |c| {
@@ -743,13 +737,9 @@ fn fuzz_sswap(r: &mut Rng, c: &mut Case) {
     let got = unsafe {
         match c.iface {
             Iface::Api => Got::Status(glblasSswap(i32_of(n), x, i32_of(incx), y, i32_of(incy))),
-            Iface::Cblas => {
-                Got::Value(cblas_sswap(i32_of(n), x, i32_of(incx), y, i32_of(incy)).into_zero())
-            }
-            Iface::Fortran => {
-                Got::Value(sswap_(&i32_of(n), x, &i32_of(incx), y, &i32_of(incy)).into_zero())
-            }
-            Iface::Ilp64 => Got::Value(scipy_cblas_sswap64_(n, x, incx, y, incy).into_zero()),
+            Iface::Cblas => blas(|| cblas_sswap(i32_of(n), x, i32_of(incx), y, i32_of(incy))),
+            Iface::Fortran => blas(|| sswap_(&i32_of(n), x, &i32_of(incx), y, &i32_of(incy))),
+            Iface::Ilp64 => blas(|| scipy_cblas_sswap64_(n, x, incx, y, incy)),
         }
     };
     c.check(got, verdict, |c| {
@@ -882,9 +872,9 @@ fn fuzz_sscal(r: &mut Rng, c: &mut Case) {
     let got = unsafe {
         match f {
             Iface::Api => Got::Status(glblasSscal(i32_of(n), alpha, xp, i32_of(incx))),
-            Iface::Cblas => Got::Value(cblas_sscal(i32_of(n), alpha, xp, i32_of(incx)).into_zero()),
-            Iface::Fortran => Got::Value(sscal_(&i32_of(n), &alpha, xp, &i32_of(incx)).into_zero()),
-            Iface::Ilp64 => Got::Value(scipy_cblas_sscal64_(n, alpha, xp, incx).into_zero()),
+            Iface::Cblas => blas(|| cblas_sscal(i32_of(n), alpha, xp, i32_of(incx))),
+            Iface::Fortran => blas(|| sscal_(&i32_of(n), &alpha, xp, &i32_of(incx))),
+            Iface::Ilp64 => blas(|| scipy_cblas_sscal64_(n, alpha, xp, incx)),
         }
     };
     c.check(got, verdict, |c| {
@@ -1032,7 +1022,7 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
                 yp,
                 i32_of(incy),
             )),
-            Iface::Cblas => Got::Value(
+            Iface::Cblas => blas(|| {
                 cblas_sgemv(
                     layout,
                     i32_of(trans),
@@ -1047,11 +1037,10 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
                     yp,
                     i32_of(incy),
                 )
-                .into_zero(),
-            ),
+            }),
             Iface::Fortran => {
                 let ch = trans as c_char;
-                Got::Value(
+                blas(|| {
                     sgemv_(
                         &ch,
                         &i32_of(m),
@@ -1066,10 +1055,9 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
                         &i32_of(incy),
                         1,
                     )
-                    .into_zero(),
-                )
+                })
             }
-            Iface::Ilp64 => Got::Value(
+            Iface::Ilp64 => blas(|| {
                 scipy_cblas_sgemv64_(
                     layout,
                     i32_of(trans),
@@ -1084,8 +1072,7 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
                     yp,
                     incy,
                 )
-                .into_zero(),
-            ),
+            }),
         }
     };
     c.check(got, verdict, |c| {
@@ -1194,7 +1181,7 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
                 cp,
                 i32_of(ldc),
             )),
-            Iface::Cblas => Got::Value(
+            Iface::Cblas => blas(|| {
                 cblas_sgemm(
                     layout,
                     i32_of(transa),
@@ -1211,11 +1198,10 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
                     cp,
                     i32_of(ldc),
                 )
-                .into_zero(),
-            ),
+            }),
             Iface::Fortran => {
                 let (cha, chb) = (transa as c_char, transb as c_char);
-                Got::Value(
+                blas(|| {
                     sgemm_(
                         &cha,
                         &chb,
@@ -1233,10 +1219,9 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
                         1,
                         1,
                     )
-                    .into_zero(),
-                )
+                })
             }
-            Iface::Ilp64 => Got::Value(
+            Iface::Ilp64 => blas(|| {
                 scipy_cblas_sgemm64_(
                     layout,
                     i32_of(transa),
@@ -1253,8 +1238,7 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
                     cp,
                     ldc,
                 )
-                .into_zero(),
-            ),
+            }),
         }
     };
     c.check(got, verdict, |c| {
@@ -1301,15 +1285,10 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
     });
 }
 
-/// The BLAS names of routines without a result return nothing: their "value" is 0.
-trait IntoZero {
-    fn into_zero(self) -> f32;
-}
-
-impl IntoZero for () {
-    fn into_zero(self) -> f32 {
-        0.0
-    }
+/// A BLAS name of a routine without a result, called: its "value" is 0.
+fn blas(call: impl FnOnce()) -> Got {
+    call();
+    Got::Value(0.0)
 }
 
 type Fuzzer = fn(&mut Rng, &mut Case);

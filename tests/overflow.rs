@@ -481,29 +481,39 @@ fn rss() -> usize {
     kb * 1024
 }
 
-/// Device allocations of more than 4 GiB: a vector at a byte offset past 2^32 works in saxpy,
-/// sdot, and copies; or the allocation is refused with ALLOC_FAILED. Prints what happened and
-/// how much resident memory the allocation cost.
+/// Device allocations of more than 4 GiB and 2 GiB: a vector at a byte offset past 2^32 (or
+/// 2^31) works in saxpy, sdot and copies, and one float past the end is refused; or the
+/// allocation is refused with ALLOC_FAILED. Prints what happened and the memory it cost.
 #[test]
-fn device_allocation_past_four_gib() {
-    let bytes = 4 * GIB + (1 << 20);
-    let before = rss();
-    let mut d: *mut c_void = std::ptr::null_mut();
-    let s = unsafe { glblasMalloc(&mut d, bytes) };
-    let grown = rss().saturating_sub(before);
-    println!(
-        "glblasMalloc({bytes}): {s:?}, resident memory grew by {} MiB",
-        grown >> 20
-    );
-    if s == Status::AllocFailed {
-        return;
+fn device_allocations_past_two_and_four_gib() {
+    for bytes in [4 * GIB + (1 << 20), 2 * GIB + (1 << 20)] {
+        let before = rss();
+        let mut d: *mut c_void = std::ptr::null_mut();
+        let s = unsafe { glblasMalloc(&mut d, bytes) };
+        let grown = rss().saturating_sub(before) >> 20;
+        println!("glblasMalloc({bytes}): {s:?}, resident memory +{grown} MiB");
+        if s == Status::AllocFailed {
+            continue;
+        }
+        assert_eq!(s, Status::Success);
+        vector_near_the_end(d, bytes);
+        println!(
+            "  after the calls: +{} MiB",
+            rss().saturating_sub(before) >> 20
+        );
+        assert_eq!(glblasFree(d), Status::Success);
     }
-    assert_eq!(s, Status::Success);
+}
+
+/// saxpy and sdot on 1000 floats ending 4 KiB before the end of device allocation `d`.
+fn vector_near_the_end(d: *mut c_void, bytes: usize) {
     let n = 1000usize;
-    let at = (4 * GIB + 4096) / 4; // floats: past 2^32 bytes
+    let at = (bytes - 4096) / 4 - n;
     let x = fill(n, 15);
     let y = fill(n, 16);
     let dy = d.cast::<f32>().wrapping_add(at);
+    let mut got = vec![0.0f32; n];
+    let mut dot = 0.0f32;
     unsafe {
         assert_eq!(
             glblasMemcpy(dy.cast(), y.as_ptr().cast(), n * 4, MemcpyKindArg(1)),
@@ -513,42 +523,28 @@ fn device_allocation_past_four_gib() {
             glblasSaxpy(n as i32, 3.0, x.as_ptr(), 1, dy, 1),
             Status::Success
         );
-        let mut dot = 0.0f32;
         assert_eq!(
             glblasSdot(n as i32, x.as_ptr(), 1, dy, 1, &mut dot),
             Status::Success
         );
-        let mut got = vec![0.0f32; n];
         assert_eq!(
             glblasMemcpy(got.as_mut_ptr().cast(), dy.cast(), n * 4, MemcpyKindArg(2)),
             Status::Success
         );
-        let mut want = y.clone();
-        common::saxpy_ref(n, 3.0, &x, 1, &mut want, 1);
-        let terms: Vec<f64> = x
-            .iter()
-            .zip(&y)
-            .map(|(a, b)| 3.0 * f64::from(a.abs()) + f64::from(b.abs()))
-            .collect();
-        common::assert_saxpy(&got, &want, &terms);
-        common::assert_sdot(dot, &x, 1, &got, 1, n);
         // The operand one float past the end is refused.
         let end = d.cast::<f32>().wrapping_add(bytes / 4 - n + 1);
         assert_eq!(
             glblasSaxpy(n as i32, 1.0, x.as_ptr(), 1, end, 1),
             Status::InvalidValue
         );
-        // Nothing before the offset was written: the first float there is still what GL gave.
-        let mut below = [1.0f32; 1];
-        let probe = d.cast::<f32>().wrapping_add(at - 1);
-        assert_eq!(
-            glblasMemcpy(below.as_mut_ptr().cast(), probe.cast(), 4, MemcpyKindArg(2)),
-            Status::Success
-        );
     }
-    println!(
-        "resident memory after the calls: +{} MiB",
-        rss().saturating_sub(before) >> 20
-    );
-    assert_eq!(glblasFree(d), Status::Success);
+    let mut want = y.clone();
+    common::saxpy_ref(n, 3.0, &x, 1, &mut want, 1);
+    let terms: Vec<f64> = x
+        .iter()
+        .zip(&y)
+        .map(|(a, b)| 3.0 * f64::from(a.abs()) + f64::from(b.abs()))
+        .collect();
+    common::assert_saxpy(&got, &want, &terms);
+    common::assert_sdot(dot, &x, 1, &got, 1, n);
 }
