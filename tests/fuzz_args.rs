@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::process::Command;
 
-use common::{fill, sgemm_ref, sgemv_ref, EPS};
+use common::{fill, idx, sgemm_ref, sgemv_ref, EPS};
 use glblas::api::*;
 use glblas::blas::cblas::*;
 use glblas::blas::fortran::*;
@@ -32,7 +32,7 @@ use glblas::ffi::{MemcpyKindArg, OperationArg, StatusArg};
 use glblas::status::Status;
 
 /// Cases per export of the BLAS routines (8 routines × 4 interfaces).
-const CASES_PER_ROUTINE_EXPORT: usize = 600;
+const CASES_PER_ROUTINE_EXPORT: usize = 1200;
 /// Cases per memory export (glblasMalloc, glblasFree, glblasMemcpy) and glblasGetStatusString.
 const CASES_PER_MEMORY_EXPORT: usize = 1000;
 /// Floats of guard zone on each side of every operand, checked like the operand itself.
@@ -210,16 +210,6 @@ fn mspan(rows: i64, cols: i64, ld: i64) -> u128 {
     }
 }
 
-/// Storage index (from the lowest element) of logical element i of a vector of n elements.
-fn at(i: usize, n: usize, inc: i64) -> usize {
-    let step = inc.unsigned_abs() as usize;
-    if inc >= 0 {
-        i * step
-    } else {
-        (n - 1 - i) * step
-    }
-}
-
 /// The increment as the common references take it: for one element it is never applied, and
 /// for more, a valid call's increment stays inside a small operand, so it fits 32 bits.
 fn inc32(n: i64, inc: i64) -> i32 {
@@ -390,6 +380,17 @@ enum Verdict {
     Refused,
     /// It runs (perhaps as a quick return).
     Runs,
+}
+
+impl Verdict {
+    /// A level-2/3 call's verdict: its argument fault if any, else whether it can run.
+    fn of(fault: Option<i32>, runs: bool) -> Verdict {
+        match fault {
+            Some(info) => Verdict::Fault(info),
+            None if runs => Verdict::Runs,
+            None => Verdict::Refused,
+        }
+    }
 }
 
 /// One element a call is expected to write: operand, storage index from its pointer, value
@@ -638,12 +639,12 @@ impl TwoVectors {
         let (mut x, mut y) = (c.data(self.x).to_vec(), c.data(self.y).to_vec());
         let n = self.n.max(0) as usize;
         for i in 0..n {
-            step(&mut x[at(i, n, self.incx)], &mut y[at(i, n, self.incy)]);
+            step(&mut x[idx(i, n, self.incx)], &mut y[idx(i, n, self.incy)]);
         }
         let mut changes = Vec::new();
         for (op, v, inc) in [(self.x, &x, self.incx), (self.y, &y, self.incy)] {
             for i in 0..n {
-                let k = at(i, n, inc);
+                let k = idx(i, n, inc);
                 changes.push(Change {
                     op,
                     at: k,
@@ -691,11 +692,11 @@ fn fuzz_saxpy(r: &mut Rng, c: &mut Case) {
         let n = v.n as usize;
         let mut acc: BTreeMap<usize, (f64, f64, usize)> = BTreeMap::new();
         for i in 0..n {
-            let k = at(i, n, v.incy);
+            let k = idx(i, n, v.incy);
             let e = acc
                 .entry(k)
                 .or_insert((f64::from(y[k]), f64::from(y[k]).abs(), 0));
-            let term = f64::from(alpha) * f64::from(x[at(i, n, v.incx)]);
+            let term = f64::from(alpha) * f64::from(x[idx(i, n, v.incx)]);
             *e = (e.0 + term, e.1 + term.abs(), e.2 + 1);
         }
         let changes = acc
@@ -711,41 +712,54 @@ fn fuzz_saxpy(r: &mut Rng, c: &mut Case) {
     });
 }
 
-fn fuzz_scopy(r: &mut Rng, c: &mut Case) {
-    let v = TwoVectors::new(r, c);
-    let verdict = v.verdict(c);
-    c.start();
-    let (n, incx, incy, x, y) = (v.n, v.incx, v.incy, c.ptr(v.x), c.ptr(v.y));
-    let got = unsafe {
-        match c.iface {
-            Iface::Api => Got::Status(glblasScopy(i32_of(n), x, i32_of(incx), y, i32_of(incy))),
-            Iface::Cblas => blas(|| cblas_scopy(i32_of(n), x, i32_of(incx), y, i32_of(incy))),
-            Iface::Fortran => blas(|| scopy_(&i32_of(n), x, &i32_of(incx), y, &i32_of(incy))),
-            Iface::Ilp64 => blas(|| scipy_cblas_scopy64_(n, x, incx, y, incy)),
+/// A fuzzer for scopy or sswap: the same arguments, and the reference loop's `step`.
+macro_rules! two_vector_fuzzer {
+    ($fuzz:ident, $api:ident, $cblas:ident, $fortran:ident, $ilp64:ident, $step:expr) => {
+        fn $fuzz(r: &mut Rng, c: &mut Case) {
+            let v = TwoVectors::new(r, c);
+            let verdict = v.verdict(c);
+            c.start();
+            let (n, incx, incy, x, y) = (v.n, v.incx, v.incy, c.ptr(v.x), c.ptr(v.y));
+            // 32-bit arguments only for the 32-bit interfaces (ILP64 ones may not fit).
+            let n32 = || (i32_of(n), i32_of(incx), i32_of(incy));
+            let got = unsafe {
+                match c.iface {
+                    Iface::Api => {
+                        let (n, incx, incy) = n32();
+                        Got::Status($api(n, x, incx, y, incy))
+                    }
+                    Iface::Cblas => {
+                        let (n, incx, incy) = n32();
+                        blas(|| $cblas(n, x, incx, y, incy))
+                    }
+                    Iface::Fortran => {
+                        let (n, incx, incy) = n32();
+                        blas(|| $fortran(&n, x, &incx, y, &incy))
+                    }
+                    Iface::Ilp64 => blas(|| $ilp64(n, x, incx, y, incy)),
+                }
+            };
+            c.check(got, verdict, |c| (v.sequential(c, $step), (0.0, 0.0)));
         }
     };
-    c.check(got, verdict, |c| {
-        (v.sequential(c, |x, y| *y = *x), (0.0, 0.0))
-    });
 }
 
-fn fuzz_sswap(r: &mut Rng, c: &mut Case) {
-    let v = TwoVectors::new(r, c);
-    let verdict = v.verdict(c);
-    c.start();
-    let (n, incx, incy, x, y) = (v.n, v.incx, v.incy, c.ptr(v.x), c.ptr(v.y));
-    let got = unsafe {
-        match c.iface {
-            Iface::Api => Got::Status(glblasSswap(i32_of(n), x, i32_of(incx), y, i32_of(incy))),
-            Iface::Cblas => blas(|| cblas_sswap(i32_of(n), x, i32_of(incx), y, i32_of(incy))),
-            Iface::Fortran => blas(|| sswap_(&i32_of(n), x, &i32_of(incx), y, &i32_of(incy))),
-            Iface::Ilp64 => blas(|| scipy_cblas_sswap64_(n, x, incx, y, incy)),
-        }
-    };
-    c.check(got, verdict, |c| {
-        (v.sequential(c, std::mem::swap), (0.0, 0.0))
-    });
-}
+two_vector_fuzzer!(
+    fuzz_scopy,
+    glblasScopy,
+    cblas_scopy,
+    scopy_,
+    scipy_cblas_scopy64_,
+    |x: &mut f32, y: &mut f32| *y = *x
+);
+two_vector_fuzzer!(
+    fuzz_sswap,
+    glblasSswap,
+    cblas_sswap,
+    sswap_,
+    scipy_cblas_sswap64_,
+    std::mem::swap
+);
 
 /// The sum the reductions compute and its tolerance: (n+1) roundings of the magnitudes.
 fn reduction(terms: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -807,7 +821,8 @@ fn fuzz_sdot(r: &mut Rng, c: &mut Case) {
     c.check(got, verdict, |c| {
         let n = v.n.max(0) as usize;
         let (x, y) = (c.data(v.x), c.data(v.y));
-        let terms = (0..n).map(|i| f64::from(x[at(i, n, v.incx)]) * f64::from(y[at(i, n, v.incy)]));
+        let terms =
+            (0..n).map(|i| f64::from(x[idx(i, n, v.incx)]) * f64::from(y[idx(i, n, v.incy)]));
         reduced(result, reduction(terms))
     });
 }
@@ -850,7 +865,7 @@ fn fuzz_sasum(r: &mut Rng, c: &mut Case) {
         let xs = c.data(x);
         reduced(
             result,
-            reduction((0..n).map(|i| f64::from(xs[at(i, n, incx)]).abs())),
+            reduction((0..n).map(|i| f64::from(xs[idx(i, n, incx)]).abs())),
         )
     });
 }
@@ -885,7 +900,7 @@ fn fuzz_sscal(r: &mut Rng, c: &mut Case) {
         let xs = c.data(x);
         let changes = (0..n)
             .map(|i| {
-                let k = at(i, n, incx);
+                let k = idx(i, n, incx);
                 let want = f64::from(alpha) * f64::from(xs[k]);
                 Change {
                     op: x,
@@ -1000,11 +1015,7 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
     if alpha != 0.0 {
         needs.extend([(a, mspan(cm, cn, lda)), (x, vspan(lenx, incx))]);
     }
-    let verdict = match fault {
-        Some(info) => Verdict::Fault(info),
-        None if quick || c.usable(&needs) => Verdict::Runs,
-        None => Verdict::Refused,
-    };
+    let verdict = Verdict::of(fault, quick || c.usable(&needs));
     c.start();
     let (ap, xp, yp) = (c.ptr(a), c.ptr(x), c.ptr(y));
     let got = unsafe {
@@ -1109,7 +1120,7 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
         let changes = (0..leny)
             .map(|i| Change {
                 op: y,
-                at: at(i, leny, incy),
+                at: idx(i, leny, incy),
                 want: want.0[i],
                 tol: (lenx as f64 + 2.0) * EPS * want.1[i] + f64::from(f32::MIN_POSITIVE),
             })
@@ -1157,11 +1168,7 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
     if reads_ab {
         needs.extend([(ca, mspan(sa.0, sa.1, clda)), (cb, mspan(sb.0, sb.1, cldb))]);
     }
-    let verdict = match fault {
-        Some(info) => Verdict::Fault(info),
-        None if empty || c.usable(&needs) => Verdict::Runs,
-        None => Verdict::Refused,
-    };
+    let verdict = Verdict::of(fault, empty || c.usable(&needs));
     c.start();
     let (ap, bp, cp) = (c.ptr(a), c.ptr(b), c.ptr(cc));
     let got = unsafe {

@@ -10,7 +10,7 @@ mod common;
 
 use std::ffi::c_void;
 
-use common::{fill, sgemm_ref, sgemv_ref, EPS};
+use common::{fill, idx, sgemm_ref, sgemv_ref, EPS};
 use glblas::api::*;
 use glblas::blas::cblas::*;
 use glblas::ffi::{MemcpyKindArg, OperationArg as Op};
@@ -209,19 +209,9 @@ fn sgemm_with_leading_dimensions_near_i32_max() {
 fn put_vector(r: &mut Region, at: usize, n: usize, inc: i64, seed: u64) -> Vec<f32> {
     let v = fill(n, seed);
     for (i, x) in v.iter().enumerate() {
-        r.set(at + index(i, n, inc), *x);
+        r.set(at + idx(i, n, inc), *x);
     }
     v
-}
-
-/// Storage index of logical element i of a vector of n elements with increment inc.
-fn index(i: usize, n: usize, inc: i64) -> usize {
-    let step = inc.unsigned_abs() as usize;
-    if inc >= 0 {
-        i * step
-    } else {
-        (n - 1 - i) * step
-    }
 }
 
 /// glblasSgemv with lda = 2^31 - 1 and x, y at increments of ±2^30 (each operand spans 8 GiB),
@@ -261,7 +251,7 @@ fn sgemv_with_lda_and_increments_past_i32() {
         let results = (0..leny)
             .map(|i| {
                 (
-                    index(i, leny, incy),
+                    idx(i, leny, incy),
                     (want.0[i], (lenx as f64 + 2.0) * EPS * want.1[i] + 1e-38),
                 )
             })
@@ -343,11 +333,8 @@ fn level1_with_increments_past_32_bits() {
         for i in 0..n {
             let s = 2.0 * f64::from(xv[i]) + f64::from(yv[i]);
             let tol = 2.0 * EPS * (2.0 * f64::from(xv[i].abs()) + f64::from(yv[i].abs()));
-            xr.insert(
-                index(i, n, incx),
-                (4.0 * s, 4.0 * tol + 4.0 * EPS * s.abs()),
-            );
-            yr.insert(index(i, n, incy), (s, tol));
+            xr.insert(idx(i, n, incx), (4.0 * s, 4.0 * tol + 4.0 * EPS * s.abs()));
+            yr.insert(idx(i, n, incy), (s, tol));
         }
         x.check(&xr, &what);
         y.check(&yr, &what);
