@@ -47,7 +47,10 @@ pub unsafe fn sdot(
     }
     with_engine(|e| {
         let out = e.mem(result, 1)?;
-        let n = n.max(0);
+        // An empty sum reads neither vector: their pointers are not looked at.
+        if n <= 0 {
+            return e.write(out, &[0.0]);
+        }
         let x = e.vector(x, n, incx)?;
         let y = e.vector(y, n, incy)?;
         dot::sdot(e, &x, &y, out)
@@ -89,7 +92,10 @@ pub unsafe fn sasum(n: i64, x: *const f32, incx: i64, result: *mut f32) -> Resul
     }
     with_engine(|e| {
         let out = e.mem(result, 1)?;
-        let n = if active { n } else { 0 };
+        // As for sdot: x is not looked at when nothing is read from it.
+        if !active {
+            return e.write(out, &[0.0]);
+        }
         let x = e.vector(x, n, incx)?;
         dot::sasum(e, &x, out)
     })

@@ -376,8 +376,23 @@ impl Engine {
     /// Resolves a pointer argument covering `elems` floats from it: host memory, or a device
     /// buffer with enough room (an out-of-range or misaligned device pointer is INVALID_VALUE).
     pub fn mem(&self, ptr: *const f32, elems: i64) -> Result<Mem> {
+        self.resolve(ptr, Some(elems))
+    }
+
+    /// As `mem`, for an extent that may be beyond 64-bit arithmetic (`None`). An extent no
+    /// address space can hold runs past the end of any device allocation (INVALID_VALUE), and
+    /// in host memory is DIMENSION_OVERFLOW: it is never wrapped to a smaller one.
+    fn resolve(&self, ptr: *const f32, elems: Option<i64>) -> Result<Mem> {
+        let need = elems
+            .and_then(|e| e.checked_mul(4))
+            .filter(|&b| (ptr as usize).checked_add(b as usize).is_some());
         match self.memory.locate(ptr as usize) {
-            Location::Host(_) => Ok(Mem::Host(ptr.cast_mut())),
+            Location::Host(_) => match need {
+                Some(_) => Ok(Mem::Host(ptr.cast_mut())),
+                None => Err(Error::overflow(
+                    "operand extent overflows the address space",
+                )),
+            },
             Location::Freed => Err(Error::invalid("device pointer was freed")),
             Location::Device {
                 buffer,
@@ -387,10 +402,7 @@ impl Engine {
                 if offset % 4 != 0 {
                     return Err(Error::invalid("device pointer is not aligned to a float"));
                 }
-                let need = elems
-                    .checked_mul(4)
-                    .ok_or_else(|| Error::invalid("operand size overflows"))?;
-                if need as i128 > available as i128 {
+                if need.is_none_or(|need| need as i128 > available as i128) {
                     return Err(Error::invalid(
                         "operand extends past the end of its device allocation",
                     ));
@@ -405,28 +417,39 @@ impl Engine {
         }
     }
 
+    /// Resolves a BLAS vector argument, its extent in checked 64-bit arithmetic (see
+    /// `resolve`). The increment of a vector of at most one element is never applied, so it
+    /// is kept to its sign (any value there, even i64::MIN, is valid).
     pub fn vector(&self, ptr: *const f32, n: i64, inc: i64) -> Result<Vector> {
-        let v = Vector {
-            mem: Mem::Host(ptr.cast_mut()),
-            n,
-            inc,
+        let inc = if n <= 1 { inc.signum() } else { inc };
+        let span = match n {
+            ..=0 => Some(0),
+            _ => inc
+                .checked_abs()
+                .and_then(|step| (n - 1).checked_mul(step))
+                .and_then(|s| s.checked_add(1)),
         };
         Ok(Vector {
-            mem: self.mem(ptr, v.span())?,
-            ..v
+            mem: self.resolve(ptr, span)?,
+            n,
+            inc,
         })
     }
 
+    /// Resolves a column-major matrix argument, its extent in checked 64-bit arithmetic. The
+    /// leading dimension of a single column is never applied, so it is replaced by the row
+    /// count: kernels then never see a value beyond 32 bits there.
     pub fn matrix(&self, ptr: *const f32, rows: i64, cols: i64, ld: i64) -> Result<Matrix> {
-        let m = Matrix {
-            mem: Mem::Host(ptr.cast_mut()),
+        let ld = if cols <= 1 { rows.max(1) } else { ld };
+        let span = match (rows, cols) {
+            (..=0, _) | (_, ..=0) => Some(0),
+            _ => (cols - 1).checked_mul(ld).and_then(|s| s.checked_add(rows)),
+        };
+        Ok(Matrix {
+            mem: self.resolve(ptr, span)?,
             rows,
             cols,
             ld,
-        };
-        Ok(Matrix {
-            mem: self.mem(ptr, m.span())?,
-            ..m
         })
     }
 }

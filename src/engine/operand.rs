@@ -337,28 +337,18 @@ impl OutLayout {
         OutLayout::new(count, 1, side)
     }
 
-    /// Most elements one output with increment `inc` can have: a full target, or one row of
-    /// it when the stride is too long for GL_PACK_ROW_LENGTH (a GLint), so each element is
-    /// read on its own.
+    /// Most elements one output with increment `inc` can have: a full target, or as many
+    /// columns of fewer rows as keep each strided read within `pack_rows` (see there).
     pub fn capacity(inc: i64, side: i32) -> i64 {
-        let side = i64::from(side);
-        if inc.abs() > i64::from(i32::MAX) {
-            side
-        } else {
-            side * side
-        }
+        i64::from(side) * column_height(inc.saturating_abs().max(1), side)
     }
 
     fn new(count: i64, inc: i64, side: i32) -> OutLayout {
         debug_assert!(count <= OutLayout::capacity(inc, side));
         let side = i64::from(side);
-        let stride = inc.abs().max(1);
+        let stride = inc.saturating_abs().max(1);
         let tall = stride > 1;
-        let column = if stride > i64::from(i32::MAX) {
-            1
-        } else {
-            side
-        };
+        let column = column_height(stride, side as i32);
         let (width, height) = if tall {
             let h = count.min(column);
             ((count + h - 1) / h, h)
@@ -431,24 +421,44 @@ impl OutLayout {
 }
 
 /// Stores the bound target's `m.rows`×`m.cols` corner into matrix `m` (rows beyond `m.rows`
-/// of each column untouched).
+/// of each column untouched): a target row is a column of `m`, `ld` floats apart, read in
+/// groups of as many as `pack_rows` allows.
 pub fn store_matrix(gl: &glow::Context, ext: &GlExt, m: &Matrix) -> Result<()> {
+    let group = pack_rows(m.ld, m.cols);
     with_pack_destination(gl, m.mem, |base| {
-        // SAFETY: the context is current; each of the cols rows of the read lands in one column.
+        // SAFETY: the context is current; each of a read's rows lands in one column.
         unsafe {
-            gl.pixel_store_i32(glow::PACK_ROW_LENGTH, m.ld as i32);
-            (ext.read_pixels)(
-                0,
-                0,
-                m.rows as i32,
-                m.cols as i32,
-                glow::RED,
-                glow::FLOAT,
-                base(0),
-            );
+            let row_length = if group > 1 { m.ld as i32 } else { 0 };
+            gl.pixel_store_i32(glow::PACK_ROW_LENGTH, row_length);
+            let mut c0 = 0;
+            while c0 < m.cols {
+                let rows = group.min(m.cols - c0);
+                (ext.read_pixels)(
+                    0,
+                    c0 as i32,
+                    m.rows as i32,
+                    rows as i32,
+                    glow::RED,
+                    glow::FLOAT,
+                    base(c0 * m.ld),
+                );
+                c0 += rows;
+            }
             gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
         }
     })
+}
+
+/// How many rows (at most `rows`) one glReadPixels may write `stride` floats apart: drivers
+/// compute a read's byte offsets in GLint arithmetic (Mesa's row stride is a GLint), so the
+/// whole read must span at most i32::MAX bytes; a single row needs no row length at all.
+fn pack_rows(stride: i64, rows: i64) -> i64 {
+    (i64::from(i32::MAX) / 4 / stride.max(1)).clamp(1, rows.max(1))
+}
+
+/// Elements per target column of a strided vector output (see `pack_rows`).
+fn column_height(stride: i64, side: i32) -> i64 {
+    pack_rows(stride, i64::from(side))
 }
 
 /// Runs `read` with the destination pointer for glReadPixels: host memory directly, or the

@@ -60,12 +60,14 @@ impl Drop for Dev {
     }
 }
 
-/// Storage index of logical element i of a BLAS vector.
-pub fn idx(i: usize, n: usize, inc: i32) -> usize {
+/// Storage index of logical element i of a BLAS vector (32- or 64-bit increment).
+pub fn idx(i: usize, n: usize, inc: impl Into<i64>) -> usize {
+    let inc: i64 = inc.into();
+    let step = inc.unsigned_abs() as usize;
     if inc >= 0 {
-        i * inc as usize
+        i * step
     } else {
-        (n - 1 - i) * inc.unsigned_abs() as usize
+        (n - 1 - i) * step
     }
 }
 
