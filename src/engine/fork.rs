@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::sync::{MutexGuard, Once};
 
 use super::memory;
-use super::Slot;
+use super::{Retirement, Slot};
 
 /// Installs the handlers, once per process, before the first context is made.
 pub fn register() {
@@ -45,7 +45,10 @@ extern "C" fn child() {
     HELD.with(|h| {
         if let Some(slot) = h.borrow_mut().as_mut() {
             if !matches!(**slot, Slot::Uninit) {
-                std::mem::forget(std::mem::replace(&mut **slot, Slot::Forked));
+                std::mem::forget(std::mem::replace(
+                    &mut **slot,
+                    Slot::Retired(Retirement::Forked),
+                ));
             }
         }
     });

@@ -4,6 +4,7 @@
 
 pub mod census;
 pub mod context;
+mod exit;
 pub mod fault;
 mod fork;
 pub mod fpenv;
@@ -50,9 +51,17 @@ enum Slot {
     /// Context creation failed; calls answer NOT_INITIALIZED until `glblasInit` retries.
     Failed,
     Ready(Box<Engine>),
-    /// This process is a fork() child of one that had set up GL: the context is the parent's,
-    /// and GL is not used here (see `fork`).
+    /// GL is not used in this process any more, and the context, if any, is left alone.
+    Retired(Retirement),
+}
+
+#[derive(Clone, Copy)]
+enum Retirement {
+    /// This process is a fork() child of one that had set up GL: the context is the parent's
+    /// (see `fork`).
     Forked,
+    /// exit() has begun: the driver's libraries may be torn down at any moment (see `exit`).
+    Exiting,
 }
 
 /// A std mutex, not parking_lot's: after fork() the child must be able to release it even if a
@@ -74,7 +83,7 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
     }
     let engine = match &mut *slot {
         Slot::Ready(engine) => engine,
-        Slot::Forked => return Err(forked()),
+        Slot::Retired(why) => return Err(retired(*why)),
         _ => return Err(Error::new(Status::NotInitialized, "no GL context")),
     };
     let _current = engine.ctx.make_current()?;
@@ -97,7 +106,7 @@ pub fn init() -> Result<()> {
     }
     match *slot {
         Slot::Ready(_) => Ok(()),
-        Slot::Forked => Err(forked()),
+        Slot::Retired(why) => Err(retired(why)),
         _ => Err(Error::new(Status::NotInitialized, "no GL context")),
     }
 }
@@ -108,7 +117,7 @@ pub fn shutdown() -> Result<()> {
     let mut slot = lock_engine();
     match std::mem::replace(&mut *slot, Slot::Uninit) {
         Slot::Ready(engine) => engine.destroy(),
-        Slot::Forked => *slot = Slot::Forked,
+        retired @ Slot::Retired(_) => *slot = retired,
         Slot::Uninit | Slot::Failed => {}
     }
     Ok(())
@@ -141,17 +150,24 @@ pub fn device_name() -> Option<&'static CStr> {
     .ok()
 }
 
-fn forked() -> Error {
-    Error::new(
-        Status::NotInitialized,
-        "GL is not available in a child created by fork() after the parent used it",
-    )
+fn retired(why: Retirement) -> Error {
+    let detail = match why {
+        Retirement::Forked => {
+            "GL is not available in a child created by fork() after the parent used it"
+        }
+        Retirement::Exiting => "the process is exiting",
+    };
+    Error::new(Status::NotInitialized, detail)
 }
 
 fn create_slot() -> Slot {
     fork::register();
     match Engine::create() {
-        Ok(e) => Slot::Ready(Box::new(e)),
+        Ok(e) => {
+            // After the driver's libraries are loaded, so that it runs before their destructors.
+            exit::register();
+            Slot::Ready(Box::new(e))
+        }
         Err(e) => {
             debug_log(&e);
             Slot::Failed
