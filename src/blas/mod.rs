@@ -159,7 +159,9 @@ fn answer<R: Answer>(
 fn warn_once(e: &Error, has_cpu: bool) {
     static WARNED: AtomicBool = AtomicBool::new(false);
     crate::engine::debug_log(e);
-    if !WARNED.swap(true, Ordering::Relaxed) {
+    // A refused operand (a freed or past-the-end device pointer) is the caller's error, not a
+    // failing device.
+    if e.status != Status::InvalidValue && !WARNED.swap(true, Ordering::Relaxed) {
         let then = if has_cpu {
             "BLAS calls it cannot run are answered by the CPU BLAS"
         } else {
