@@ -452,6 +452,49 @@ pub fn store_matrix(gl: &glow::Context, ext: &GlExt, m: &Matrix) -> Result<()> {
     })
 }
 
+/// Stores the bound `cols`-attachment RGBA target of a blocked kernel into matrix `m`:
+/// attachment t's texel (x, y) holds rows 4x..4x+3 of column y*cols + t. Only whole texels are
+/// stored (rows up to `m.rows` rounded down to 4; the caller stores the rest), and each
+/// attachment's rows of texels land `cols` columns apart (GL_PACK_ROW_LENGTH = cols*ld/4
+/// pixels), so rows beyond `m.rows` and columns beyond `m.cols` are never written.
+pub fn store_blocks(gl: &glow::Context, ext: &GlExt, m: &Matrix, cols: i64) -> Result<()> {
+    let width = (m.rows / 4) as i32;
+    if width == 0 {
+        return Ok(());
+    }
+    let row_length = i32::try_from(cols * m.ld / 4).ok();
+    with_pack_destination(gl, m.mem, |base| {
+        for t in 0..cols.min(m.cols) {
+            // Rows of texels of attachment t: columns t, t + cols, ... below m.cols.
+            let height = (m.cols - t + cols - 1) / cols;
+            // One read for all of them, or one per row where the row length overflows a GLint.
+            let (reads, per_read) = match row_length {
+                Some(_) => (1, height),
+                None => (height, 1),
+            };
+            // SAFETY: the context is current; every texel read lands in rows 0..m.rows of a
+            // column of `m`.
+            unsafe {
+                gl.read_buffer(glow::COLOR_ATTACHMENT0 + t as u32);
+                gl.pixel_store_i32(glow::PACK_ROW_LENGTH, row_length.unwrap_or(0));
+                for y in 0..reads {
+                    (ext.read_pixels)(
+                        0,
+                        (y * per_read) as i32,
+                        width,
+                        per_read as i32,
+                        glow::RGBA,
+                        glow::FLOAT,
+                        base((y * cols + t) * m.ld),
+                    );
+                }
+                gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
+                gl.read_buffer(glow::COLOR_ATTACHMENT0);
+            }
+        }
+    })
+}
+
 /// Runs `read` with the destination pointer for glReadPixels: host memory directly, or the
 /// device buffer bound as GL_PIXEL_PACK_BUFFER (the pointer is then a byte offset).
 fn with_pack_destination(
