@@ -11,13 +11,16 @@ use crate::status::{Error, Result, Status};
 /// to keep on a small device. Larger outputs are computed in tiles of this size.
 pub const MAX_SIDE: i32 = 4096;
 
-/// How much one launch may take on: the largest target side and the most elements one operand
-/// window (a buffer texture) holds. `GLBLAS_LIMIT_TARGET_SIDE` and `GLBLAS_LIMIT_WINDOW` lower
-/// them, so tests can make small operands take the tiled paths that large ones take.
+/// How much one launch may take on: the largest target side, the most elements one operand
+/// window (a buffer texture) holds, and the most color attachments one draw writes.
+/// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW` and `GLBLAS_LIMIT_DRAW_BUFFERS` lower them,
+/// so tests can make small operands take the tiled paths that large ones take, and a device
+/// with many attachments take the kernels of one with few.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub target_side: i32,
     pub window: i64,
+    pub draw_buffers: i32,
 }
 
 impl Limits {
@@ -39,6 +42,9 @@ impl Limits {
         Limits {
             target_side: cap("GLBLAS_LIMIT_TARGET_SIDE").map_or(side, |c| c.clamp(1, side)) as i32,
             window: cap("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),
+            draw_buffers: cap("GLBLAS_LIMIT_DRAW_BUFFERS").map_or(info.max_draw_buffers, |c| {
+                c.clamp(1, i64::from(info.max_draw_buffers)) as i32
+            }),
         }
     }
 }

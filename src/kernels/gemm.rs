@@ -76,7 +76,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
 /// Columns of C per fragment: one RGBA32F attachment each, 8 where the device can draw into
 /// 8 (every desktop GL 3.3 device), else the 4 that GLES 3.x guarantees.
 fn block_cols(e: &Engine) -> i64 {
-    if e.ctx.info.max_draw_buffers >= 8 {
+    if e.limits.draw_buffers >= 8 {
         8
     } else {
         4
