@@ -2,7 +2,8 @@
 // chosen by #define (BLOCK_COLS, 4 or 8, is the number of color attachments BLOCK writes):
 //  PACK:  op(P) (uRows × uK) into an RGBA32F panel: texel (x, l) holds rows 4x..4x+3 of
 //         column l, zeros past uRows, so that BLOCK loads 4 consecutive elements per fetch.
-//         Panel A is op(A); panel B is op(B) transposed.
+//         Panel A is op(A); panel B is op(B) transposed. The target is then copied into a
+//         buffer, which BLOCK reads as an RGBA32F buffer texture (texel x + l*uPpStep).
 //  BLOCK: fragment (x, y) computes C(4x..4x+3, y*BLOCK_COLS + t) for t < BLOCK_COLS in one vec4
 //         accumulator per column, written to color attachment t. Per step of l: 1 + BLOCK_COLS/4
 //         loads, BLOCK_COLS vec4 multiply-adds.
@@ -33,8 +34,9 @@ void main() {
 #endif
 
 #ifdef BLOCK
-uniform sampler2D uAp;
-uniform sampler2D uBp;
+uniform samplerBuffer uAp;
+uniform samplerBuffer uBp;
+uniform int uApStep, uBpStep;
 uniform int uK;
 uniform int uRows, uCols;
 uniform float uAlpha;
@@ -78,20 +80,23 @@ void main() {
 #endif
     if (uUseAB) {
         int bx = p.y * (BLOCK_COLS / 4);
+        int ax = p.x;
         for (int l = 0; l < uK; l++) {
-            vec4 a = texelFetch(uAp, ivec2(p.x, l), 0);
-            vec4 b = texelFetch(uBp, ivec2(bx, l), 0);
+            vec4 a = texelFetch(uAp, ax);
+            vec4 b = texelFetch(uBp, bx);
             acc0 += a * b.x;
             acc1 += a * b.y;
             acc2 += a * b.z;
             acc3 += a * b.w;
 #if BLOCK_COLS == 8
-            b = texelFetch(uBp, ivec2(bx + 1, l), 0);
+            b = texelFetch(uBp, bx + 1);
             acc4 += a * b.x;
             acc5 += a * b.y;
             acc6 += a * b.z;
             acc7 += a * b.w;
 #endif
+            ax += uApStep;
+            bx += uBpStep;
         }
     }
     int i = 4 * p.x;

@@ -1,6 +1,6 @@
 //! sgemm's register-blocked fragment kernel (GLBLAS_PIPELINE=fragment) on desktop GL, on GLES 3.2,
-//! and with tiny render targets (tiles and k chunks) and 4 color attachments per draw (the
-//! variant for devices with fewer than 8): every transpose pair, sizes around the 4-row and
+//! and with tiny render targets and buffer-texture windows (tiles and k chunks) and 4 color
+//! attachments per draw (the variant for devices with fewer than 8): every transpose pair, sizes around the 4-row and
 //! 8-column blocks, padded leading dimensions whose padding holds NaN guards, host and device
 //! operands at unaligned offsets, alpha == 0 with NaN in A and B, beta == 0 with NaN in C.
 
@@ -12,6 +12,7 @@ use glblas::ffi::OperationArg as Op;
 use glblas::status::Status;
 
 const SIZES: [usize; 10] = [1, 3, 4, 5, 7, 8, 9, 31, 33, 67];
+const TRANSPOSES: [(bool, bool); 4] = [(false, false), (false, true), (true, false), (true, true)];
 
 /// A guard value that must survive bit for bit wherever glblas may not write, and must not
 /// leak into results wherever it may not read.
@@ -136,36 +137,62 @@ fn case(ta: bool, tb: bool, m: usize, n: usize, k: usize, scalars: usize, placem
 /// each m and each n; the scalars and operand placements cycle through their variants.
 fn run_all() {
     let mut i = 0;
-    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+    for (ta, tb) in TRANSPOSES {
         for (im, &m) in SIZES.iter().enumerate() {
             for (jn, &n) in SIZES.iter().enumerate() {
                 let k = SIZES[(3 * im + jn) % SIZES.len()];
-                case(ta, tb, m, n, k, i % SCALARS.len(), (i / SCALARS.len()) % 8);
+                // Shifted every row of n and every transpose pair, so that each scalar pair
+                // meets each (m, n) over the transpose pairs.
+                let scalars = (i + i / 10 + i / 100) % SCALARS.len();
+                case(ta, tb, m, n, k, scalars, (i / SCALARS.len()) % 8);
                 i += 1;
             }
         }
     }
 }
 
-/// One context per configuration (the engine reads these variables when it creates one).
+/// One column of C and a long k: op(B)'s panel (padded to a block of columns) is then wider
+/// than op(B) itself, so it can outgrow a window that op(B) fits.
+fn one_column() {
+    for (ta, tb) in TRANSPOSES {
+        for placement in 0..8 {
+            case(ta, tb, 4, 1, 67, 1, placement);
+        }
+    }
+}
+
+/// The GL API, the limits below (None: the device's), and the cases to run.
+type Config = (&'static str, [Option<&'static str>; 3], fn());
+
+/// One context per configuration (the engine reads these variables when it creates one): the
+/// device's limits on desktop GL and GLES; tiny targets and windows with 4 attachments; and
+/// windows too small for op(B)'s panel at the k that targets of side 32 allow.
 #[test]
 fn blocked_fragment_sgemm_on_desktop_gl_gles_and_small_targets() {
     std::env::set_var("GLBLAS_PIPELINE", "fragment");
-    for (api, small) in [("desktop", false), ("gles", false), ("desktop", true)] {
+    let configs: [Config; 4] = [
+        ("desktop", [None; 3], run_all),
+        ("gles", [None; 3], run_all),
+        ("desktop", [Some("8"), Some("24"), Some("4")], run_all),
+        ("desktop", [Some("32"), Some("24"), None], one_column),
+    ];
+    let names = [
+        "GLBLAS_LIMIT_TARGET_SIDE",
+        "GLBLAS_LIMIT_WINDOW",
+        "GLBLAS_LIMIT_DRAW_BUFFERS",
+    ];
+    for (api, limits, cases) in configs {
         std::env::set_var("GLBLAS_GL_API", api);
-        for (limit, value) in [
-            ("GLBLAS_LIMIT_TARGET_SIDE", "8"),
-            ("GLBLAS_LIMIT_DRAW_BUFFERS", "4"),
-        ] {
-            match small {
-                true => std::env::set_var(limit, value),
-                false => std::env::remove_var(limit),
+        for (name, value) in names.into_iter().zip(limits) {
+            match value {
+                Some(v) => std::env::set_var(name, v),
+                None => std::env::remove_var(name),
             }
         }
         let info = glblas::engine::device_info().expect("a GL context");
         assert_eq!(info.gles, api == "gles", "{info:?}");
         assert_eq!(glblas::kernels::pipeline(), Some("fragment"));
-        run_all();
+        cases();
         assert_eq!(glblasShutdown(), Status::Success);
     }
 }

@@ -362,6 +362,11 @@ impl Engine {
         operand::store_blocks(&self.ctx.gl, &self.ext, m, cols)
     }
 
+    /// Stores the bound RGBA target's `width`×`height` texels into `dst`, packed.
+    pub fn store_texels(&self, dst: Mem, width: i32, height: i32) -> Result<()> {
+        operand::store_texels(&self.ctx.gl, &self.ext, dst, width, height)
+    }
+
     /// Draws the full-viewport triangle with the bound program and target.
     pub fn draw(&self) -> Result<()> {
         fault::check_launch()?;

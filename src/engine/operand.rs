@@ -495,6 +495,21 @@ pub fn store_blocks(gl: &glow::Context, ext: &GlExt, m: &Matrix, cols: i64) -> R
     })
 }
 
+/// Stores the bound RGBA target's `width`×`height` corner into `dst`, packed (texel (x, y) at
+/// elements 4*(x + y*width)..+4).
+pub fn store_texels(
+    gl: &glow::Context,
+    ext: &GlExt,
+    dst: Mem,
+    width: i32,
+    height: i32,
+) -> Result<()> {
+    with_pack_destination(gl, dst, |base| {
+        // SAFETY: the context is current; the caller's `dst` holds 4*width*height elements.
+        unsafe { (ext.read_pixels)(0, 0, width, height, glow::RGBA, glow::FLOAT, base(0)) }
+    })
+}
+
 /// Runs `read` with the destination pointer for glReadPixels: host memory directly, or the
 /// device buffer bound as GL_PIXEL_PACK_BUFFER (the pointer is then a byte offset).
 fn with_pack_destination(

@@ -81,8 +81,8 @@ pub struct Target {
 }
 
 /// Slots 0 and 1 are R32F (a reduction reads one and writes the other); sgemm's blocked kernel
-/// uses 2..5 (its two packed panels and its multiple-render-target output).
-pub const SLOTS: usize = 5;
+/// uses 2 and 3 (where it packs its panels, and its multiple-render-target output).
+pub const SLOTS: usize = 4;
 
 #[derive(Default)]
 pub struct Targets {
