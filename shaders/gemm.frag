@@ -1,7 +1,8 @@
 // sgemm on one tile of C, register-blocked: C := alpha*op(A)*op(B) + beta*C in three passes,
 // chosen by #define (BLOCK_COLS, 4 or 8, is the number of color attachments BLOCK writes):
 //  PACK:  op(P) (uRows × uK) into an RGBA32F panel: texel (x, l) holds rows 4x..4x+3 of
-//         column l, zeros past uRows, so that BLOCK loads 4 consecutive elements per fetch.
+//         column l, so that BLOCK loads 4 consecutive elements per fetch; zeros past uRows
+//         (nothing outside op(P) is read: the rows and columns of C they feed are not stored).
 //         Panel A is op(A); panel B is op(B) transposed. The target is then copied into a
 //         buffer, which BLOCK reads as an RGBA32F buffer texture (texel x + l*uPpStep).
 //  BLOCK: fragment (x, y) computes C(4x..4x+3, y*BLOCK_COLS + t) for t < BLOCK_COLS in one vec4
