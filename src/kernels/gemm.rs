@@ -10,8 +10,8 @@
 //! sampling the 2D targets themselves), one draw computes a 4×`block_cols` block of C per
 //! fragment into `block_cols` RGBA32F color attachments, whose whole texels are stored into C by
 //! glReadPixels; the last m % 4 rows of the tile are gathered into an R32F target by one more
-//! draw and stored from there. When an operand's part for a tile does not fit one buffer-texture
-//! window, tiles shrink, and then k is cut into smaller chunks. Chunks' products are added into C
+//! draw and stored from there. When an operand's part for a tile (or a panel) does not fit one
+//! buffer-texture window, tiles shrink, and then k is cut into smaller chunks. Chunks' products are added into C
 //! in turn (beta applies to the first chunk only).
 
 use crate::engine::operand::{Matrix, Mem};
