@@ -19,7 +19,10 @@ float y_at(int i) {
     return texelFetch(uY, uYStart + i * uYInc).r;
 }
 
+// Kernels writing RGBA targets declare their own outputs.
+#ifndef VEC4_OUTPUTS
 layout(location = 0) out float fragOut;
+#endif
 
 // Output mapping for vector results. Outputs are rendered in memory order so that one
 // glReadPixels with GL_PACK_ROW_LENGTH = |inc| stores them in place:

@@ -1,4 +1,4 @@
-//! A GL failure part-way through a call (`GLBLAS_FAULT`: the 3rd, 7th and 14th kernel launches of the
+//! A GL failure part-way through a call (`GLBLAS_FAULT`: the 9th, 13th and 20th kernel launches of the
 //! process fail) after some of its tiles or chunks were stored: the call must still give the reference
 //! result, from the CPU BLAS starting again on the caller's original values, and the trace must
 //! say so. Small limits force sgemm into 3×3 tiles and saxpy into chunks. One test: the
@@ -12,13 +12,13 @@ use glblas::blas::cblas::*;
 #[test]
 fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
     std::env::set_var("GLBLAS_BACKEND", "gl");
-    std::env::set_var("GLBLAS_FAULT", "launch:3,launch:7,launch:14");
+    std::env::set_var("GLBLAS_FAULT", "launch:9,launch:13,launch:20");
     std::env::set_var("GLBLAS_LIMIT_TARGET_SIDE", "8");
     std::env::set_var("GLBLAS_LIMIT_WINDOW", "64");
     let trace = trace_to_file("fault");
 
-    // sgemm, beta != 0: C is 20×20 in tiles of 8, so draws 1 and 2 store two tiles of C before
-    // launch 3 fails.
+    // sgemm, beta != 0: C is 20×20 in tiles of 8, each three draws (pack A, pack B, the blocks),
+    // so draws 1 to 6 store two tiles of C before launch 9 fails.
     let (m, n, k) = (20usize, 20usize, 5usize);
     let a = fill(m * k, 1);
     let b = fill(k * n, 2);
@@ -27,8 +27,8 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
     unsafe { cblas_sgemm_packed(m, n, k, 1.0, a.as_ptr(), b.as_ptr(), 0.5, c.as_mut_ptr()) };
     assert_sgemm(&c, m, m, n, k, &want);
 
-    // saxpy in chunks of at most 64 elements: launches 4, 5 and 6 store three chunks of y, then
-    // launch 7 fails.
+    // saxpy in chunks of at most 64 elements: launches 10, 11 and 12 store three chunks of y,
+    // then launch 13 fails.
     let len = 300;
     let x = fill(len, 4);
     let mut y = fill(len, 5);
@@ -55,7 +55,7 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
     assert_saxpy(&z, &want, &terms);
 
     // Row-major sgemv, beta != 0, with m (the length of y) larger than n: y is stored in chunks
-    // (launches 13 to 16), and launch 14 fails after the first.
+    // (launches 19 to 22), and launch 20 fails after the first.
     let (m, n) = (40usize, 6usize);
     let a = fill(m * n, 7);
     let v = fill(n, 8);

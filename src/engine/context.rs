@@ -34,6 +34,9 @@ pub struct DeviceInfo {
     pub pbuffer: bool,
     /// The largest render target: the texture size and the viewport both bound it.
     pub max_target_side: i32,
+    /// Color attachments one draw can write (GL_MAX_DRAW_BUFFERS and GL_MAX_COLOR_ATTACHMENTS:
+    /// at least 8 on desktop GL 3.3, 4 on GLES 3.2).
+    pub max_draw_buffers: i32,
     /// Texels one buffer texture can address.
     pub max_texture_buffer_size: i64,
     /// `glTexBufferRange` is there (GL 4.3, GLES 3.2), so a window of a large buffer can be bound.
@@ -495,6 +498,9 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                     .min(viewport[0])
                     .min(viewport[1])
             },
+            max_draw_buffers: gl
+                .get_parameter_i32(glow::MAX_DRAW_BUFFERS)
+                .min(gl.get_parameter_i32(glow::MAX_COLOR_ATTACHMENTS)),
             max_texture_buffer_size: i64::from(gl.get_parameter_i32(glow::MAX_TEXTURE_BUFFER_SIZE)),
             texture_buffer_range: range,
             texture_buffer_offset_alignment: if range {

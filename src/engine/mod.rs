@@ -30,7 +30,7 @@ use memory::{DeviceMemory, Location};
 use operand::{Matrix, Mem, OperandUnits, OutLayout, Vector};
 use programs::{Program, Programs};
 use staging::Staging;
-use targets::{Limits, Targets};
+use targets::{Kind, Limits, Targets};
 
 /// Everything that lives in the GL context.
 pub struct Engine {
@@ -274,16 +274,26 @@ impl Engine {
         self.programs.use_compute(&self.ctx.gl, name, comp, defines)
     }
 
-    /// Binds render target `slot`, at least `width`×`height`, with the viewport set.
+    /// Binds R32F render target `slot`, at least `width`×`height`, with the viewport set.
     pub fn target(&mut self, slot: usize, width: i32, height: i32) -> Result<()> {
+        self.target_of(slot, Kind::R32F, width, height)
+    }
+
+    /// Binds render target `slot` of `kind`, at least `width`×`height`, with the viewport set.
+    pub fn target_of(&mut self, slot: usize, kind: Kind, width: i32, height: i32) -> Result<()> {
         self.targets
-            .bind(&self.ctx.gl, slot, width, height)
+            .bind(&self.ctx.gl, slot, kind, width, height)
             .map(|_| ())
     }
 
     /// The texture of render target `slot` (which must exist), for a later pass to sample.
     pub fn target_texture(&self, slot: usize) -> Option<glow::Texture> {
-        self.targets.texture(slot)
+        self.targets.textures(slot).first().copied()
+    }
+
+    /// The textures of render target `slot`, one per attachment.
+    pub fn target_textures(&self, slot: usize) -> &[glow::Texture] {
+        self.targets.textures(slot)
     }
 
     /// Binds a 2D texture (a previous pass's target) to texture unit `unit`.
@@ -377,6 +387,17 @@ impl Engine {
     /// Stores the bound target's corner into matrix `m`.
     pub fn store_matrix(&self, m: &Matrix) -> Result<()> {
         operand::store_matrix(&self.ctx.gl, &self.ext, m)
+    }
+
+    /// Stores the bound `cols`-attachment RGBA target's whole texels into matrix `m` (see
+    /// `operand::store_blocks`).
+    pub fn store_blocks(&self, m: &Matrix, cols: i64) -> Result<()> {
+        operand::store_blocks(&self.ctx.gl, &self.ext, m, cols)
+    }
+
+    /// Stores the bound RGBA target's `width`×`height` texels into `dst`, packed.
+    pub fn store_texels(&self, dst: Mem, width: i32, height: i32) -> Result<()> {
+        operand::store_texels(&self.ctx.gl, &self.ext, dst, width, height)
     }
 
     /// Draws the full-viewport triangle with the bound program and target.

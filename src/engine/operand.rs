@@ -461,6 +461,65 @@ fn column_height(stride: i64, side: i32) -> i64 {
     pack_rows(stride, i64::from(side))
 }
 
+/// Stores the bound `cols`-attachment RGBA target of a blocked kernel into matrix `m`:
+/// attachment t's texel (x, y) holds rows 4x..4x+3 of column y*cols + t. Only whole texels are
+/// stored (rows up to `m.rows` rounded down to 4; the caller stores the rest), and each
+/// attachment's rows of texels land `cols` columns apart (GL_PACK_ROW_LENGTH = cols*ld/4
+/// pixels, in reads of at most i32::MAX bytes: see `pack_rows`), so rows beyond `m.rows` and columns beyond `m.cols` are never written.
+pub fn store_blocks(gl: &glow::Context, ext: &GlExt, m: &Matrix, cols: i64) -> Result<()> {
+    let width = (m.rows / 4) as i32;
+    if width == 0 {
+        return Ok(());
+    }
+    // Floats between consecutive rows of texels of one attachment (a multiple of 4: `cols` is).
+    let stride = cols * m.ld;
+    with_pack_destination(gl, m.mem, |base| {
+        for t in 0..cols.min(m.cols) {
+            // Rows of texels of attachment t: columns t, t + cols, ... below m.cols.
+            let height = (m.cols - t + cols - 1) / cols;
+            let per_read = pack_rows(stride, height);
+            // SAFETY: the context is current; every texel read lands in rows 0..m.rows of a
+            // column of `m`.
+            unsafe {
+                gl.read_buffer(glow::COLOR_ATTACHMENT0 + t as u32);
+                let row_length = if per_read > 1 { stride / 4 } else { 0 };
+                gl.pixel_store_i32(glow::PACK_ROW_LENGTH, row_length as i32);
+                let mut y = 0;
+                while y < height {
+                    let rows = per_read.min(height - y);
+                    (ext.read_pixels)(
+                        0,
+                        y as i32,
+                        width,
+                        rows as i32,
+                        glow::RGBA,
+                        glow::FLOAT,
+                        base((y * cols + t) * m.ld),
+                    );
+                    y += rows;
+                }
+                gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
+                gl.read_buffer(glow::COLOR_ATTACHMENT0);
+            }
+        }
+    })
+}
+
+/// Stores the bound RGBA target's `width`×`height` corner into `dst`, packed (texel (x, y) at
+/// elements 4*(x + y*width)..+4).
+pub fn store_texels(
+    gl: &glow::Context,
+    ext: &GlExt,
+    dst: Mem,
+    width: i32,
+    height: i32,
+) -> Result<()> {
+    with_pack_destination(gl, dst, |base| {
+        // SAFETY: the context is current; the caller's `dst` holds 4*width*height elements.
+        unsafe { (ext.read_pixels)(0, 0, width, height, glow::RGBA, glow::FLOAT, base(0)) }
+    })
+}
+
 /// Runs `read` with the destination pointer for glReadPixels: host memory directly, or the
 /// device buffer bound as GL_PIXEL_PACK_BUFFER (the pointer is then a byte offset).
 fn with_pack_destination(

@@ -107,7 +107,8 @@ impl Scratch {
 
     /// Buffer texture `slot`, now viewing `bytes` of `buffer` from `first_byte` (aligned to
     /// GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT) as `format`, bound to texture unit `unit` (which it
-    /// replaces there; a view used only as an image may take any unit no sampler uses).
+    /// replaces there; a view used only as an image may take any unit no sampler uses). Without
+    /// glTexBufferRange (GL 3.3) only views from byte 0 can be made: they cover the whole buffer.
     #[allow(clippy::too_many_arguments)]
     pub fn view(
         &mut self,
@@ -120,9 +121,9 @@ impl Scratch {
         first_byte: i64,
         bytes: i64,
     ) -> Result<glow::Texture> {
-        let Some(tex_buffer_range) = ext.tex_buffer_range else {
+        if ext.tex_buffer_range.is_none() && first_byte != 0 {
             return Err(Error::new(Status::NotSupported, "no glTexBufferRange"));
-        };
+        }
         let t = match self.views[slot] {
             Some(t) => t,
             None => *self.views[slot].insert(super::new_buffer_texture(gl, unit)?),
@@ -131,13 +132,16 @@ impl Scratch {
         unsafe {
             gl.active_texture(glow::TEXTURE0 + unit);
             gl.bind_texture(glow::TEXTURE_BUFFER, Some(t));
-            tex_buffer_range(
-                glow::TEXTURE_BUFFER,
-                format,
-                buffer.0.get(),
-                first_byte as isize,
-                bytes.max(4) as isize,
-            );
+            match ext.tex_buffer_range {
+                Some(tex_buffer_range) => tex_buffer_range(
+                    glow::TEXTURE_BUFFER,
+                    format,
+                    buffer.0.get(),
+                    first_byte as isize,
+                    bytes.max(4) as isize,
+                ),
+                None => gl.tex_buffer(glow::TEXTURE_BUFFER, format, Some(buffer)),
+            }
             Ok(t)
         }
     }

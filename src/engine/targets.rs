@@ -1,5 +1,7 @@
-//! Render targets: R32F textures attached to framebuffers, which fragment kernels render into.
-//! Kept and grown on demand, so steady-state calls allocate no GL objects.
+//! Render targets: float textures attached to framebuffers, which fragment kernels render into:
+//! one R32F texture, or several RGBA32F textures drawn together (multiple render targets), or
+//! read by later passes as 2D textures. Kept and grown on demand, so steady-state calls allocate
+//! no GL objects.
 
 use glow::HasContext;
 
@@ -9,13 +11,16 @@ use crate::status::{Error, Result, Status};
 /// to keep on a small device. Larger outputs are computed in tiles of this size.
 pub const MAX_SIDE: i32 = 4096;
 
-/// How much one launch may take on: the largest target side and the most elements one operand
-/// window (a buffer texture) holds. `GLBLAS_LIMIT_TARGET_SIDE` and `GLBLAS_LIMIT_WINDOW` lower
-/// them, so tests can make small operands take the tiled paths that large ones take.
+/// How much one launch may take on: the largest target side, the most elements one operand
+/// window (a buffer texture) holds, and the most color attachments one draw writes.
+/// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW` and `GLBLAS_LIMIT_DRAW_BUFFERS` lower them,
+/// so tests can make small operands take the tiled paths that large ones take, and a device
+/// with many attachments take the kernels of one with few.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub target_side: i32,
     pub window: i64,
+    pub draw_buffers: i32,
 }
 
 impl Limits {
@@ -37,46 +42,82 @@ impl Limits {
         Limits {
             target_side: cap("GLBLAS_LIMIT_TARGET_SIDE").map_or(side, |c| c.clamp(1, side)) as i32,
             window: cap("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),
+            draw_buffers: cap("GLBLAS_LIMIT_DRAW_BUFFERS").map_or(info.max_draw_buffers, |c| {
+                c.clamp(1, i64::from(info.max_draw_buffers)) as i32
+            }),
+        }
+    }
+}
+
+/// What a target holds: `attachments` color textures of internal format `format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kind {
+    pub format: u32,
+    pub attachments: usize,
+}
+
+impl Kind {
+    /// One float per texel: the vector kernels' outputs.
+    pub const R32F: Kind = Kind {
+        format: glow::R32F,
+        attachments: 1,
+    };
+
+    /// `attachments` RGBA32F textures, drawn together.
+    pub fn rgba(attachments: usize) -> Kind {
+        Kind {
+            format: glow::RGBA32F,
+            attachments,
         }
     }
 }
 
 pub struct Target {
-    pub texture: glow::Texture,
+    pub textures: Vec<glow::Texture>,
     pub framebuffer: glow::Framebuffer,
+    kind: Kind,
     width: i32,
     height: i32,
 }
 
-/// The kernels need at most two targets at once (a reduction reads one and writes the other).
+/// Slots 0 and 1 are R32F (a reduction reads one and writes the other); sgemm's blocked kernel
+/// uses 2 and 3 (where it packs its panels, and its multiple-render-target output).
+pub const SLOTS: usize = 4;
+
 #[derive(Default)]
 pub struct Targets {
-    slots: [Option<Target>; 2],
+    slots: [Option<Target>; SLOTS],
 }
 
 impl Targets {
-    /// Binds target `slot` (0 or 1), at least `width`×`height`, for drawing, with the viewport set.
+    /// Binds target `slot` of `kind`, at least `width`×`height`, for drawing into all its
+    /// attachments, with the viewport set.
     pub fn bind(
         &mut self,
         gl: &glow::Context,
         slot: usize,
+        kind: Kind,
         width: i32,
         height: i32,
     ) -> Result<&Target> {
         debug_assert!(width > 0 && height > 0 && width <= MAX_SIDE && height <= MAX_SIDE);
         let fits = self.slots[slot]
             .as_ref()
-            .is_some_and(|t| t.width >= width && t.height >= height);
+            .is_some_and(|t| t.kind == kind && t.width >= width && t.height >= height);
         if !fits {
             let (w, h) = match self.slots[slot].take() {
                 Some(old) => {
-                    let size = (old.width.max(width), old.height.max(height));
+                    let size = if old.kind == kind {
+                        (old.width.max(width), old.height.max(height))
+                    } else {
+                        (width, height)
+                    };
                     delete(gl, old);
                     size
                 }
                 None => (width, height),
             };
-            self.slots[slot] = Some(create(gl, w, h)?);
+            self.slots[slot] = Some(create(gl, kind, w, h)?);
         }
         let t = self.slots[slot].as_ref().expect("target created above");
         // SAFETY: the context is current; the framebuffer is complete (checked at creation).
@@ -87,9 +128,9 @@ impl Targets {
         Ok(t)
     }
 
-    /// The texture of target `slot`, which a later pass samples.
-    pub fn texture(&self, slot: usize) -> Option<glow::Texture> {
-        self.slots[slot].as_ref().map(|t| t.texture)
+    /// The textures of target `slot` (none if it was never made), which a later pass samples.
+    pub fn textures(&self, slot: usize) -> &[glow::Texture] {
+        self.slots[slot].as_ref().map_or(&[], |t| &t.textures)
     }
 
     pub fn delete_all(&mut self, gl: &glow::Context) {
@@ -99,49 +140,50 @@ impl Targets {
     }
 }
 
-fn create(gl: &glow::Context, width: i32, height: i32) -> Result<Target> {
+fn create(gl: &glow::Context, kind: Kind, width: i32, height: i32) -> Result<Target> {
     // SAFETY: the context is current; objects are deleted again on failure.
     unsafe {
         super::drain_gl_errors(gl);
-        let texture = gl
-            .create_texture()
+        let framebuffer = gl
+            .create_framebuffer()
             .map_err(|e| Error::new(Status::AllocFailed, e))?;
-        gl.bind_texture(glow::TEXTURE_2D, Some(texture));
-        gl.tex_storage_2d(glow::TEXTURE_2D, 1, glow::R32F, width, height);
-        super::fault::allocation();
-        // Read back with texelFetch only; nearest filtering keeps the texture complete everywhere.
-        gl.tex_parameter_i32(
-            glow::TEXTURE_2D,
-            glow::TEXTURE_MIN_FILTER,
-            glow::NEAREST as i32,
-        );
-        gl.tex_parameter_i32(
-            glow::TEXTURE_2D,
-            glow::TEXTURE_MAG_FILTER,
-            glow::NEAREST as i32,
-        );
-        gl.bind_texture(glow::TEXTURE_2D, None);
-        let framebuffer = match gl.create_framebuffer() {
-            Ok(f) => f,
-            Err(e) => {
-                gl.delete_texture(texture);
-                return Err(Error::new(Status::AllocFailed, e));
-            }
-        };
-        let target = Target {
-            texture,
+        let mut target = Target {
+            textures: Vec::with_capacity(kind.attachments),
             framebuffer,
+            kind,
             width,
             height,
         };
         gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
-        gl.framebuffer_texture_2d(
-            glow::FRAMEBUFFER,
-            glow::COLOR_ATTACHMENT0,
-            glow::TEXTURE_2D,
-            Some(texture),
-            0,
-        );
+        let mut buffers = Vec::with_capacity(kind.attachments);
+        for i in 0..kind.attachments {
+            let texture = match gl.create_texture() {
+                Ok(t) => t,
+                Err(e) => {
+                    delete(gl, target);
+                    return Err(Error::new(Status::AllocFailed, e));
+                }
+            };
+            target.textures.push(texture);
+            gl.bind_texture(glow::TEXTURE_2D, Some(texture));
+            gl.tex_storage_2d(glow::TEXTURE_2D, 1, kind.format, width, height);
+            super::fault::allocation();
+            // Read back with texelFetch only; nearest filtering keeps the texture complete.
+            for filter in [glow::TEXTURE_MIN_FILTER, glow::TEXTURE_MAG_FILTER] {
+                gl.tex_parameter_i32(glow::TEXTURE_2D, filter, glow::NEAREST as i32);
+            }
+            let attachment = glow::COLOR_ATTACHMENT0 + i as u32;
+            gl.framebuffer_texture_2d(
+                glow::FRAMEBUFFER,
+                attachment,
+                glow::TEXTURE_2D,
+                Some(texture),
+                0,
+            );
+            buffers.push(attachment);
+        }
+        gl.bind_texture(glow::TEXTURE_2D, None);
+        gl.draw_buffers(&buffers);
         let complete = gl.check_framebuffer_status(glow::FRAMEBUFFER) == glow::FRAMEBUFFER_COMPLETE;
         if let Err(e) = super::check_gl(gl, "render target") {
             delete(gl, target);
@@ -151,7 +193,7 @@ fn create(gl: &glow::Context, width: i32, height: i32) -> Result<Target> {
             delete(gl, target);
             return Err(Error::new(
                 Status::NotSupported,
-                "R32F render targets are not supported",
+                format!("render targets of {kind:?} are not supported"),
             ));
         }
         Ok(target)
@@ -159,10 +201,12 @@ fn create(gl: &glow::Context, width: i32, height: i32) -> Result<Target> {
 }
 
 fn delete(gl: &glow::Context, t: Target) {
-    // SAFETY: the context is current; both objects belong to this target.
+    // SAFETY: the context is current; the objects belong to this target.
     unsafe {
         gl.bind_framebuffer(glow::FRAMEBUFFER, None);
         gl.delete_framebuffer(t.framebuffer);
-        gl.delete_texture(t.texture);
+        for texture in t.textures {
+            gl.delete_texture(texture);
+        }
     }
 }

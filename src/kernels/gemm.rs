@@ -3,16 +3,50 @@
 //! has compute shaders and the operands fit one buffer-texture window, unless
 //! `GLBLAS_PIPELINE=fragment`; otherwise the fragment pipeline below.
 //!
-//! Fragment loop structure: C is cut into tiles of at most one render target (`Limits::target_side`²); each tile is
-//! one draw, one fragment per element of C. When an operand's part for a tile does not fit one
-//! buffer-texture window, tiles shrink, and then k is cut into chunks whose products are added
-//! into C in turn (beta applies to the first chunk only).
+//! Fragment pipeline (`gemm.frag`): C is cut into tiles of at most `Limits::target_side`² elements
+//! and k into chunks of at most `target_side`. Per tile and chunk: op(A) and op(B) are packed
+//! into zero-padded RGBA32F panels (one draw each into a target, copied by glReadPixels into a
+//! scratch buffer: read as a buffer texture, the main pass ran 1.4-1.6× faster on llvmpipe than
+//! sampling the 2D targets themselves), one draw computes a 4×`block_cols` block of C per
+//! fragment into `block_cols` RGBA32F color attachments, whose whole texels are stored into C by
+//! glReadPixels; the last m % 4 rows of the tile are gathered into an R32F target by one more
+//! draw and stored from there. When an operand's part for a tile (or a panel) does not fit one
+//! buffer-texture window, tiles shrink, and then k is cut into smaller chunks. Chunks' products are added into C
+//! in turn (beta applies to the first chunk only).
 
-use crate::engine::operand::Matrix;
+use crate::engine::operand::{Matrix, Mem};
+use crate::engine::targets::Kind;
 use crate::engine::Engine;
 use crate::status::{Error, Result};
 
 const FRAG: &str = include_str!("../../shaders/gemm.frag");
+
+/// Render-target slots (see `engine::targets`): the edge rows take R32F slot 0.
+const EDGE: usize = 0;
+const PANEL: usize = 2;
+const BLOCKS: usize = 3;
+/// Scratch buffers and views of the panels (see `engine::scratch`; the compute path's, which
+/// never runs in the same call), and their texture units (0..2 are the operands').
+const PANELS: [Panel; 2] = [
+    Panel {
+        buffer: 0,
+        view: 1,
+        unit: 3,
+    },
+    Panel {
+        buffer: 1,
+        view: 2,
+        unit: 4,
+    },
+];
+/// Texture units of the blocks in the edge pass.
+const UNIT_BLOCKS: usize = 3;
+
+struct Panel {
+    buffer: usize,
+    view: usize,
+    unit: u32,
+}
 
 /// An sgemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).
 pub struct Gemm {
@@ -58,52 +92,126 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     Ok(())
 }
 
+/// Columns of C per fragment: one RGBA32F attachment each, 8 where the device can draw into
+/// 8 (every desktop GL 3.3 device), else the 4 that GLES 3.x guarantees.
+fn block_cols(e: &Engine) -> i64 {
+    if e.limits.draw_buffers >= 8 {
+        8
+    } else {
+        4
+    }
+}
+
+/// RGBA texels per column of a panel of `rows` rows, padded to whole blocks of `block` rows.
+fn panel_width(rows: i64, block: i64) -> i64 {
+    (rows + block - 1) / block * block / 4
+}
+
+fn cols_define(cols: i64) -> (&'static str, String) {
+    ("BLOCK_COLS", cols.to_string())
+}
+
 /// Computes C[i0..i1, j0..j1], k chunk by k chunk.
 fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64) -> Result<()> {
     let c = g.c.block(i0, i1, j0, j1);
+    let cols = block_cols(e);
+    // The blocks target: texel (x, y) of attachment t is C(4x..4x+3, y*cols + t).
+    let (width, height) = (panel_width(c.rows, 4), (c.cols + cols - 1) / cols);
+    let b_width = panel_width(c.cols, cols);
     let k = if g.ab.is_some() { g.k } else { 0 };
     let mut l0 = 0;
     loop {
         let l1 = (l0 + plan.tk).min(k);
         let beta = if l0 == 0 { g.beta } else { 1.0 };
-        let ab = match &g.ab {
-            Some((a, b)) => {
-                let a = if g.ta {
-                    a.block(l0, l1, i0, i1)
-                } else {
-                    a.block(i0, i1, l0, l1)
-                };
-                let b = if g.tb {
-                    b.block(j0, j1, l0, l1)
-                } else {
-                    b.block(l0, l1, j0, j1)
-                };
-                Some((e.upload_matrix(0, &a)?, e.upload_matrix(1, &b)?))
-            }
-            None => None,
-        };
+        if let Some((a, b)) = &g.ab {
+            let a = if g.ta {
+                a.block(l0, l1, i0, i1)
+            } else {
+                a.block(i0, i1, l0, l1)
+            };
+            let b = if g.tb {
+                b.block(j0, j1, l0, l1)
+            } else {
+                b.block(l0, l1, j0, j1)
+            };
+            pack(e, 0, &a, g.ta, c.rows, l1 - l0, width)?;
+            // op(B) transposed, its rows padded to whole blocks of columns.
+            pack(e, 1, &b, !g.tb, c.cols, l1 - l0, b_width)?;
+        }
         let cd = if beta != 0.0 {
             Some(e.upload_matrix(2, &c)?)
         } else {
             None
         };
-        e.target(0, c.rows as i32, c.cols as i32)?;
-        let p = e.program("gemm", FRAG, &[])?;
-        let gl = &e.ctx.gl;
-        if let Some((a, b)) = &ab {
-            e.bind_matrix(&p, 0, "A", a, g.ta)?;
-            e.bind_matrix(&p, 1, "B", b, g.tb)?;
+        e.target_of(
+            BLOCKS,
+            Kind::rgba(cols as usize),
+            width as i32,
+            height as i32,
+        )?;
+        let defines = [
+            ("BLOCK", String::new()),
+            ("VEC4_OUTPUTS", String::new()),
+            cols_define(cols),
+        ];
+        let p = e.program("gemm", FRAG, &defines)?;
+        if g.ab.is_some() {
+            for (panel, name, texels) in [(&PANELS[0], "uAp", width), (&PANELS[1], "uBp", b_width)]
+            {
+                // As for operands (`plan` keeps panels within one window).
+                if texels * (l1 - l0) > e.max_window() {
+                    return Err(Error::overflow(
+                        "sgemm panel exceeds one buffer-texture window",
+                    ));
+                }
+                let gl = &e.ctx.gl;
+                let buffer = e
+                    .scratch
+                    .buffer(gl, &e.ext, panel.buffer, texels * 4 * (l1 - l0))?;
+                let bytes = texels * 16 * (l1 - l0);
+                e.scratch.view(
+                    gl,
+                    &e.ext,
+                    panel.view,
+                    panel.unit,
+                    buffer,
+                    glow::RGBA32F,
+                    0,
+                    bytes,
+                )?;
+                p.set_i32(gl, name, panel.unit as i32);
+                p.set_i32(gl, &format!("{name}Step"), texels as i32);
+            }
         }
         if let Some(cd) = &cd {
             e.bind_matrix(&p, 2, "C", cd, false)?;
         }
+        let gl = &e.ctx.gl;
         p.set_i32(gl, "uK", (l1 - l0) as i32);
+        p.set_i32(gl, "uRows", c.rows as i32);
+        p.set_i32(gl, "uCols", c.cols as i32);
         p.set_f32(gl, "uAlpha", g.alpha);
         p.set_f32(gl, "uBeta", beta);
-        p.set_i32(gl, "uUseAB", i32::from(ab.is_some()));
+        p.set_i32(gl, "uUseAB", i32::from(g.ab.is_some()));
         p.set_i32(gl, "uReadC", i32::from(cd.is_some()));
         e.draw()?;
-        e.store_matrix(&c)?;
+        // Every draw (and the targets they create) comes before the first store, so a call
+        // refused on one tile leaves C as it was.
+        let whole = c.rows / 4 * 4;
+        if whole < c.rows {
+            draw_edge(e, &c, cols)?;
+        }
+        e.target_of(
+            BLOCKS,
+            Kind::rgba(cols as usize),
+            width as i32,
+            height as i32,
+        )?;
+        e.store_blocks(&c, cols)?;
+        if whole < c.rows {
+            e.target(EDGE, (c.rows - whole) as i32, c.cols as i32)?;
+            e.store_matrix(&c.block(whole, c.rows, 0, c.cols))?;
+        }
         l0 = l1;
         if l0 >= k {
             return Ok(());
@@ -111,14 +219,71 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
     }
 }
 
+/// Packs op(`src`) (`rows` × `depth`; the transpose of the stored matrix when `transposed`) into
+/// panel `which` (0: A, 1: B): texel x + l*`width` holds rows 4x..4x+3 of column l, `width` at
+/// least `rows`/4 (the rest zeros). Drawn into an RGBA32F target, then copied into the panel's
+/// scratch buffer.
+fn pack(
+    e: &mut Engine,
+    which: usize,
+    src: &Matrix,
+    transposed: bool,
+    rows: i64,
+    depth: i64,
+    width: i64,
+) -> Result<()> {
+    let src = e.upload_matrix(which, src)?;
+    e.target_of(PANEL, Kind::rgba(1), width as i32, depth as i32)?;
+    let p = e.program(
+        "gemm",
+        FRAG,
+        &[("PACK", String::new()), ("VEC4_OUTPUTS", String::new())],
+    )?;
+    e.bind_matrix(&p, which, "P", &src, transposed)?;
+    p.set_i32(&e.ctx.gl, "uRows", rows as i32);
+    e.draw()?;
+    let len = width * depth * 4;
+    let buffer = e
+        .scratch
+        .buffer(&e.ctx.gl, &e.ext, PANELS[which].buffer, len)?;
+    let panel = Mem::Device {
+        buffer,
+        offset: 0,
+        len,
+    };
+    e.store_texels(panel, width as i32, depth as i32)
+}
+
+/// Draws the last `c.rows` % 4 rows of the tile from the blocks target into the R32F target
+/// `EDGE` (a read of whole RGBA texels would store rows past `c.rows`).
+fn draw_edge(e: &mut Engine, c: &Matrix, cols: i64) -> Result<()> {
+    let whole = c.rows / 4 * 4;
+    // Binding a target may create its texture, which unbinds the active unit's 2D texture: the
+    // blocks are bound after it.
+    e.target(EDGE, (c.rows - whole) as i32, c.cols as i32)?;
+    for (t, texture) in e.target_textures(BLOCKS).to_vec().into_iter().enumerate() {
+        e.bind_texture_2d(UNIT_BLOCKS + t, Some(texture));
+    }
+    let p = e.program("gemm", FRAG, &[("EDGE", String::new()), cols_define(cols)])?;
+    let gl = &e.ctx.gl;
+    for t in 0..cols {
+        p.set_i32(gl, &format!("uBlock{t}"), (UNIT_BLOCKS as i64 + t) as i32);
+    }
+    p.set_i32(gl, "uEdgeX", (whole / 4) as i32);
+    e.draw()
+}
+
 /// Picks tile sizes so that every operand part fits one window: halve the dimension that sets
-/// an oversized operand's column count (or its row count once that is 1).
+/// an oversized operand's column count (or its row count once that is 1); then, while a panel
+/// does not fit one, halve k (or the panel's rows once k is 1).
 fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
     let side = i64::from(e.target_side());
+    let cols = block_cols(e);
+    // The panels are k texels high.
     let mut p = Plan {
         tm: g.m.min(side),
         tn: g.n.min(side),
-        tk: g.k.max(1),
+        tk: g.k.max(1).min(side),
     };
     let window = e.max_window();
     for _ in 0..256 {
@@ -149,7 +314,21 @@ fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
             .into_iter()
             .find(|(m, (r, c))| super::window_elems(m, p.get(*r), p.get(*c)) > window);
         match oversized {
-            None => return Ok(p),
+            None if g.ab.is_none() => return Ok(p),
+            None => {
+                // The panels are buffer textures too: k rows of RGBA texels.
+                let a = panel_width(p.tm, 4) * p.tk;
+                let b = panel_width(p.tn, cols) * p.tk;
+                if a.max(b) <= window {
+                    return Ok(p);
+                }
+                let d = match (p.tk > 1, a >= b) {
+                    (true, _) => Dim::K,
+                    (false, true) => Dim::M,
+                    (false, false) => Dim::N,
+                };
+                p.set(d, (p.get(d) + 1) / 2);
+            }
             Some((_, (r, c))) => {
                 let d = if p.get(c) > 1 { c } else { r };
                 p.set(d, (p.get(d) + 1) / 2);
