@@ -311,3 +311,36 @@ pub fn on_threads(threads: usize, limit: std::time::Duration, work: fn(usize)) {
             .expect("every thread finishes its work in time (no deadlock, no failure)");
     }
 }
+
+/// A field of /proc/self/status, in bytes (`VmRSS`: resident memory, `VmHWM`: its peak,
+/// `VmSize`: address space).
+pub fn proc_status_bytes(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let line = status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .unwrap_or_else(|| panic!("no {field} in /proc/self/status"));
+    let kib: u64 = line
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .expect("a size in kB");
+    kib * 1024
+}
+
+/// Resident memory of this process, in bytes.
+pub fn rss() -> u64 {
+    proc_status_bytes("VmRSS")
+}
+
+pub const MIB: f64 = 1024.0 * 1024.0;
+
+/// Bytes the C heap (malloc, which the GL driver and Rust's allocator both use) has handed out
+/// and not taken back: far finer than resident memory, which moves in pages and keeps freed
+/// memory.
+pub fn heap_in_use() -> u64 {
+    // SAFETY: mallinfo2 only reads the allocator's statistics.
+    let m = unsafe { libc::mallinfo2() };
+    (m.uordblks + m.hblkhd) as u64
+}
