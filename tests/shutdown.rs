@@ -7,23 +7,15 @@
 mod common;
 
 use common::*;
-use std::sync::{Mutex, MutexGuard, PoisonError};
-
 use glblas::api::*;
 use glblas::engine::census::gl_objects;
 use glblas::engine::memory::is_device_address;
 use glblas::ffi::MemcpyKindArg as K;
 use glblas::status::Status;
 
-/// The tests here shut the engine down and measure the whole process: one at a time.
-fn alone() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 #[test]
 fn pointers_from_before_a_shutdown_are_refused_after_it() {
-    let _alone = alone();
+    let _alone = one_at_a_time(); // they shut down and measure the process
     let data = fill(32, 1);
     let d = Dev::new(&data);
     let old = d.f();
@@ -104,7 +96,7 @@ fn work_then_shut_down(data: &[f32]) {
 
 #[test]
 fn shutdown_releases_memory_and_gl_objects_cycle_after_cycle() {
-    let _alone = alone();
+    let _alone = one_at_a_time(); // they shut down and measure the process
     let data = fill(CYCLE_BUFFER_ELEMS, 7);
     // The first cycle loads the driver and fills its caches, which stay for the process.
     work_then_shut_down(&data);
@@ -146,7 +138,7 @@ const QUARANTINE: usize = 1024;
 
 #[test]
 fn reservations_freed_by_shutdown_are_unmapped_after_1024_more_frees() {
-    let _alone = alone();
+    let _alone = one_at_a_time(); // they shut down and measure the process
     let bytes: usize = 256 << 20;
     let mut p = std::ptr::null_mut();
     assert_eq!(glblasInit(), Status::Success);

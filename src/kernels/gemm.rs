@@ -6,7 +6,8 @@
 //! Fragment loop structure: C is cut into tiles of at most one render target (`Limits::target_side`²); each tile is
 //! one draw, one fragment per element of C. When an operand's part for a tile does not fit one
 //! buffer-texture window, tiles shrink, and then k is cut into chunks whose products are added
-//! into C in turn (beta applies to the first chunk only).
+//! into C in turn (beta applies to the first chunk only); k is also cut into chunks of at most
+//! `MAX_LOOP_ITERATIONS`, the longest loop a launch may run.
 
 use crate::engine::operand::Matrix;
 use crate::engine::Engine;
@@ -112,13 +113,15 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
 }
 
 /// Picks tile sizes so that every operand part fits one window: halve the dimension that sets
-/// an oversized operand's column count (or its row count once that is 1).
+/// an oversized operand's column count (or its row count once that is 1). Chunks of k start at
+/// `MAX_LOOP_ITERATIONS` at most.
 fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
     let side = i64::from(e.target_side());
     let mut p = Plan {
         tm: g.m.min(side),
         tn: g.n.min(side),
-        tk: g.k.max(1),
+        // gemm.frag loops over the chunk's k.
+        tk: g.k.clamp(1, super::MAX_LOOP_ITERATIONS),
     };
     let window = e.max_window();
     for _ in 0..256 {

@@ -344,3 +344,20 @@ pub fn heap_in_use() -> u64 {
     let m = unsafe { libc::mallinfo2() };
     (m.uordblks + m.hblkhd) as u64
 }
+
+/// Held by a test that must not run beside the others of its file (it shuts the engine down,
+/// measures the whole process, or needs much of the machine's memory).
+pub fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// ±1 at every element: products and sums of up to 2^24 of them are exact in fp32, in any
+/// order, so results built from them can be checked exactly at any length.
+pub fn signs(n: usize, seed: u64) -> Vec<f32> {
+    fill(n, seed)
+        .into_iter()
+        .map(|v| if v < 0.0 { -1.0 } else { 1.0 })
+        .collect()
+}
