@@ -1,7 +1,8 @@
 //! Operands larger than one buffer-texture window at the device's real limits (not lowered as
 //! in `tiling.rs`): saxpy and sdot over a few more elements than a window holds, on host and
-//! device memory, and an sgemm whose A is larger than a window, so that k is cut into chunks.
-//! About 2 GiB of memory each.
+//! device memory; an sgemm whose A is larger than a window, so that k is cut into chunks; an
+//! sgemm whose C is larger than a window and than one render target, so that C is cut into
+//! tiles. Up to 2.5 GiB of memory each; they run one at a time.
 //!
 //! At these lengths the general fp32 bounds of sdot and sgemm ((n+1)·u·Σ|x_i y_i|) exceed the
 //! sums themselves, so they could not tell a dropped chunk from rounding. The reductions
@@ -159,4 +160,45 @@ fn sgemm_with_a_larger_than_one_window() {
     let got: Vec<f64> = c.iter().map(|v| *v as f64).collect();
     assert_eq!(got, want, "sgemm {m}x{n}x{k}");
     report(&format!("sgemm {m}x{n}x{k}"), t);
+}
+
+#[test]
+fn sgemm_with_c_larger_than_one_window() {
+    let _alone = one_at_a_time(); // each test needs gigabytes
+    let t = Instant::now();
+    let limits = limits();
+    // C (m×n, on the host) is cut into render-target tiles and exceeds one window.
+    let m = limits.target_side as usize * 4;
+    let n = limits.window as usize / m + 1;
+    assert!((m * n) as i64 > limits.window);
+    let (a, b) = (signs(m, 6), signs(n, 7));
+    let c0: Vec<f32> = signs(m * n, 8).iter().map(|s| 2.0 * s).collect();
+    let mut c = c0.clone();
+    let db = Dev::new(&b);
+    let s = unsafe {
+        glblasSgemm(
+            Op(0),
+            Op(0),
+            m as i32,
+            n as i32,
+            1,
+            1.0,
+            a.as_ptr(),
+            m as i32,
+            db.f(),
+            1,
+            -1.0,
+            c.as_mut_ptr(),
+            m as i32,
+        )
+    };
+    assert_eq!(s, Status::Success);
+    // Each element is one exact product minus ±2: exact.
+    for j in 0..n {
+        for i in 0..m {
+            let want = a[i] * b[j] - c0[i + j * m];
+            assert_eq!(c[i + j * m], want, "C({i},{j}) of {m}x{n}");
+        }
+    }
+    report(&format!("sgemm {m}x{n}x1"), t);
 }
