@@ -18,7 +18,6 @@ use std::time::Instant;
 use common::*;
 use glblas::api::*;
 use glblas::engine::targets::Limits;
-use glblas::ffi::OperationArg as Op;
 use glblas::kernels::MAX_LOOP_ITERATIONS;
 use glblas::status::Status;
 
@@ -139,20 +138,16 @@ fn sgemm_with_a_larger_than_one_window() {
     let mut c = c0.clone();
     let db = Dev::new(&b);
     let s = unsafe {
-        glblasSgemm(
-            Op(0),
-            Op(0),
-            m as i32,
-            n as i32,
-            k as i32,
+        sgemm_packed(
+            (false, false),
+            m,
+            n,
+            k,
             0.5,
             a.as_ptr(),
-            m as i32,
             db.f(),
-            k as i32,
             -1.0,
             c.as_mut_ptr(),
-            m as i32,
         )
     };
     assert_eq!(s, Status::Success);
@@ -176,20 +171,16 @@ fn sgemm_with_c_larger_than_one_window() {
     let mut c = c0.clone();
     let db = Dev::new(&b);
     let s = unsafe {
-        glblasSgemm(
-            Op(0),
-            Op(0),
-            m as i32,
-            n as i32,
+        sgemm_packed(
+            (false, false),
+            m,
+            n,
             1,
             1.0,
             a.as_ptr(),
-            m as i32,
             db.f(),
-            1,
             -1.0,
             c.as_mut_ptr(),
-            m as i32,
         )
     };
     assert_eq!(s, Status::Success);

@@ -275,26 +275,11 @@ impl Gemm {
         }
         let lda = if self.ta { self.k } else { self.m };
         let ldb = if self.tb { self.n } else { self.k };
-        let s = unsafe {
-            glblasSgemm(
-                Op(i32::from(self.ta)),
-                Op(i32::from(self.tb)),
-                self.m as i32,
-                self.n as i32,
-                self.k as i32,
-                1.0,
-                self.a.ptr(),
-                lda as i32,
-                self.b.ptr(),
-                ldb as i32,
-                0.5,
-                self.c.ptr(),
-                self.m as i32,
-            )
-        };
+        let (a, b, c) = (self.a.ptr(), self.b.ptr(), self.c.ptr());
+        let (m, n, k) = (self.m, self.n, self.k);
+        let s = unsafe { sgemm_packed((self.ta, self.tb), m, n, k, 1.0, a, b, 0.5, c) };
         assert_eq!(s, Status::Success, "sgemm");
         if check {
-            let (m, n, k) = (self.m, self.n, self.k);
             let (a, b, c0) = (&self.a.init, &self.b.init, &self.c.init);
             let want = sgemm_ref(self.ta, self.tb, m, n, k, 1.0, a, lda, b, ldb, 0.5, c0, m);
             assert_sgemm(&self.c.values(), m, m, n, k, &want);

@@ -43,24 +43,20 @@ fn sgemm_with_long_k() {
         let b = signs(k * n, 2);
         let c0 = twos(m * n, 3);
         let mut c = c0.clone();
-        let lda = if ta { k } else { m };
         let s = unsafe {
-            glblasSgemm(
-                Op(i32::from(ta)),
-                Op(0),
-                m as i32,
-                n as i32,
-                k as i32,
+            sgemm_packed(
+                (ta, false),
+                m,
+                n,
+                k,
                 1.0,
                 a.as_ptr(),
-                lda as i32,
                 b.as_ptr(),
-                k as i32,
                 -1.0,
                 c.as_mut_ptr(),
-                m as i32,
             )
         };
+        let lda = if ta { k } else { m };
         assert_eq!(s, Status::Success);
         let (want, _) = sgemm_ref(ta, false, m, n, k, 1.0, &a, lda, &b, k, -1.0, &c0, m);
         assert_exact(&c, &want, &format!("sgemm ta={ta} k={k}"));

@@ -361,3 +361,40 @@ pub fn signs(n: usize, seed: u64) -> Vec<f32> {
         .map(|v| if v < 0.0 { -1.0 } else { 1.0 })
         .collect()
 }
+
+/// glblasSgemm, column-major, on packed operands (each leading dimension the rows of its matrix
+/// as stored), host or device pointers.
+///
+/// # Safety
+/// `a`, `b` and `c` hold m×k (k×m when `ta`), k×n (n×k when `tb`) and m×n floats.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn sgemm_packed(
+    (ta, tb): (bool, bool),
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    a: *const f32,
+    b: *const f32,
+    beta: f32,
+    c: *mut f32,
+) -> Status {
+    use glblas::ffi::OperationArg as Op;
+    let lda = if ta { k } else { m };
+    let ldb = if tb { n } else { k };
+    glblasSgemm(
+        Op(i32::from(ta)),
+        Op(i32::from(tb)),
+        m as i32,
+        n as i32,
+        k as i32,
+        alpha,
+        a,
+        lda as i32,
+        b,
+        ldb as i32,
+        beta,
+        c,
+        m as i32,
+    )
+}
