@@ -186,10 +186,6 @@ glblasStatus_t glblasSgemm(glblasOperation_t transa,
                            float *C,
                            int ldc);
 
-extern int fegetenv(struct FenvT *env);
-
-extern int fesetenv(const struct FenvT *env);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -4,15 +4,16 @@
 //! `GLBLAS_PIPELINE=fragment`; otherwise the fragment pipeline below.
 //!
 //! Fragment pipeline (`gemm.frag`): C is cut into tiles of at most `Limits::target_side`² elements
-//! and k into chunks of at most `target_side`. Per tile and chunk: op(A) and op(B) are packed
+//! and k into chunks of at most `target_side` (and of at most `MAX_LOOP_ITERATIONS`, the longest
+//! loop a launch may run). Per tile and chunk: op(A) and op(B) are packed
 //! into zero-padded RGBA32F panels (one draw each into a target, copied by glReadPixels into a
 //! scratch buffer: read as a buffer texture, the main pass ran 1.4-1.6× faster on llvmpipe than
 //! sampling the 2D targets themselves), one draw computes a 4×`block_cols` block of C per
 //! fragment into `block_cols` RGBA32F color attachments, whose whole texels are stored into C by
 //! glReadPixels; the last m % 4 rows of the tile are gathered into an R32F target by one more
 //! draw and stored from there. When an operand's part for a tile (or a panel) does not fit one
-//! buffer-texture window, tiles shrink, and then k is cut into smaller chunks. Chunks' products are added into C
-//! in turn (beta applies to the first chunk only).
+//! buffer-texture window, tiles shrink, and then k is cut into smaller chunks. Chunks' products
+//! are added into C in turn (beta applies to the first chunk only).
 
 use crate::engine::operand::{Matrix, Mem};
 use crate::engine::targets::Kind;
@@ -279,11 +280,11 @@ fn draw_edge(e: &mut Engine, c: &Matrix, cols: i64) -> Result<()> {
 fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
     let side = i64::from(e.target_side());
     let cols = block_cols(e);
-    // The panels are k texels high.
     let mut p = Plan {
         tm: g.m.min(side),
         tn: g.n.min(side),
-        tk: g.k.max(1).min(side),
+        // The panels are k texels high, and gemm.frag loops over the chunk's k.
+        tk: g.k.clamp(1, side.min(super::MAX_LOOP_ITERATIONS)),
     };
     let window = e.max_window();
     for _ in 0..256 {

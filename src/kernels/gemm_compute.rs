@@ -40,7 +40,8 @@ fn round8(v: i64) -> i64 {
 }
 
 /// Whether these operands can take the compute path: every buffer the passes view lies within
-/// one buffer-texture window; larger calls use the fragment tiles.
+/// one buffer-texture window, and k (which gemm.comp loops over) is at most
+/// `MAX_LOOP_ITERATIONS`; other calls use the fragment tiles.
 pub fn fits(e: &Engine, g: &Gemm) -> bool {
     let w = e.max_window();
     let blocks = |v: i64| (v + 7) / 8;
@@ -51,6 +52,7 @@ pub fn fits(e: &Engine, g: &Gemm) -> bool {
                 && a.span() <= w
                 && b.span() <= w
                 && g.k <= MAX_GROUPS
+                && g.k <= super::MAX_LOOP_ITERATIONS
         }
         None => true,
     };

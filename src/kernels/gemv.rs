@@ -3,8 +3,8 @@
 //! The compute kernel (`gemv_compute.rs`) takes calls whose operands each fit one window, where
 //! the device has the compute pipeline. Otherwise, the fragment kernel's loop structure: y is cut into chunks of at most one render target; each chunk is one draw,
 //! one fragment per element of y. When A's or x's part does not fit one buffer-texture window,
-//! the inner dimension is cut into chunks whose products are added into y in turn (beta applies
-//! to the first only).
+//! or the inner dimension is longer than one shader loop may run (`MAX_LOOP_ITERATIONS`), it is
+//! cut into chunks whose products are added into y in turn (beta applies to the first only).
 
 use crate::engine::operand::{Matrix, OutLayout, Vector};
 use crate::engine::Engine;
@@ -86,11 +86,13 @@ pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
 }
 
 /// Elements of y per draw and of the inner dimension per chunk, so that every operand part
-/// fits one window: halve the dimension that sets an oversized part's extent.
+/// fits one window (halve the dimension that sets an oversized part's extent) and no chunk of
+/// the inner dimension exceeds `MAX_LOOP_ITERATIONS`.
 fn plan(e: &Engine, g: &Gemv, k: i64) -> Result<(i64, i64)> {
     let (mut tm, mut tk) = (
         g.y.n.min(OutLayout::capacity(g.y.inc, e.target_side())),
-        k.max(1),
+        // gemv.frag loops over the chunk's inner dimension.
+        k.clamp(1, super::MAX_LOOP_ITERATIONS),
     );
     let window = e.max_window();
     for _ in 0..256 {

@@ -20,12 +20,15 @@ const SAMPLE_A4: u32 = 3;
 const UNIT_A: usize = 2;
 const STORE_Y: u32 = 0;
 
-/// Whether the call can take this kernel: A and x are read (alpha != 0) and every operand
-/// fits one window.
+/// Whether the call can take this kernel: A and x are read (alpha != 0), every operand fits
+/// one window, and the inner dimension, which one invocation loops over, is at most
+/// `MAX_LOOP_ITERATIONS` long.
 pub fn fits(e: &Engine, g: &Gemv) -> bool {
     let w = e.max_window();
     match &g.ax {
-        Some((a, x)) => a.span() <= w && x.span() <= w && g.y.span() <= w,
+        Some((a, x)) => {
+            a.span() <= w && x.span() <= w && g.y.span() <= w && x.n <= super::MAX_LOOP_ITERATIONS
+        }
         None => false,
     }
 }

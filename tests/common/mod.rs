@@ -351,3 +351,90 @@ pub fn in_forked_child(work: fn() -> i32, limit: std::time::Duration, what: &str
         "{what}: child status {status:#x}"
     );
 }
+
+/// A field of /proc/self/status, in bytes (`VmRSS`: resident memory, `VmHWM`: its peak,
+/// `VmSize`: address space).
+pub fn proc_status_bytes(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let line = status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .unwrap_or_else(|| panic!("no {field} in /proc/self/status"));
+    let kib: u64 = line
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .expect("a size in kB");
+    kib * 1024
+}
+
+/// Resident memory of this process, in bytes.
+pub fn rss() -> u64 {
+    proc_status_bytes("VmRSS")
+}
+
+pub const MIB: f64 = 1024.0 * 1024.0;
+
+/// Bytes the C heap (malloc, which the GL driver and Rust's allocator both use) has handed out
+/// and not taken back: far finer than resident memory, which moves in pages and keeps freed
+/// memory.
+pub fn heap_in_use() -> u64 {
+    // SAFETY: mallinfo2 only reads the allocator's statistics.
+    let m = unsafe { libc::mallinfo2() };
+    (m.uordblks + m.hblkhd) as u64
+}
+
+/// Held by a test that must not run beside the others of its file (it shuts the engine down,
+/// measures the whole process, or needs much of the machine's memory).
+pub fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// ±1 at every element: products and sums of up to 2^24 of them are exact in fp32, in any
+/// order, so results built from them can be checked exactly at any length.
+pub fn signs(n: usize, seed: u64) -> Vec<f32> {
+    fill(n, seed)
+        .into_iter()
+        .map(|v| if v < 0.0 { -1.0 } else { 1.0 })
+        .collect()
+}
+
+/// glblasSgemm, column-major, on packed operands (each leading dimension the rows of its matrix
+/// as stored), host or device pointers.
+///
+/// # Safety
+/// `a`, `b` and `c` hold m×k (k×m when `ta`), k×n (n×k when `tb`) and m×n floats.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn sgemm_packed(
+    (ta, tb): (bool, bool),
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    a: *const f32,
+    b: *const f32,
+    beta: f32,
+    c: *mut f32,
+) -> Status {
+    use glblas::ffi::OperationArg as Op;
+    let lda = if ta { k } else { m };
+    let ldb = if tb { n } else { k };
+    glblasSgemm(
+        Op(i32::from(ta)),
+        Op(i32::from(tb)),
+        m as i32,
+        n as i32,
+        k as i32,
+        alpha,
+        a,
+        lda as i32,
+        b,
+        ldb as i32,
+        beta,
+        c,
+        m as i32,
+    )
+}
