@@ -1,7 +1,10 @@
-// sgemm: C := alpha*op(A)*op(B) + beta*C, each invocation an 8×8 block of C held in 16 vec4
-// accumulators (register blocking). The operands come packed (gemm_pack.comp) so that every load
-// is one RGBA texel: 4 consecutive rows of op(A) at one l, and 4 consecutive columns of op(B) at
-// one l (op(B) is packed transposed). Per step of l: 4 loads, 16 vec4 multiply-adds.
+// sgemm: C := alpha*op(A)*op(B) + beta*C, each invocation a BLOCK_M×8 block of C held in
+// BLOCK_M/4 × 8 vec4 accumulators (register blocking). The operands come packed (gemm_pack.comp)
+// so that every load is one RGBA texel: 4 consecutive rows of op(A) at one l, and 4 consecutive
+// columns of op(B) at one l (op(B) is packed transposed). Per step of l: BLOCK_M/4 + 2 loads and
+// 2·BLOCK_M vec4 multiply-adds.
+// BLOCK_M (8 or 16) is defined by the host, per device (gemm_compute.rs).
+#define AT (BLOCK_M / 4)
 layout(local_size_x = 8, local_size_y = 8) in;
 uniform samplerBuffer uAp;  // texel l*uApStep + i/4
 uniform samplerBuffer uBp;  // texel l*uBpStep + j/4
@@ -17,9 +20,23 @@ uniform int uCStart, uCRow, uCCol;
 layout(r32f) writeonly uniform imageBuffer uOut;  // element (i, j) at uOutStart + i + j*uOutLd
 uniform int uOutStart, uOutLd;
 
+// The accumulators are only ever indexed by constants (the macros below unroll every loop
+// over them), so they stay in registers. acc[col * AT + t]: rows 4t..4t+3 of the block's
+// column col.
 #define STEP(col, b) \
-    acc[2 * col] += a0 * b; \
-    acc[2 * col + 1] += a1 * b;
+    acc[(col) * AT] += a0 * (b); \
+    acc[(col) * AT + 1] += a1 * (b); \
+    STEP_MORE(col, b)
+#define STORE_COLUMN(col) STORE4(col, 0) STORE4(col, 1) STORE_MORE(col)
+#if AT == 4
+#define STEP_MORE(col, b) \
+    acc[(col) * AT + 2] += a2 * (b); \
+    acc[(col) * AT + 3] += a3 * (b);
+#define STORE_MORE(col) STORE4(col, 2) STORE4(col, 3)
+#else
+#define STEP_MORE(col, b)
+#define STORE_MORE(col)
+#endif
 
 // Element (i, j) of C from its accumulated product v.
 void store(int i, int j, float v) {
@@ -32,23 +49,20 @@ void store(int i, int j, float v) {
     }
 }
 
-#define STORE_HALF(col, v, i) \
-    store(i, j0 + col, v.x); \
-    store(i + 1, j0 + col, v.y); \
-    store(i + 2, j0 + col, v.z); \
-    store(i + 3, j0 + col, v.w);
-#define STORE_COLUMN(col) \
-    STORE_HALF(col, acc[2 * col], i0) \
-    STORE_HALF(col, acc[2 * col + 1], i0 + 4)
+#define STORE4(col, t) \
+    store(i0 + 4 * (t), j0 + (col), acc[(col) * AT + (t)].x); \
+    store(i0 + 4 * (t) + 1, j0 + (col), acc[(col) * AT + (t)].y); \
+    store(i0 + 4 * (t) + 2, j0 + (col), acc[(col) * AT + (t)].z); \
+    store(i0 + 4 * (t) + 3, j0 + (col), acc[(col) * AT + (t)].w);
 
 void main() {
-    int i0 = int(gl_GlobalInvocationID.x) * 8;
+    int i0 = int(gl_GlobalInvocationID.x) * BLOCK_M;
     int j0 = int(gl_GlobalInvocationID.y) * 8;
     if (i0 >= uM || j0 >= uN) {
         return;
     }
-    vec4 acc[16];
-    for (int t = 0; t < 16; t++) {
+    vec4 acc[AT * 8];
+    for (int t = 0; t < AT * 8; t++) {
         acc[t] = vec4(0.0);
     }
     if (uUseAB) {
@@ -57,6 +71,10 @@ void main() {
         for (int l = 0; l < uK; l++) {
             vec4 a0 = texelFetch(uAp, a);
             vec4 a1 = texelFetch(uAp, a + 1);
+#if AT == 4
+            vec4 a2 = texelFetch(uAp, a + 2);
+            vec4 a3 = texelFetch(uAp, a + 3);
+#endif
             vec4 b0 = texelFetch(uBp, b);
             vec4 b1 = texelFetch(uBp, b + 1);
             STEP(0, b0.x)
@@ -71,7 +89,6 @@ void main() {
             b += uBpStep;
         }
     }
-    // Constant indices only, so the accumulators stay in registers.
     STORE_COLUMN(0)
     STORE_COLUMN(1)
     STORE_COLUMN(2)

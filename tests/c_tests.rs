@@ -91,6 +91,14 @@ c_tests_with_env!(FRAGMENT;
     fragment_test_sgemm_special => test_sgemm_special,
 );
 
+// The compute sgemm's 8×8 blocks (which GPUs get) where llvmpipe gets 16×8.
+const GEMM_ROWS_8: &[(&str, &str)] = &[("GLBLAS_LIMIT_GEMM_ROWS", "8")];
+
+c_tests_with_env!(GEMM_ROWS_8;
+    gemm_rows_8_test_sgemm => test_sgemm,
+    gemm_rows_8_test_sgemm_special => test_sgemm_special,
+);
+
 c_tests_with_env!(SMALL_LIMITS;
     small_limits_test_sgemm => test_sgemm,
     small_limits_test_sgemm_special => test_sgemm_special,

@@ -12,15 +12,17 @@ use crate::status::{Error, Result, Status};
 pub const MAX_SIDE: i32 = 4096;
 
 /// How much one launch may take on: the largest target side, the most elements one operand
-/// window (a buffer texture) holds, and the most color attachments one draw writes.
-/// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW` and `GLBLAS_LIMIT_DRAW_BUFFERS` lower them,
-/// so tests can make small operands take the tiled paths that large ones take, and a device
-/// with many attachments take the kernels of one with few.
+/// window (a buffer texture) holds, the most color attachments one draw writes, and the most
+/// rows of C one invocation of the compute sgemm holds in registers.
+/// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW`, `GLBLAS_LIMIT_DRAW_BUFFERS` and
+/// `GLBLAS_LIMIT_GEMM_ROWS` lower them, so tests can make small operands take the tiled paths
+/// that large ones take, and a device take the kernels another device gets.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub target_side: i32,
     pub window: i64,
     pub draw_buffers: i32,
+    pub gemm_rows: i64,
 }
 
 impl Limits {
@@ -45,6 +47,7 @@ impl Limits {
             draw_buffers: cap("GLBLAS_LIMIT_DRAW_BUFFERS").map_or(info.max_draw_buffers, |c| {
                 c.clamp(1, i64::from(info.max_draw_buffers)) as i32
             }),
+            gemm_rows: cap("GLBLAS_LIMIT_GEMM_ROWS").unwrap_or(i64::MAX),
         }
     }
 }
