@@ -144,12 +144,7 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
         } else {
             None
         };
-        e.target_of(
-            BLOCKS,
-            Kind::rgba(cols as usize),
-            width as i32,
-            height as i32,
-        )?;
+        bind_blocks(e, cols, width, height)?;
         let defines = [
             ("BLOCK", String::new()),
             ("VEC4_OUTPUTS", String::new()),
@@ -202,12 +197,7 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
         if whole < c.rows {
             draw_edge(e, &c, cols)?;
         }
-        e.target_of(
-            BLOCKS,
-            Kind::rgba(cols as usize),
-            width as i32,
-            height as i32,
-        )?;
+        bind_blocks(e, cols, width, height)?;
         e.store_blocks(&c, cols)?;
         if whole < c.rows {
             e.target(EDGE, (c.rows - whole) as i32, c.cols as i32)?;
@@ -253,6 +243,17 @@ fn pack(
         len,
     };
     e.store_texels(panel, width as i32, depth as i32)
+}
+
+/// Binds (creating or growing it if needed) the target of the blocks of C: `cols` RGBA32F
+/// attachments of `width`×`height` texels.
+fn bind_blocks(e: &mut Engine, cols: i64, width: i64, height: i64) -> Result<()> {
+    e.target_of(
+        BLOCKS,
+        Kind::rgba(cols as usize),
+        width as i32,
+        height as i32,
+    )
 }
 
 /// Draws the last `c.rows` % 4 rows of the tile from the blocks target into the R32F target
