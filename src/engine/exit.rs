@@ -1,13 +1,15 @@
 //! Process exit: once exit() has begun, the driver's libraries run their destructors (LLVM's
 //! and Mesa's static data among them), and a thread still inside a GL or EGL call can crash the
 //! process in them (seen as "double free or corruption" when exit() raced a thread's calls).
-//! An atexit handler, registered after the first context is made so that it runs before those
-//! destructors, waits for a call in progress to leave GL and retires the engine: later calls
+//! An atexit handler, registered again after each context is made and each shader is compiled
+//! (the driver registers destructors of its static data as it first uses it, and exit runs
+//! handlers in the reverse order of registration) so that it runs before those destructors,
+//! waits for a call in progress to leave GL and retires the engine: later calls
 //! from any thread answer NOT_INITIALIZED (the BLAS symbols go to the CPU BLAS) without
 //! touching GL. Nothing is destroyed: the process is ending, and tearing a context down at exit
 //! is where drivers have been seen to hang.
 
-use std::sync::{Once, TryLockError};
+use std::sync::TryLockError;
 use std::time::{Duration, Instant};
 
 use super::{Retirement, Slot, ENGINE};
@@ -16,14 +18,12 @@ use super::{Retirement, Slot, ENGINE};
 /// returns) exit goes on rather than hang.
 const WAIT: Duration = Duration::from_secs(10);
 
-/// Installs the handler, once per process.
+/// Installs the handler (again: running it more than once is harmless, it only retires the
+/// engine once).
 pub fn register() {
-    static REGISTERED: Once = Once::new();
-    REGISTERED.call_once(|| {
-        // SAFETY: the handler is a plain function that only takes our lock and replaces the
-        // engine slot. A failed registration leaves exit as it was before this module.
-        unsafe { libc::atexit(at_exit) };
-    });
+    // SAFETY: the handler is a plain function that only takes our lock and replaces the engine
+    // slot. A failed registration leaves exit as it was before this module.
+    unsafe { libc::atexit(at_exit) };
 }
 
 extern "C" fn at_exit() {

@@ -461,18 +461,18 @@ fn column_height(stride: i64, side: i32) -> i64 {
     pack_rows(stride, i64::from(side))
 }
 
-/// Stores the bound `cols`-attachment RGBA target of a blocked kernel into matrix `m`:
-/// attachment t's texel (x, y) holds rows 4x..4x+3 of column y*cols + t. Only whole texels are
-/// stored (rows up to `m.rows` rounded down to 4; the caller stores the rest), and each
-/// attachment's rows of texels land `cols` columns apart (GL_PACK_ROW_LENGTH = cols*ld/4
-/// pixels, in reads of at most i32::MAX bytes: see `pack_rows`), so rows beyond `m.rows` and columns beyond `m.cols` are never written.
+/// Stores the bound `cols`-attachment RGBA target of a blocked kernel into matrix `m`: attachment
+/// t's texel (x, y) holds rows 4x..4x+3 of column y*cols + t. Only whole texels are stored (rows up
+/// to `m.rows` rounded down to 4; the caller stores the rest), and each attachment's rows of texels
+/// land `cols` columns apart (GL_PACK_ROW_LENGTH = cols*ld/4 pixels, in reads of at most i32::MAX
+/// bytes: see `pack_rows`), so rows beyond `m.rows` and columns beyond `m.cols` are never written.
 pub fn store_blocks(gl: &glow::Context, ext: &GlExt, m: &Matrix, cols: i64) -> Result<()> {
     let width = (m.rows / 4) as i32;
     if width == 0 {
         return Ok(());
     }
     // Floats between consecutive rows of texels of one attachment (a multiple of 4: `cols` is).
-    let stride = cols * m.ld;
+    let stride = cols.saturating_mul(m.ld);
     with_pack_destination(gl, m.mem, |base| {
         for t in 0..cols.min(m.cols) {
             // Rows of texels of attachment t: columns t, t + cols, ... below m.cols.

@@ -93,6 +93,9 @@ impl Programs {
         let key = (name, key_defines);
         if !self.cache.contains_key(&key) {
             let program = compile(gl, name, stages(&key.1))?;
+            // The compiler may have set up static data whose destructors exit runs before
+            // handlers registered earlier.
+            super::exit::register();
             self.cache.insert(key.clone(), Arc::new(program));
         }
         let p = Arc::clone(&self.cache[&key]);

@@ -83,8 +83,9 @@ pub struct Target {
     height: i32,
 }
 
-/// Slots 0 and 1 are R32F (a reduction reads one and writes the other); sgemm's blocked kernel
-/// uses 2 and 3 (where it packs its panels, and its multiple-render-target output).
+/// Slots 0 and 1 are R32F (a reduction reads one and writes the other; sgemm's edge pass writes
+/// slot 0); sgemm's blocked kernel uses 2 and 3 (where it packs its panels, and its
+/// multiple-render-target output).
 pub const SLOTS: usize = 4;
 
 #[derive(Default)]

@@ -1,6 +1,6 @@
-//! sgemm: C := alpha*op(A)*op(B) + beta*C, column-major. This is where sgemm picks its kernel:
-//! the compute pipeline (`gemm_compute.rs`: packed panels, 16×8 or 8×8 register blocks) where the device
-//! has compute shaders and the operands fit one buffer-texture window, unless
+//! sgemm: C := alpha*op(A)*op(B) + beta*C, column-major. This is where sgemm picks its kernel: the
+//! compute pipeline (`gemm_compute.rs`: packed panels, 16×8 or 8×8 register blocks) where the
+//! device has compute shaders and the operands fit one buffer-texture window, unless
 //! `GLBLAS_PIPELINE=fragment`; otherwise the fragment pipeline below.
 //!
 //! Fragment pipeline (`gemm.frag`): C is cut into tiles of at most `Limits::target_side`² elements
@@ -191,8 +191,9 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
         p.set_i32(gl, "uUseAB", i32::from(g.ab.is_some()));
         p.set_i32(gl, "uReadC", i32::from(cd.is_some()));
         e.draw()?;
-        // Every draw (and the targets they create) comes before the first store, so a call
-        // refused on one tile leaves C as it was.
+        // Every draw of this chunk (and the targets they create) comes before its first store,
+        // so a failure here leaves this chunk's part of C as it was (and a one-chunk call's C
+        // untouched).
         let whole = c.rows / 4 * 4;
         if whole < c.rows {
             draw_edge(e, &c, cols)?;

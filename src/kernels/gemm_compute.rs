@@ -1,11 +1,11 @@
 //! sgemm on the compute pipeline (desktop GL 4.3+).
 //!
-//! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major
-//! and op(B) transposed, rows padded with zeros to whole blocks), then `gemm.comp` computes C,
-//! one block of `block_m`×8 elements per invocation, loading the panels as RGBA texels. C is written in place when
-//! it is in device memory or in host memory the device can map, otherwise into a scratch
-//! buffer that is read back into the host matrix column by column (so its padding rows are
-//! never written).
+//! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major and
+//! op(B) transposed, rows padded with zeros to whole blocks), then `gemm.comp` computes C, one
+//! block of `block_m`×8 elements per invocation, loading the panels as RGBA texels. C is written in
+//! place when it is in device memory or in host memory the device can map, otherwise into a scratch
+//! buffer that is read back into the host matrix column by column (so its padding rows are never
+//! written).
 
 use glow::HasContext;
 
@@ -71,6 +71,8 @@ pub fn fits(e: &Engine, g: &Gemm) -> bool {
                 && round_up(g.n, BLOCK_N) * g.k <= w
                 && a.span() <= w
                 && b.span() <= w
+                // The packing pass dispatches one workgroup row per l, and gemm.comp loops
+                // over l.
                 && g.k <= MAX_GROUPS
                 && g.k <= super::MAX_LOOP_ITERATIONS
         }
