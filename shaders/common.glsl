@@ -24,6 +24,65 @@ float y_at(int i) {
 layout(location = 0) out float fragOut;
 #endif
 
+// Texel grids (TEXELS kernels; see texels.rs): grid texel t, at pixel (t % uOutWidth,
+// t / uOutWidth), takes elements 4t - uShift .. 4t - uShift + 3 of a run of uN in memory order;
+// memory slot r holds logical element r (uN - 1 - r when uReverse). With X_VEC4 (Y_VEC4) the
+// operand's texels line up with the grid's and whole ones are read at once through uX4 (uY4);
+// elements outside the run read as 0.
+#ifdef TEXELS
+uniform int uN;
+uniform int uShift;
+uniform bool uReverse;
+#ifdef X_VEC4
+uniform samplerBuffer uX4;
+uniform int uX4Shift;
+#endif
+#ifdef Y_VEC4
+uniform samplerBuffer uY4;
+uniform int uY4Shift;
+#endif
+
+int slot_logical(int r) {
+    return uReverse ? uN - 1 - r : r;
+}
+
+bool slot_in_run(int r) {
+    return r >= 0 && r < uN;
+}
+
+vec4 x_texel(int t) {
+    int r = 4 * t - uShift;
+#ifdef X_VEC4
+    if (r >= 0 && r + 4 <= uN) {
+        return texelFetch(uX4, t + uX4Shift);
+    }
+#endif
+    vec4 v = vec4(0.0);
+    for (int c = 0; c < 4; ++c) {
+        if (slot_in_run(r + c)) {
+            v[c] = x_at(slot_logical(r + c));
+        }
+    }
+    return v;
+}
+
+vec4 y_texel(int t) {
+    int r = 4 * t - uShift;
+#ifdef Y_VEC4
+    if (r >= 0 && r + 4 <= uN) {
+        return texelFetch(uY4, t + uY4Shift);
+    }
+#endif
+    vec4 v = vec4(0.0);
+    for (int c = 0; c < 4; ++c) {
+        if (slot_in_run(r + c)) {
+            v[c] = y_at(slot_logical(r + c));
+        }
+    }
+    return v;
+}
+#endif
+
 // Output mapping for vector results. Outputs are rendered in memory order so that one
 // glReadPixels with GL_PACK_ROW_LENGTH = |inc| stores them in place:
 //  - uOutTall == 0: element r at pixel (r % uOutWidth, r / uOutWidth) (unit stride: whole rows);

@@ -400,6 +400,35 @@ impl Engine {
         operand::store_texels(&self.ctx.gl, &self.ext, dst, width, height)
     }
 
+    /// Stores attachment `attachment` of the bound RGBA target's run of `n` elements into `dst` (see
+    /// `operand::store_texel_run`; device memory needs scratch buffer `EDGES` made beforehand,
+    /// by `edge_buffer`).
+    pub fn store_texel_run(
+        &self,
+        attachment: u32,
+        dst: Mem,
+        n: i64,
+        shift: i64,
+        width: i32,
+    ) -> Result<()> {
+        let edges = self.scratch.existing(scratch::EDGES);
+        let gl = &self.ctx.gl;
+        // SAFETY: the context is current; the bound target has the attachment.
+        unsafe { gl.read_buffer(glow::COLOR_ATTACHMENT0 + attachment) };
+        let stored = operand::store_texel_run(gl, &self.ext, dst, n, shift, width, edges);
+        // SAFETY: as above.
+        unsafe { gl.read_buffer(glow::COLOR_ATTACHMENT0) };
+        stored
+    }
+
+    /// Makes the scratch buffer that device stores of partial texels pass through (before the
+    /// first store of a launch, so that a failed allocation leaves the outputs untouched).
+    pub fn edge_buffer(&mut self) -> Result<()> {
+        self.scratch
+            .buffer(&self.ctx.gl, &self.ext, scratch::EDGES, 8)
+            .map(|_| ())
+    }
+
     /// Draws the full-viewport triangle with the bound program and target.
     pub fn draw(&self) -> Result<()> {
         // SAFETY: the context is current; program, target and operands were bound by the kernel.

@@ -62,7 +62,7 @@ impl Operand {
 }
 
 /// Where a device vector's lowest element lies relative to texel boundaries once viewed.
-fn phase(e: &Engine, v: &Vector) -> Option<i64> {
+pub fn phase(e: &Engine, v: &Vector) -> Option<i64> {
     v.mem
         .is_device()
         .then(|| Window::of(&e.ctx.info, v.mem, 1).start % 4)
