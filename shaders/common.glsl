@@ -27,8 +27,7 @@ layout(location = 0) out float fragOut;
 // Texel grids (TEXELS kernels; see texels.rs): grid texel t, at pixel (t % uOutWidth,
 // t / uOutWidth), takes elements 4t - uShift .. 4t - uShift + 3 of a run of uN in memory order;
 // memory slot r holds logical element r (uN - 1 - r when uReverse). With X_VEC4 (Y_VEC4) the
-// operand's texels line up with the grid's and whole ones are read at once through uX4 (uY4);
-// elements outside the run read as 0.
+// operand's texels line up with the grid's and whole ones are read at once through uX4 (uY4).
 #ifdef TEXELS
 uniform int uN;
 uniform int uShift;
@@ -50,33 +49,55 @@ bool slot_in_run(int r) {
     return r >= 0 && r < uN;
 }
 
-vec4 x_texel(int t) {
-    int r = 4 * t - uShift;
+// Whole texels of the grid: [texels_begin(), texels_end()); only the texels before and at the
+// end may be partial.
+int texels_begin() {
+    return uShift > 0 ? 1 : 0;
+}
+
+int texels_end() {
+    return (uN + uShift) / 4;
+}
+
+// Grid texel t, one of the whole ones.
+vec4 x_whole(int t) {
 #ifdef X_VEC4
-    if (r >= 0 && r + 4 <= uN) {
-        return texelFetch(uX4, t + uX4Shift);
-    }
+    return texelFetch(uX4, t + uX4Shift);
+#else
+    int r = 4 * t - uShift;
+    return vec4(x_at(slot_logical(r)), x_at(slot_logical(r + 1)), x_at(slot_logical(r + 2)),
+                x_at(slot_logical(r + 3)));
 #endif
+}
+
+vec4 y_whole(int t) {
+#ifdef Y_VEC4
+    return texelFetch(uY4, t + uY4Shift);
+#else
+    int r = 4 * t - uShift;
+    return vec4(y_at(slot_logical(r)), y_at(slot_logical(r + 1)), y_at(slot_logical(r + 2)),
+                y_at(slot_logical(r + 3)));
+#endif
+}
+
+// Grid texel t, any one: elements outside the run read as 0 (and are not fetched).
+vec4 x_edge(int t) {
     vec4 v = vec4(0.0);
     for (int c = 0; c < 4; ++c) {
-        if (slot_in_run(r + c)) {
-            v[c] = x_at(slot_logical(r + c));
+        int r = 4 * t - uShift + c;
+        if (slot_in_run(r)) {
+            v[c] = x_at(slot_logical(r));
         }
     }
     return v;
 }
 
-vec4 y_texel(int t) {
-    int r = 4 * t - uShift;
-#ifdef Y_VEC4
-    if (r >= 0 && r + 4 <= uN) {
-        return texelFetch(uY4, t + uY4Shift);
-    }
-#endif
+vec4 y_edge(int t) {
     vec4 v = vec4(0.0);
     for (int c = 0; c < 4; ++c) {
-        if (slot_in_run(r + c)) {
-            v[c] = y_at(slot_logical(r + c));
+        int r = 4 * t - uShift + c;
+        if (slot_in_run(r)) {
+            v[c] = y_at(slot_logical(r));
         }
     }
     return v;

@@ -429,6 +429,14 @@ impl Engine {
             .map(|_| ())
     }
 
+    /// Draws the bound program into the `width`×`height` texels of the bound target from
+    /// (x, y) (the viewport stays there until the next target is bound).
+    pub fn draw_in(&self, x: i32, y: i32, width: i32, height: i32) -> Result<()> {
+        // SAFETY: the context is current.
+        unsafe { self.ctx.gl.viewport(x, y, width, height) };
+        self.draw()
+    }
+
     /// Draws the full-viewport triangle with the bound program and target.
     pub fn draw(&self) -> Result<()> {
         // SAFETY: the context is current; program, target and operands were bound by the kernel.

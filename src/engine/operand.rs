@@ -564,14 +564,7 @@ pub fn store_texel_run(
             t += pw * ph;
         }
     })?;
-    let mut partial = vec![];
-    if shift > 0 {
-        partial.push(0);
-    }
-    if (n + shift) % 4 != 0 && t1 >= t0 {
-        partial.push(t1);
-    }
-    for (k, t) in partial.into_iter().enumerate() {
+    for (k, t) in partial_texels(n, shift).into_iter().enumerate() {
         // Elements lo..hi of dst, components lo + shift - 4t.. of the texel.
         let lo = (4 * t - shift).max(0);
         let hi = (4 * t - shift + 4).min(n);
@@ -626,6 +619,20 @@ pub fn store_texel_run(
         }
     }
     Ok(())
+}
+
+/// The texels of a run of `n` elements starting `shift` elements into texel 0 that hold fewer
+/// than four of them: at most the first and the last.
+pub fn partial_texels(n: i64, shift: i64) -> Vec<i64> {
+    let (first, end) = (i64::from(shift > 0), (n + shift) / 4);
+    let mut partial = vec![];
+    if first > 0 {
+        partial.push(0);
+    }
+    if (n + shift) % 4 != 0 && end >= first {
+        partial.push(end);
+    }
+    partial
 }
 
 /// Runs `read` with the destination pointer for glReadPixels: host memory directly, or the

@@ -8,7 +8,7 @@
 use super::level1_compute::{self, Op};
 use super::stream::{self, Access};
 use super::texels::Grid;
-use crate::engine::operand::{Mem, OutLayout, Vector};
+use crate::engine::operand::{partial_texels, Mem, OutLayout, Vector};
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
 use crate::status::Result;
@@ -164,13 +164,28 @@ fn texels(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<
         grid.width,
         grid.height,
     )?;
-    let p = e.program("elementwise", FRAG, &defines)?;
-    for (unit, (o, name)) in ops.iter().zip(["X", "Y"]).enumerate() {
-        grid.bind(e, &p, unit, name, &o.v, vec4[unit])?;
-    }
-    grid.set_uniforms(e, &p);
-    p.set_f32(&e.ctx.gl, "uAlpha", alpha);
+    // The whole texels, then the partial ones (with EDGE), one texel per draw.
+    let bind = |e: &mut Engine, defines: &[(&str, String)]| -> Result<()> {
+        let p = e.program("elementwise", FRAG, defines)?;
+        for (unit, (o, name)) in ops.iter().zip(["X", "Y"]).enumerate() {
+            grid.bind(e, &p, unit, name, &o.v, vec4[unit])?;
+        }
+        grid.set_uniforms(e, &p);
+        p.set_i32(&e.ctx.gl, "uOutWidth", grid.width);
+        p.set_f32(&e.ctx.gl, "uAlpha", alpha);
+        Ok(())
+    };
+    bind(e, &defines)?;
     e.draw()?;
+    let edges = partial_texels(grid.n, shift);
+    if !edges.is_empty() {
+        defines.push(("EDGE", String::new()));
+        bind(e, &defines)?;
+        for t in edges {
+            let w = i64::from(grid.width);
+            e.draw_in((t % w) as i32, (t / w) as i32, 1, 1)?;
+        }
+    }
     // Every allocation comes before the first store, so a refused launch leaves the outputs
     // untouched.
     if outs.iter().any(|o| o.mem.is_device()) {

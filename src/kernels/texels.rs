@@ -63,7 +63,6 @@ impl Grid {
         p.set_i32(gl, "uN", self.n as i32);
         p.set_i32(gl, "uShift", self.shift as i32);
         p.set_i32(gl, "uReverse", i32::from(self.reverse));
-        p.set_i32(gl, "uOutWidth", self.width);
     }
 
     /// Binds device operand `v` as `name` on operand unit `unit` (R32F: u<name>, u<name>Start,
