@@ -4,9 +4,10 @@
 mod common;
 
 #[test]
-fn level1_kernels_over_every_case() {
+fn vector_kernels_over_every_case() {
     std::env::set_var("GLBLAS_GL_API", "gles");
     let info = glblas::engine::device_info().expect("a GLES 3.2 context");
     assert!(info.gles, "got {info:?}");
     common::vector_cases::run_level1();
+    common::vector_cases::run_gemv();
 }

@@ -347,7 +347,16 @@ impl Engine {
 
     /// Makes `m` readable by kernels: host matrices are uploaded (packed) into staging buffer `unit`.
     pub fn upload_matrix(&mut self, unit: usize, m: &Matrix) -> Result<Matrix> {
-        self.staging.upload_matrix(&self.ctx.gl, &self.ext, unit, m)
+        self.staging
+            .upload_matrix(&self.ctx.gl, &self.ext, unit, m, m.rows)
+    }
+
+    /// As `upload_matrix`, with a host matrix's columns a multiple of 4 floats apart, so that
+    /// each starts an RGBA texel.
+    pub fn upload_matrix_texels(&mut self, unit: usize, m: &Matrix) -> Result<Matrix> {
+        let ld = (m.rows + 3) / 4 * 4;
+        self.staging
+            .upload_matrix(&self.ctx.gl, &self.ext, unit, m, ld)
     }
 
     /// Binds device vector `v` to texture `unit` as operand `name` of program `p`.

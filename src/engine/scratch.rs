@@ -11,7 +11,7 @@ use crate::status::{Error, Result, Status};
 pub const SCRATCH_BUFFERS: usize = 4;
 /// The scratch buffer that partial texels of vector results pass through (two texels).
 pub const EDGES: usize = 3;
-pub const VIEWS: usize = 4;
+pub const VIEWS: usize = 5;
 
 /// A buffer kept between calls and replaced by a larger one when a call needs more.
 #[derive(Default)]

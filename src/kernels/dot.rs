@@ -119,7 +119,7 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
     let shift = ops
         .iter()
         .find(|v| v.inc == 1)
-        .and_then(|v| stream::phase(e, v))
+        .and_then(|v| stream::phase(e, v.mem))
         .unwrap_or(0);
     let grid = Grid::new(e, x.n, shift, false);
     let whole: Vec<bool> = ops.iter().map(|v| grid.whole_texels(e, v)).collect();

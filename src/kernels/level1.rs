@@ -7,17 +7,13 @@
 
 use super::level1_compute::{self, Op};
 use super::stream::{self, Access};
-use super::texels::Grid;
-use crate::engine::operand::{partial_texels, Mem, OutLayout, Vector};
+use super::texels::{self, Grid};
+use crate::engine::operand::{Mem, OutLayout, Vector};
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
 use crate::status::Result;
 
 const FRAG: &str = include_str!("../../shaders/elementwise.frag");
-
-/// Render-target slots of the texel kernels, by attachment count (see `engine::targets`): one
-/// shares sgemm's RGBA panel target, two (sswap) has its own.
-const TEXEL_SLOTS: [usize; 2] = [2, 4];
 
 /// y := alpha*x + y.
 pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
@@ -144,7 +140,7 @@ fn texels(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<
     // The grid runs in the memory order of the (first) output and starts where x's texels do,
     // so that x, and y where it lines up with x (host operands are staged to), is read whole
     // texels at a time.
-    let shift = stream::phase(e, &ops[0].v).unwrap_or(0);
+    let shift = stream::phase(e, ops[0].v.mem).unwrap_or(0);
     let grid = Grid::new(e, x.n, shift, outs[0].inc < 0);
     let vec4: Vec<bool> = ops.iter().map(|o| grid.whole_texels(e, &o.v)).collect();
     let mut defines = vec![
@@ -159,14 +155,17 @@ fn texels(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<
     }
     let attachments = outs.len();
     e.target_of(
-        TEXEL_SLOTS[attachments - 1],
+        texels::TARGETS[attachments - 1],
         Kind::rgba(attachments),
         grid.width,
         grid.height,
     )?;
-    // The whole texels, then the partial ones (with EDGE), one texel per draw.
-    let bind = |e: &mut Engine, defines: &[(&str, String)]| -> Result<()> {
-        let p = e.program("elementwise", FRAG, defines)?;
+    grid.draw(e, |e, edge| {
+        let mut defines = defines.clone();
+        if edge {
+            defines.push(("EDGE", String::new()));
+        }
+        let p = e.program("elementwise", FRAG, &defines)?;
         for (unit, (o, name)) in ops.iter().zip(["X", "Y"]).enumerate() {
             grid.bind(e, &p, unit, name, &o.v, vec4[unit])?;
         }
@@ -174,18 +173,7 @@ fn texels(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<
         p.set_i32(&e.ctx.gl, "uOutWidth", grid.width);
         p.set_f32(&e.ctx.gl, "uAlpha", alpha);
         Ok(())
-    };
-    bind(e, &defines)?;
-    e.draw()?;
-    let edges = partial_texels(grid.n, shift);
-    if !edges.is_empty() {
-        defines.push(("EDGE", String::new()));
-        bind(e, &defines)?;
-        for t in edges {
-            let w = i64::from(grid.width);
-            e.draw_in((t % w) as i32, (t / w) as i32, 1, 1)?;
-        }
-    }
+    })?;
     // Every allocation comes before the first store, so a refused launch leaves the outputs
     // untouched.
     if outs.iter().any(|o| o.mem.is_device()) {

@@ -5,14 +5,18 @@
 //! element (`common.glsl` has the shader side).
 
 use super::stream;
-use crate::engine::operand::{Mem, Vector, Window};
+use crate::engine::operand::{partial_texels, Mem, Vector, Window};
 use crate::engine::programs::Program;
 use crate::engine::Engine;
 use crate::status::Result;
 
 /// Scratch views and texture units of the operands' RGBA32F views (units 0..2 are their R32F
 /// views), indexed by operand unit.
-const RGBA_VIEWS: [(usize, u32); 2] = [(2, 3), (3, 4)];
+const RGBA_VIEWS: [(usize, u32); 3] = [(2, 3), (3, 4), (4, 5)];
+
+/// Render-target slots of the texel kernels' outputs, by attachment count (see
+/// `engine::targets`): one shares sgemm's RGBA panel target, two (sswap) has its own.
+pub const TARGETS: [usize; 2] = [2, 4];
 
 /// A grid of RGBA texels over a run of `n` elements, laid out in rows of `width` texels.
 #[derive(Clone, Copy, Debug)]
@@ -55,7 +59,7 @@ impl Grid {
     /// Whether device operand `v`, of as many elements as the grid, can be read whole texels
     /// at a time: unit stride in the grid's order, and its texels line up with the grid's.
     pub fn whole_texels(&self, e: &Engine, v: &Vector) -> bool {
-        v.inc == 1 && !self.reverse && stream::phase(e, v) == Some(self.shift)
+        v.inc == 1 && !self.reverse && stream::phase(e, v.mem) == Some(self.shift)
     }
 
     pub fn set_uniforms(&self, e: &Engine, p: &Program) {
@@ -78,37 +82,73 @@ impl Grid {
         rgba: bool,
     ) -> Result<()> {
         e.bind_vector(p, unit, name, v)?;
-        if !rgba {
-            return Ok(());
+        if rgba {
+            let start = bind_rgba(e, p, unit, name, v.mem, v.span())?;
+            p.set_i32(
+                &e.ctx.gl,
+                &format!("u{name}4Shift"),
+                ((start - self.shift) / 4) as i32,
+            );
         }
-        let Mem::Device {
-            buffer,
-            offset,
-            len,
-        } = v.mem
-        else {
-            unreachable!("operands are on the device once prepared")
-        };
-        // Without glTexBufferRange a view covers its whole buffer, as the R32F one does.
-        let w = if e.ext.tex_buffer_range.is_some() {
-            Window::of(&e.ctx.info, v.mem, v.span())
-        } else {
-            Window {
-                buffer,
-                first_byte: 0,
-                bytes: len * 4,
-                start: offset,
-            }
-        };
-        let (view, texture_unit) = RGBA_VIEWS[unit];
-        let gl = &e.ctx.gl;
-        e.scratch.sample(gl, &e.ext, view, texture_unit, &w, true)?;
-        p.set_i32(gl, &format!("u{name}4"), texture_unit as i32);
-        p.set_i32(
-            gl,
-            &format!("u{name}4Shift"),
-            ((w.start - self.shift) / 4) as i32,
-        );
         Ok(())
     }
+
+    /// Draws the program `bind` binds (given whether it is for the partial texels) over the
+    /// grid's target: one draw for the whole texels (and, to no effect, the partial ones), then
+    /// one of the partial-texel program for each of them, so that no fragment of the big draw
+    /// pays for the other case.
+    pub fn draw(
+        &self,
+        e: &mut Engine,
+        mut bind: impl FnMut(&mut Engine, bool) -> Result<()>,
+    ) -> Result<()> {
+        bind(e, false)?;
+        e.draw()?;
+        let edges = partial_texels(self.n, self.shift);
+        if !edges.is_empty() {
+            bind(e, true)?;
+            let w = i64::from(self.width);
+            for t in edges {
+                e.draw_in((t % w) as i32, (t / w) as i32, 1, 1)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Binds an RGBA32F view of the window over the `span` elements of device memory `mem` as
+/// u<name>4 (texture unit by operand unit `unit`); returns the view's element index of `mem`'s
+/// first element, a multiple of 4 where that element starts a texel.
+pub fn bind_rgba(
+    e: &mut Engine,
+    p: &Program,
+    unit: usize,
+    name: &str,
+    mem: Mem,
+    span: i64,
+) -> Result<i64> {
+    let Mem::Device {
+        buffer,
+        offset,
+        len,
+    } = mem
+    else {
+        unreachable!("operands are on the device once prepared")
+    };
+    // Without glTexBufferRange a view covers its whole buffer, as the R32F one does.
+    let w = if e.ext.tex_buffer_range.is_some() {
+        Window::of(&e.ctx.info, mem, span)
+    } else {
+        Window {
+            buffer,
+            first_byte: 0,
+            bytes: len * 4,
+            start: offset,
+        }
+    };
+    let (view, texture_unit) = RGBA_VIEWS[unit];
+    let gl = &e.ctx.gl;
+    e.scratch.sample(gl, &e.ext, view, texture_unit, &w, true)?;
+    p.set_i32(gl, &format!("u{name}4"), texture_unit as i32);
+    Ok(w.start)
 }

@@ -6,6 +6,7 @@
 //! double precision with the README's bounds.
 
 use glblas::api::*;
+use glblas::ffi::OperationArg as Op;
 use glblas::status::Status;
 
 use super::*;
@@ -28,9 +29,14 @@ pub struct Operand {
 
 impl Operand {
     pub fn new(n: usize, inc: i32, off: usize, seed: u64, device: bool) -> Operand {
+        Operand::of(&fill(n, seed), inc, off, device)
+    }
+
+    /// The operand holding `values`.
+    pub fn of(values: &[f32], inc: i32, off: usize, device: bool) -> Operand {
+        let n = values.len();
         let len = if inc == 0 { 1 } else { span(n, inc) };
         let mut before = vec![GUARD; off + len + 3];
-        let values = fill(n, seed);
         for (i, v) in values.iter().enumerate() {
             before[off + storage(i, n, inc)] = *v;
         }
@@ -266,4 +272,79 @@ fn saxpy_want(alpha: f32, x: &[f32], y: &[f32], y_repeated: bool) -> (Vec<f64>, 
 
 fn to_f64(v: &[f32]) -> Vec<f64> {
     v.iter().map(|v| f64::from(*v)).collect()
+}
+
+/// sgemv, both ways, over pairs of sizes from SIZES (m with the size half the list further
+/// along, so every size is a length of y and of x, and no A is large), every pair of increments, A, x and y each in host or
+/// device memory at offsets 0-3 with lda = m + 0..2; with beta = 0, y holds NaN (never read).
+pub fn run_gemv() {
+    let mut k = 0;
+    for (s, &m) in SIZES.iter().enumerate() {
+        let n = SIZES[(s + SIZES.len() / 2) % SIZES.len()];
+        for trans in [false, true] {
+            let (lenx, leny) = if trans { (m, n) } else { (n, m) };
+            for (&incx, &incy) in INCS.iter().zip(INCS.iter().cycle().skip(k % 4)) {
+                for placement in 0..8 {
+                    k += 1;
+                    let (adev, xdev, ydev) =
+                        (placement & 1 != 0, placement & 2 != 0, placement & 4 != 0);
+                    let lda = m + k % 3;
+                    let (ao, (xo, yo)) = (k % 4, offsets(k));
+                    let beta = if k % 3 == 0 { 0.0 } else { 1.25 };
+                    let mut a = Operand::new((n - 1) * lda + m, 1, ao, 3 * k as u64, adev);
+                    let mut x = Operand::new(lenx, incx, xo, 3 * k as u64 + 1, xdev);
+                    let y0 = if beta == 0.0 {
+                        vec![f32::NAN; leny]
+                    } else {
+                        fill(leny, 3 * k as u64 + 2)
+                    };
+                    let mut y = Operand::of(&y0, incy, yo, ydev);
+                    let what = format!(
+                        "{} m={m} n={n} lda={lda} incx={incx} incy={incy} beta={beta} A {} +{ao}, x {} +{xo}, y {} +{yo}",
+                        if trans { "T" } else { "N" },
+                        place(adev),
+                        place(xdev),
+                        place(ydev)
+                    );
+                    let s = unsafe {
+                        glblasSgemv(
+                            Op(i32::from(trans)),
+                            m as i32,
+                            n as i32,
+                            0.5,
+                            a.ptr(),
+                            lda as i32,
+                            x.ptr(),
+                            incx,
+                            beta,
+                            y.ptr(),
+                            incy,
+                        )
+                    };
+                    assert_eq!(s, Status::Success, "{what}");
+                    let want = sgemv_ref(
+                        trans,
+                        m,
+                        n,
+                        0.5,
+                        &a.values(),
+                        lda,
+                        &x.values(),
+                        1,
+                        beta,
+                        &y0,
+                        1,
+                    );
+                    let tol: Vec<f64> = want
+                        .1
+                        .iter()
+                        .map(|w| (lenx as f64 + 2.0) * EPS * w)
+                        .collect();
+                    y.check(&format!("sgemv {what}"), &want.0, &tol);
+                    a.unchanged(&format!("sgemv A {what}"));
+                    x.unchanged(&format!("sgemv x {what}"));
+                }
+            }
+        }
+    }
 }
