@@ -59,14 +59,25 @@ int texels_end() {
     return (uN + uShift) / 4;
 }
 
+// Grid texel t element by element through an R32F view (start and step as for x_at); with
+// `guarded`, elements outside the run read as 0 and are not fetched.
+vec4 grid_elements(samplerBuffer s, int start, int inc, int t, bool guarded) {
+    vec4 v = vec4(0.0);
+    for (int c = 0; c < 4; ++c) {
+        int r = 4 * t - uShift + c;
+        if (!guarded || slot_in_run(r)) {
+            v[c] = texelFetch(s, start + slot_logical(r) * inc).r;
+        }
+    }
+    return v;
+}
+
 // Grid texel t, one of the whole ones.
 vec4 x_whole(int t) {
 #ifdef X_VEC4
     return texelFetch(uX4, t + uX4Shift);
 #else
-    int r = 4 * t - uShift;
-    return vec4(x_at(slot_logical(r)), x_at(slot_logical(r + 1)), x_at(slot_logical(r + 2)),
-                x_at(slot_logical(r + 3)));
+    return grid_elements(uX, uXStart, uXInc, t, false);
 #endif
 }
 
@@ -74,33 +85,17 @@ vec4 y_whole(int t) {
 #ifdef Y_VEC4
     return texelFetch(uY4, t + uY4Shift);
 #else
-    int r = 4 * t - uShift;
-    return vec4(y_at(slot_logical(r)), y_at(slot_logical(r + 1)), y_at(slot_logical(r + 2)),
-                y_at(slot_logical(r + 3)));
+    return grid_elements(uY, uYStart, uYInc, t, false);
 #endif
 }
 
-// Grid texel t, any one: elements outside the run read as 0 (and are not fetched).
+// Grid texel t, any one.
 vec4 x_edge(int t) {
-    vec4 v = vec4(0.0);
-    for (int c = 0; c < 4; ++c) {
-        int r = 4 * t - uShift + c;
-        if (slot_in_run(r)) {
-            v[c] = x_at(slot_logical(r));
-        }
-    }
-    return v;
+    return grid_elements(uX, uXStart, uXInc, t, true);
 }
 
 vec4 y_edge(int t) {
-    vec4 v = vec4(0.0);
-    for (int c = 0; c < 4; ++c) {
-        int r = 4 * t - uShift + c;
-        if (slot_in_run(r)) {
-            v[c] = y_at(slot_logical(r));
-        }
-    }
-    return v;
+    return grid_elements(uY, uYStart, uYInc, t, true);
 }
 #endif
 

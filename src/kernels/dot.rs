@@ -1,8 +1,10 @@
 //! Reductions: sdot, sasum, and the plain sum saxpy needs for a zero y increment.
 //!
 //! On the compute pipeline the work is `dot_compute`'s. On the fragment pipeline, a parallel
-//! reduction in few passes: the first pass has each fragment add a block of terms read from the
-//! operands; later passes add blocks of the previous pass's sums, until one value is left. Blocks are large enough that even a billion terms take three or four passes.
+//! reduction in few passes: the first pass has each fragment add a block of texels of a grid
+//! over the operands (see `texels.rs`: RGBA loads where they line up); later passes add blocks
+//! of the previous pass's sums, until one value is left. The first pass leaves at most
+//! TARGET_FRAGMENTS sums, which the second adds in one fragment.
 
 use super::stream::{self, Access};
 use super::texels::Grid;

@@ -1,8 +1,9 @@
 //! sgemv: y := alpha*op(A)*x + beta*y, column-major A.
 //!
 //! The compute kernel (`gemv_compute.rs`) takes calls whose operands each fit one window, where
-//! the device has the compute pipeline. Otherwise, the fragment kernel's loop structure: y is cut into chunks of at most one render target; each chunk is one draw,
-//! one fragment per element of y. When A's or x's part does not fit one buffer-texture window,
+//! the device has the compute pipeline. Otherwise, the fragment kernel's loop structure: y is
+//! cut into chunks of at most one render target; each chunk is one draw, four elements of y
+//! per fragment on a texel grid where y is unit-stride (see `texels.rs`), one otherwise. When A's or x's part does not fit one buffer-texture window,
 //! or the inner dimension is longer than one shader loop may run (`MAX_LOOP_ITERATIONS`), it is
 //! cut into chunks whose products are added into y in turn (beta applies to the first only).
 

@@ -1,7 +1,9 @@
 //! Element-wise level-1 operations: saxpy, sscal, scopy, sswap.
 //!
 //! On the compute pipeline the work is `level1_compute`'s. On the fragment pipeline each chunk
-//! of elements is one draw of `elementwise.frag` into a render target, stored back in place. Where the reference BLAS's sequential loop gives a different result from an
+//! of elements is drawn by `elementwise.frag` into a render target and stored back in place:
+//! four elements per fragment on a texel grid (see `texels.rs`) where the outputs are
+//! unit-stride, one per fragment where they are strided. Where the reference BLAS's sequential loop gives a different result from an
 //! element-parallel one (operands that overlap, a zero increment on an output), the loop itself
 //! runs on the host.
 
