@@ -15,9 +15,8 @@ use crate::status::Result;
 const FRAG: &str = include_str!("../../shaders/reduce.frag");
 
 /// The fragment count one pass aims at: plenty of parallel work for a device, few enough that
-/// one more fragment adds them all (SINGLE items of four).
+/// one more fragment adds them all (see `block_size`).
 const TARGET_FRAGMENTS: i64 = 4096;
-const SINGLE: i64 = 1024;
 
 /// result := sum of x[i]*y[i] (`result` may be host or device memory).
 pub fn sdot(e: &mut Engine, x: &Vector, y: &Vector, result: Mem) -> Result<()> {
@@ -131,7 +130,7 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
     // The previous pass's target slot and row width, once there is one.
     let mut source: Option<(usize, i32)> = None;
     for pass in 0.. {
-        let block = block_size(count, e.target_side());
+        let block = block_size(count, source.is_none(), e.target_side());
         let parts = (count + block - 1) / block;
         let slot = pass % 2;
         let layout = OutLayout::packed(parts, e.target_side());
@@ -175,12 +174,13 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
     unreachable!("every pass divides the count by at least 16")
 }
 
-/// Items (four terms each) per fragment: up to SINGLE in total end in one fragment; otherwise
-/// aim at TARGET_FRAGMENTS fragments of at least 16 items each, so that the second pass
-/// usually takes them all in one.
-fn block_size(count: i64, side: i32) -> i64 {
+/// Items (four terms each) per fragment: up to 64 grid texels in a first pass (1024 quadruples
+/// of sums in a later one) end in one fragment; otherwise aim at TARGET_FRAGMENTS fragments of
+/// at least 16 items each, so that the second pass usually takes them all in one.
+fn block_size(count: i64, first_pass: bool, side: i32) -> i64 {
+    let single = if first_pass { 64 } else { 1024 };
     let fragments = TARGET_FRAGMENTS.min(i64::from(side).pow(2));
-    if count <= SINGLE {
+    if count <= single {
         count
     } else {
         ((count + fragments - 1) / fragments).max(16)
