@@ -347,7 +347,16 @@ impl Engine {
 
     /// Makes `m` readable by kernels: host matrices are uploaded (packed) into staging buffer `unit`.
     pub fn upload_matrix(&mut self, unit: usize, m: &Matrix) -> Result<Matrix> {
-        self.staging.upload_matrix(&self.ctx.gl, &self.ext, unit, m)
+        self.staging
+            .upload_matrix(&self.ctx.gl, &self.ext, unit, m, m.rows)
+    }
+
+    /// As `upload_matrix`, with a host matrix's columns a multiple of 4 floats apart, so that
+    /// each starts an RGBA texel.
+    pub fn upload_matrix_texels(&mut self, unit: usize, m: &Matrix) -> Result<Matrix> {
+        let ld = (m.rows + 3) / 4 * 4;
+        self.staging
+            .upload_matrix(&self.ctx.gl, &self.ext, unit, m, ld)
     }
 
     /// Binds device vector `v` to texture `unit` as operand `name` of program `p`.
@@ -398,6 +407,43 @@ impl Engine {
     /// Stores the bound RGBA target's `width`×`height` texels into `dst`, packed.
     pub fn store_texels(&self, dst: Mem, width: i32, height: i32) -> Result<()> {
         operand::store_texels(&self.ctx.gl, &self.ext, dst, width, height)
+    }
+
+    /// Stores attachment `attachment` of the bound RGBA target's run of `n` elements into `dst` (see
+    /// `operand::store_texel_run`; device memory needs scratch buffer `EDGES` made beforehand,
+    /// by `edge_buffer`).
+    pub fn store_texel_run(
+        &self,
+        attachment: u32,
+        dst: Mem,
+        n: i64,
+        shift: i64,
+        width: i32,
+    ) -> Result<()> {
+        let edges = self.scratch.existing(scratch::EDGES);
+        let gl = &self.ctx.gl;
+        // SAFETY: the context is current; the bound target has the attachment.
+        unsafe { gl.read_buffer(glow::COLOR_ATTACHMENT0 + attachment) };
+        let stored = operand::store_texel_run(gl, &self.ext, dst, n, shift, width, edges);
+        // SAFETY: as above.
+        unsafe { gl.read_buffer(glow::COLOR_ATTACHMENT0) };
+        stored
+    }
+
+    /// Makes the scratch buffer that device stores of partial texels pass through (before the
+    /// first store of a launch, so that a failed allocation leaves the outputs untouched).
+    pub fn edge_buffer(&mut self) -> Result<()> {
+        self.scratch
+            .buffer(&self.ctx.gl, &self.ext, scratch::EDGES, 8)
+            .map(|_| ())
+    }
+
+    /// Draws the bound program into the `width`×`height` texels of the bound target from
+    /// (x, y) (the viewport stays there until the next target is bound).
+    pub fn draw_in(&self, x: i32, y: i32, width: i32, height: i32) -> Result<()> {
+        // SAFETY: the context is current.
+        unsafe { self.ctx.gl.viewport(x, y, width, height) };
+        self.draw()
     }
 
     /// Draws the full-viewport triangle with the bound program and target.

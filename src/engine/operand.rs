@@ -520,6 +520,121 @@ pub fn store_texels(
     })
 }
 
+/// Stores the bound RGBA target's vector result into the `n` consecutive elements from `dst`:
+/// texel t (rows of `width` texels) holds elements 4t - `shift` .. 4t - `shift` + 3. Whole
+/// texels go straight into `dst` (one read per run of rows); the partial texels at the two ends
+/// are read aside (into a local copy for host memory, into the scratch buffer `edges` for device
+/// memory, whose valid floats are then copied on the device), so nothing outside the n
+/// elements is written.
+pub fn store_texel_run(
+    gl: &glow::Context,
+    ext: &GlExt,
+    dst: Mem,
+    n: i64,
+    shift: i64,
+    width: i32,
+    edges: Option<glow::Buffer>,
+) -> Result<()> {
+    let w = i64::from(width);
+    // Whole texels [t0, t1).
+    let t0 = i64::from(shift > 0);
+    let t1 = (n + shift) / 4;
+    with_pack_destination(gl, dst, |base| {
+        let mut t = t0;
+        while t < t1 {
+            // Up to the end of t's row, or whole rows from the start of one.
+            let (x, y) = (t % w, t / w);
+            let (pw, ph) = if x > 0 || t1 - t < w {
+                ((w - x).min(t1 - t), 1)
+            } else {
+                (w, (t1 - t) / w)
+            };
+            // SAFETY: the context is current; texels t..t + pw*ph hold elements of `dst`.
+            unsafe {
+                (ext.read_pixels)(
+                    x as i32,
+                    y as i32,
+                    pw as i32,
+                    ph as i32,
+                    glow::RGBA,
+                    glow::FLOAT,
+                    base(4 * t - shift),
+                )
+            };
+            t += pw * ph;
+        }
+    })?;
+    for (k, t) in partial_texels(n, shift).into_iter().enumerate() {
+        // Elements lo..hi of dst, components lo + shift - 4t.. of the texel.
+        let lo = (4 * t - shift).max(0);
+        let hi = (4 * t - shift + 4).min(n);
+        let comp = lo + shift - 4 * t;
+        let (x, y) = ((t % w) as i32, (t / w) as i32);
+        match dst {
+            Mem::Host(p) => {
+                let mut texel = [0.0f32; 4];
+                // SAFETY: the context is current; one texel into a local array of 4 floats,
+                // then its valid components into dst's elements lo..hi.
+                unsafe {
+                    gl.bind_buffer(glow::PIXEL_PACK_BUFFER, None);
+                    (ext.read_pixels)(
+                        x,
+                        y,
+                        1,
+                        1,
+                        glow::RGBA,
+                        glow::FLOAT,
+                        texel.as_mut_ptr().cast(),
+                    );
+                    super::check_gl(gl, "glReadPixels")?;
+                    std::ptr::copy_nonoverlapping(
+                        texel.as_ptr().add(comp as usize),
+                        p.add(lo as usize),
+                        (hi - lo) as usize,
+                    );
+                }
+            }
+            Mem::Device { buffer, offset, .. } => {
+                let edges = edges.expect("device stores get an edge buffer");
+                // SAFETY: the context is current; texel k of `edges` (which holds two), then
+                // its valid components into dst's elements lo..hi.
+                unsafe {
+                    gl.bind_buffer(glow::PIXEL_PACK_BUFFER, Some(edges));
+                    (ext.read_pixels)(x, y, 1, 1, glow::RGBA, glow::FLOAT, (16 * k) as *mut c_void);
+                    gl.bind_buffer(glow::PIXEL_PACK_BUFFER, None);
+                    gl.bind_buffer(glow::COPY_READ_BUFFER, Some(edges));
+                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
+                    (ext.copy_buffer_sub_data)(
+                        glow::COPY_READ_BUFFER,
+                        glow::COPY_WRITE_BUFFER,
+                        ((4 * k as i64 + comp) * 4) as isize,
+                        ((offset + lo) * 4) as isize,
+                        ((hi - lo) * 4) as isize,
+                    );
+                    gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+                }
+                super::check_gl(gl, "edge texels")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The texels of a run of `n` elements starting `shift` elements into texel 0 that hold fewer
+/// than four of them: at most the first and the last.
+pub fn partial_texels(n: i64, shift: i64) -> Vec<i64> {
+    let (first, end) = (i64::from(shift > 0), (n + shift) / 4);
+    let mut partial = vec![];
+    if first > 0 {
+        partial.push(0);
+    }
+    if (n + shift) % 4 != 0 && end >= first {
+        partial.push(end);
+    }
+    partial
+}
+
 /// Runs `read` with the destination pointer for glReadPixels: host memory directly, or the
 /// device buffer bound as GL_PIXEL_PACK_BUFFER (the pointer is then a byte offset).
 fn with_pack_destination(

@@ -8,8 +8,10 @@ use super::gl_ext::GlExt;
 use super::operand::Window;
 use crate::status::{Error, Result, Status};
 
-pub const SCRATCH_BUFFERS: usize = 3;
-pub const VIEWS: usize = 4;
+pub const SCRATCH_BUFFERS: usize = 4;
+/// The scratch buffer that partial texels of vector results pass through (two texels).
+pub const EDGES: usize = 3;
+pub const VIEWS: usize = 5;
 
 /// A buffer kept between calls and replaced by a larger one when a call needs more.
 #[derive(Default)]
@@ -103,6 +105,11 @@ impl Scratch {
         elems: i64,
     ) -> Result<glow::Buffer> {
         self.buffers[slot].ensure(gl, ext, elems, glow::DYNAMIC_COPY)
+    }
+
+    /// Scratch buffer `slot` as it is, if it was made.
+    pub fn existing(&self, slot: usize) -> Option<glow::Buffer> {
+        self.buffers[slot].0.as_ref().map(|g| g.buffer)
     }
 
     /// Buffer texture `slot`, now viewing `bytes` of `buffer` from `first_byte` (aligned to

@@ -272,26 +272,29 @@ impl Staging {
         })
     }
 
-    /// Copies the `rows`×`cols` elements of host matrix `m` to the device, packed (ld = rows).
+    /// Copies the `rows`×`cols` elements of host matrix `m` to the device, columns `staged_ld`
+    /// (at least `rows`) apart, the floats between them unset.
     pub fn upload_matrix(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
         unit: usize,
         m: &Matrix,
+        staged_ld: i64,
     ) -> Result<Matrix> {
         let Mem::Host(src) = m.mem else { return Ok(*m) };
-        let count = m.rows * m.cols;
-        let (rows, ld) = (m.rows as usize, m.ld as usize);
+        debug_assert!(staged_ld >= m.rows);
+        let count = staged_ld * m.cols;
+        let (rows, ld, to) = (m.rows as usize, m.ld as usize, staged_ld as usize);
         let mem = self.stage(gl, ext, unit, count, |dst| {
             // SAFETY: the caller vouches for an ld×cols column-major array at `src`; `dst` holds
-            // rows×cols.
+            // staged_ld×cols.
             unsafe {
-                if ld == rows {
+                if ld == rows && to == rows {
                     std::ptr::copy_nonoverlapping(src, dst, count as usize);
                 } else {
                     for c in 0..m.cols as usize {
-                        std::ptr::copy_nonoverlapping(src.add(c * ld), dst.add(c * rows), rows);
+                        std::ptr::copy_nonoverlapping(src.add(c * ld), dst.add(c * to), rows);
                     }
                 }
             }
@@ -300,7 +303,7 @@ impl Staging {
             mem,
             rows: m.rows,
             cols: m.cols,
-            ld: m.rows,
+            ld: staged_ld,
         })
     }
 

@@ -85,8 +85,9 @@ pub struct Target {
 
 /// Slots 0 and 1 are R32F (a reduction reads one and writes the other; sgemm's edge pass writes
 /// slot 0); sgemm's blocked kernel uses 2 and 3 (where it packs its panels, and its
-/// multiple-render-target output).
-pub const SLOTS: usize = 4;
+/// multiple-render-target output); the vector kernels' texel grids use 2 (one RGBA output) and
+/// 4 (sswap's two).
+pub const SLOTS: usize = 5;
 
 #[derive(Default)]
 pub struct Targets {

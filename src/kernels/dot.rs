@@ -1,17 +1,22 @@
 //! Reductions: sdot, sasum, and the plain sum saxpy needs for a zero y increment.
 //!
 //! On the compute pipeline the work is `dot_compute`'s. On the fragment pipeline, a parallel
-//! reduction in few passes: the first pass has each fragment add a block of terms read from the
-//! operands; later passes add blocks of the previous pass's sums, until one value is left. Blocks are large enough that even a billion terms take three or four passes.
+//! reduction in few passes: the first pass has each fragment add a block of texels of a grid
+//! over the operands (see `texels.rs`: RGBA loads where they line up); later passes add blocks
+//! of the previous pass's sums, until one value is left. The first pass leaves at most
+//! TARGET_FRAGMENTS sums, which the second adds in one fragment.
 
+use super::stream::{self, Access};
+use super::texels::Grid;
 use crate::engine::operand::{Mem, OutLayout, Vector, OPERAND_UNITS};
 use crate::engine::Engine;
 use crate::status::Result;
 
 const FRAG: &str = include_str!("../../shaders/reduce.frag");
 
-/// The fragment count one pass aims at: plenty of parallel work, few passes.
-const TARGET_FRAGMENTS: i64 = 16384;
+/// The fragment count one pass aims at: plenty of parallel work for a device, few enough that
+/// one more fragment adds them all (see `block_size`).
+const TARGET_FRAGMENTS: i64 = 4096;
 
 /// result := sum of x[i]*y[i] (`result` may be host or device memory).
 pub fn sdot(e: &mut Engine, x: &Vector, y: &Vector, result: Mem) -> Result<()> {
@@ -96,12 +101,32 @@ fn reduce_to_host(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>)
 /// Reduces the terms of x (times y, for DOT) to one value; returns the target slot whose first
 /// texel holds it.
 fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Result<usize> {
-    let xd = e.upload_vector(0, x)?;
-    let yd = match y {
-        Some(y) => Some(e.upload_vector(1, y)?),
-        None => None,
-    };
-    let mut count = x.n;
+    let reads: Vec<(&Vector, Access)> = [Some(x), y]
+        .into_iter()
+        .flatten()
+        .map(|v| (v, Access::Read))
+        .collect();
+    let mut ops: Vec<Vector> = stream::prepare(e, &reads)?
+        .into_iter()
+        .map(|o| o.v)
+        .collect();
+    if ops[0].inc < 0 {
+        // Pairs (x(i), y(i)) are the same whichever end both are counted from.
+        for v in &mut ops {
+            v.inc = -v.inc;
+        }
+    }
+    // The grid starts where the first unit-stride operand's texels do.
+    let shift = ops
+        .iter()
+        .find(|v| v.inc == 1)
+        .and_then(|v| stream::phase(e, v.mem))
+        .unwrap_or(0);
+    let grid = Grid::new(e, x.n, shift, false);
+    let whole: Vec<bool> = ops.iter().map(|v| grid.whole_texels(e, v)).collect();
+    // Items of the pass: texels of the grid, then quadruples of partial sums.
+    let mut count = (x.n + shift + 3) / 4;
+    let mut terms = x.n;
     // The previous pass's target slot and row width, once there is one.
     let mut source: Option<(usize, i32)> = None;
     for pass in 0.. {
@@ -112,19 +137,26 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
         e.target(slot, layout.width, layout.height)?;
         let p = match source {
             None => {
-                let p = e.program("reduce", FRAG, &[(variant, "1".into())])?;
-                e.bind_vector(&p, 0, "X", &xd)?;
-                if let Some(yd) = &yd {
-                    e.bind_vector(&p, 1, "Y", yd)?;
+                let mut defines = vec![(variant, String::new()), ("TEXELS", String::new())];
+                for (&w, name) in whole.iter().zip(["X_VEC4", "Y_VEC4"]) {
+                    if w {
+                        defines.push((name, String::new()));
+                    }
                 }
+                let p = e.program("reduce", FRAG, &defines)?;
+                for (unit, (v, name)) in ops.iter().zip(["X", "Y"]).enumerate() {
+                    grid.bind(e, &p, unit, name, v, whole[unit])?;
+                }
+                grid.set_uniforms(e, &p);
                 p
             }
             Some((src_slot, src_width)) => {
                 let texture = e.target_texture(src_slot);
-                let p = e.program("reduce", FRAG, &[("PARTIALS", "1".into())])?;
+                let p = e.program("reduce", FRAG, &[("PARTIALS", String::new())])?;
                 e.bind_texture_2d(OPERAND_UNITS, texture);
                 p.set_i32(&e.ctx.gl, "uSrc", OPERAND_UNITS as i32);
                 p.set_i32(&e.ctx.gl, "uSrcWidth", src_width);
+                p.set_i32(&e.ctx.gl, "uTerms", terms as i32);
                 p
             }
         };
@@ -135,20 +167,22 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
         if parts == 1 {
             return Ok(slot);
         }
-        count = parts;
+        terms = parts;
+        count = (parts + 3) / 4;
         source = Some((slot, layout.width));
     }
-    unreachable!("every pass divides the count by at least 32")
+    unreachable!("every pass divides the count by at least 16")
 }
 
-/// Terms per fragment: a few in total end in one fragment; otherwise aim at TARGET_FRAGMENTS
-/// fragments of at least 32 terms each.
+/// Items (four terms each) per fragment: up to 64 grid texels in a first pass (1024 quadruples
+/// of sums in a later one) end in one fragment; otherwise aim at TARGET_FRAGMENTS fragments of
+/// at least 16 items each, so that the second pass usually takes them all in one.
 fn block_size(count: i64, first_pass: bool, side: i32) -> i64 {
-    let single = if first_pass { 256 } else { 4096 };
+    let single = if first_pass { 64 } else { 1024 };
     let fragments = TARGET_FRAGMENTS.min(i64::from(side).pow(2));
     if count <= single {
         count
     } else {
-        ((count + fragments - 1) / fragments).max(32)
+        ((count + fragments - 1) / fragments).max(16)
     }
 }

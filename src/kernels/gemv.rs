@@ -1,12 +1,17 @@
 //! sgemv: y := alpha*op(A)*x + beta*y, column-major A.
 //!
 //! The compute kernel (`gemv_compute.rs`) takes calls whose operands each fit one window, where
-//! the device has the compute pipeline. Otherwise, the fragment kernel's loop structure: y is cut into chunks of at most one render target; each chunk is one draw,
-//! one fragment per element of y. When A's or x's part does not fit one buffer-texture window,
+//! the device has the compute pipeline. Otherwise, the fragment kernel's loop structure: y is
+//! cut into chunks of at most one render target; each chunk is one draw, four elements of y
+//! per fragment on a texel grid where y is unit-stride (see `texels.rs`), one otherwise. When A's or x's part does not fit one buffer-texture window,
 //! or the inner dimension is longer than one shader loop may run (`MAX_LOOP_ITERATIONS`), it is
 //! cut into chunks whose products are added into y in turn (beta applies to the first only).
 
+use super::stream;
+use super::texels::{self, Grid};
 use crate::engine::operand::{Matrix, OutLayout, Vector};
+use crate::engine::programs::Program;
+use crate::engine::targets::Kind;
 use crate::engine::Engine;
 use crate::status::{Error, Result};
 
@@ -28,7 +33,8 @@ pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
         return super::gemv_compute::sgemv(e, g);
     }
     let k = g.ax.as_ref().map_or(0, |(_, x)| x.n);
-    let (tm, tk) = plan(e, g, k)?;
+    let texels = g.y.inc.abs() == 1;
+    let (tm, tk) = plan(e, g, k, texels)?;
     let mut i0 = 0;
     while i0 < g.y.n {
         let i1 = (i0 + tm).min(g.y.n);
@@ -37,44 +43,25 @@ pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
         loop {
             let l1 = (l0 + tk).min(k);
             let beta = if l0 == 0 { g.beta } else { 1.0 };
-            let ax = match &g.ax {
-                Some((a, x)) => {
-                    let a = if g.trans {
-                        a.block(l0, l1, i0, i1)
-                    } else {
-                        a.block(i0, i1, l0, l1)
-                    };
-                    Some((
-                        e.upload_matrix(0, &a)?,
-                        e.upload_vector(1, &x.slice(l0, l1))?,
-                    ))
-                }
-                None => None,
+            let ax = g.ax.as_ref().map(|(a, x)| {
+                let a = if g.trans {
+                    a.block(l0, l1, i0, i1)
+                } else {
+                    a.block(i0, i1, l0, l1)
+                };
+                (a, x.slice(l0, l1))
+            });
+            let part = Part {
+                alpha: g.alpha,
+                beta,
+                trans: g.trans,
+                ax,
             };
-            let yd = if beta != 0.0 {
-                Some(e.upload_vector(2, &ys)?)
+            if texels {
+                part.texels(e, &ys)?;
             } else {
-                None
-            };
-            let layout = OutLayout::for_vector(&ys, e.target_side());
-            e.target(0, layout.width, layout.height)?;
-            let p = e.program("gemv", FRAG, &[])?;
-            let gl = &e.ctx.gl;
-            if let Some((a, x)) = &ax {
-                e.bind_matrix(&p, 0, "A", a, g.trans)?;
-                e.bind_vector(&p, 1, "X", x)?;
+                part.elements(e, &ys)?;
             }
-            if let Some(yd) = &yd {
-                e.bind_vector(&p, 2, "Y", yd)?;
-            }
-            layout.set_uniforms(gl, &p);
-            p.set_i32(gl, "uK", (l1 - l0) as i32);
-            p.set_f32(gl, "uAlpha", g.alpha);
-            p.set_f32(gl, "uBeta", beta);
-            p.set_i32(gl, "uUseAx", i32::from(ax.is_some()));
-            p.set_i32(gl, "uReadY", i32::from(yd.is_some()));
-            e.draw()?;
-            e.store_vector(&layout, &ys)?;
             l0 = l1;
             if l0 >= k {
                 break;
@@ -85,12 +72,155 @@ pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
     Ok(())
 }
 
+/// One launch: y's part := alpha*op(A's part)*x's part + beta*y's part.
+struct Part {
+    alpha: f32,
+    beta: f32,
+    trans: bool,
+    ax: Option<(Matrix, Vector)>,
+}
+
+impl Part {
+    /// One element of (strided) y per fragment.
+    fn elements(&self, e: &mut Engine, ys: &Vector) -> Result<()> {
+        let ax = match &self.ax {
+            Some((a, x)) => Some((e.upload_matrix(0, a)?, e.upload_vector(1, x)?)),
+            None => None,
+        };
+        let yd = if self.beta != 0.0 {
+            Some(e.upload_vector(2, ys)?)
+        } else {
+            None
+        };
+        let layout = OutLayout::for_vector(ys, e.target_side());
+        e.target(0, layout.width, layout.height)?;
+        let p = e.program("gemv", FRAG, &[])?;
+        if let Some((a, x)) = &ax {
+            e.bind_matrix(&p, 0, "A", a, self.trans)?;
+            e.bind_vector(&p, 1, "X", x)?;
+        }
+        if let Some(yd) = &yd {
+            e.bind_vector(&p, 2, "Y", yd)?;
+        }
+        layout.set_uniforms(&e.ctx.gl, &p);
+        self.set_uniforms(e, &p, ax.is_some(), yd.is_some());
+        e.draw()?;
+        e.store_vector(&layout, ys)
+    }
+
+    /// Unit-stride y on a texel grid, four elements per fragment.
+    fn texels(&self, e: &mut Engine, ys: &Vector) -> Result<()> {
+        let ax = match &self.ax {
+            Some((a, x)) => {
+                let a = e.upload_matrix_texels(0, a)?;
+                // x lines up with A's columns along the inner dimension (op(A) = A^T).
+                let pad = stream::phase(e, a.mem).unwrap_or(0);
+                Some((a, e.upload_vector_padded(1, x, pad)?))
+            }
+            None => None,
+        };
+        // A's columns are whole texels where they all start at the same phase.
+        let a_phase = ax
+            .as_ref()
+            .filter(|(a, _)| a.ld % 4 == 0)
+            .and_then(|(a, _)| stream::phase(e, a.mem));
+        let yd = if self.beta != 0.0 {
+            Some(e.upload_vector_padded(2, ys, a_phase.unwrap_or(0))?)
+        } else {
+            None
+        };
+        // Non-transposed, y's grid follows A's rows; transposed, its texels are y's own.
+        let shift = match (self.trans, a_phase) {
+            (false, Some(phase)) => phase,
+            _ => yd.and_then(|y| stream::phase(e, y.mem)).unwrap_or(0),
+        };
+        let grid = Grid::new(e, ys.n, shift, ys.inc < 0);
+        let a_vec4 = a_phase.is_some() && (self.trans || !grid.reverse);
+        let x_vec4 = self.trans
+            && ax
+                .as_ref()
+                .is_some_and(|(_, x)| x.inc == 1 && stream::phase(e, x.mem) == a_phase);
+        let y_vec4 = yd.as_ref().is_some_and(|y| grid.whole_texels(e, y));
+        let mut defines = vec![("TEXELS", String::new()), ("VEC4_OUTPUTS", String::new())];
+        for (on, name) in [
+            (self.trans, "TRANS"),
+            (a_vec4, "A_VEC4"),
+            (x_vec4, "X_VEC4"),
+            (y_vec4, "Y_VEC4"),
+        ] {
+            if on {
+                defines.push((name, String::new()));
+            }
+        }
+        e.target_of(texels::TARGETS[0], Kind::rgba(1), grid.width, grid.height)?;
+        grid.draw(e, |e, edge| {
+            let mut defines = defines.clone();
+            if edge {
+                defines.push(("EDGE", String::new()));
+            }
+            let p = e.program("gemv", FRAG, &defines)?;
+            if let Some((a, x)) = &ax {
+                e.bind_matrix(&p, 0, "A", a, self.trans)?;
+                grid.bind(e, &p, 1, "X", x, false)?;
+                if a_vec4 {
+                    let start = texels::bind_rgba(e, &p, 0, "A", a.mem, a.span())?;
+                    // Non-transposed, grid texel t of column j; transposed, texel q of the inner
+                    // dimension's grid (shifted as A is) of column j.
+                    let origin = if self.trans {
+                        start - start % 4
+                    } else {
+                        start - shift
+                    };
+                    let gl = &e.ctx.gl;
+                    p.set_i32(gl, "uA4Start", (origin / 4) as i32);
+                    p.set_i32(gl, "uA4Col", (a.ld / 4) as i32);
+                    p.set_i32(gl, "uLShift", (start % 4) as i32);
+                }
+                if x_vec4 {
+                    let start = texels::bind_rgba(e, &p, 1, "X", x.mem, x.span())?;
+                    p.set_i32(&e.ctx.gl, "uX4Shift", (start / 4) as i32);
+                }
+                if !a_vec4 {
+                    p.set_i32(&e.ctx.gl, "uLShift", 0);
+                }
+            }
+            if let Some(yd) = &yd {
+                grid.bind(e, &p, 2, "Y", yd, y_vec4)?;
+            }
+            grid.set_uniforms(e, &p);
+            p.set_i32(&e.ctx.gl, "uOutWidth", grid.width);
+            self.set_uniforms(e, &p, ax.is_some(), yd.is_some());
+            Ok(())
+        })?;
+        // Every allocation comes before the first store, so a refused launch leaves y untouched.
+        if ys.mem.is_device() {
+            e.edge_buffer()?;
+        }
+        e.store_texel_run(0, ys.mem, ys.n, shift, grid.width)
+    }
+
+    fn set_uniforms(&self, e: &Engine, p: &Program, use_ax: bool, read_y: bool) {
+        let gl = &e.ctx.gl;
+        let k = self.ax.as_ref().map_or(0, |(_, x)| x.n);
+        p.set_i32(gl, "uK", k as i32);
+        p.set_f32(gl, "uAlpha", self.alpha);
+        p.set_f32(gl, "uBeta", self.beta);
+        p.set_i32(gl, "uUseAx", i32::from(use_ax));
+        p.set_i32(gl, "uReadY", i32::from(read_y));
+    }
+}
+
 /// Elements of y per draw and of the inner dimension per chunk, so that every operand part
 /// fits one window (halve the dimension that sets an oversized part's extent) and no chunk of
 /// the inner dimension exceeds `MAX_LOOP_ITERATIONS`.
-fn plan(e: &Engine, g: &Gemv, k: i64) -> Result<(i64, i64)> {
+fn plan(e: &Engine, g: &Gemv, k: i64, texels: bool) -> Result<(i64, i64)> {
+    let cap = if texels {
+        Grid::capacity(e)
+    } else {
+        OutLayout::capacity(g.y.inc, e.target_side())
+    };
     let (mut tm, mut tk) = (
-        g.y.n.min(OutLayout::capacity(g.y.inc, e.target_side())),
+        g.y.n.min(cap),
         // gemv.frag loops over the chunk's inner dimension.
         k.clamp(1, super::MAX_LOOP_ITERATIONS),
     );
@@ -98,7 +228,11 @@ fn plan(e: &Engine, g: &Gemv, k: i64) -> Result<(i64, i64)> {
     for _ in 0..256 {
         if let Some((a, x)) = &g.ax {
             // A's part is tm×tk as op(A), stored transposed when `trans`.
-            let (rows, cols) = if g.trans { (tk, tm) } else { (tm, tk) };
+            let (mut rows, cols) = if g.trans { (tk, tm) } else { (tm, tk) };
+            if texels && !a.mem.is_device() {
+                // Staged with columns starting texels.
+                rows = (rows + 3) / 4 * 4;
+            }
             if super::window_elems(a, rows, cols) > window {
                 match (g.trans, cols > 1) {
                     (false, true) | (true, false) => tk = (tk + 1) / 2,

@@ -1,12 +1,17 @@
 //! Element-wise level-1 operations: saxpy, sscal, scopy, sswap.
 //!
 //! On the compute pipeline the work is `level1_compute`'s. On the fragment pipeline each chunk
-//! of elements is one draw of `elementwise.frag` into a render target, stored back in place. Where the reference BLAS's sequential loop gives a different result from an
+//! of elements is drawn by `elementwise.frag` into a render target and stored back in place:
+//! four elements per fragment on a texel grid (see `texels.rs`) where the outputs are
+//! unit-stride, one per fragment where they are strided. Where the reference BLAS's sequential loop gives a different result from an
 //! element-parallel one (operands that overlap, a zero increment on an output), the loop itself
 //! runs on the host.
 
 use super::level1_compute::{self, Op};
+use super::stream::{self, Access};
+use super::texels::{self, Grid};
 use crate::engine::operand::{Mem, OutLayout, Vector};
+use crate::engine::targets::Kind;
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -30,10 +35,7 @@ pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
         y0[0] += alpha * s;
         return e.write(y.mem, &y0);
     }
-    if super::compute_available(e) {
-        return level1_compute::run(e, Op::Axpy, alpha, x, y);
-    }
-    elementwise(e, "AXPY", alpha, x, Some(y), y)
+    fragment_or_compute(e, Op::Axpy, alpha, x, y)
 }
 
 /// x := alpha*x. As in the reference BLAS, a non-positive increment does nothing.
@@ -41,10 +43,7 @@ pub fn sscal(e: &mut Engine, alpha: f32, x: &Vector) -> Result<()> {
     if x.n == 0 || x.inc <= 0 {
         return Ok(());
     }
-    if super::compute_available(e) {
-        return level1_compute::run(e, Op::Scal, alpha, x, x);
-    }
-    elementwise(e, "SCAL", alpha, x, None, x)
+    fragment_or_compute(e, Op::Scal, alpha, x, x)
 }
 
 /// y := x.
@@ -56,10 +55,7 @@ pub fn scopy(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
         // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
         return sequential(e, x, y, |xi, yi| unsafe { *yi = *xi });
     }
-    if super::compute_available(e) {
-        return level1_compute::run(e, Op::Copy, 1.0, x, y);
-    }
-    elementwise(e, "COPY", 1.0, x, None, y)
+    fragment_or_compute(e, Op::Copy, 1.0, x, y)
 }
 
 /// x <-> y.
@@ -71,49 +67,128 @@ pub fn sswap(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
         // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
         return sequential(e, x, y, |xi, yi| unsafe { std::ptr::swap(xi, yi) });
     }
+    fragment_or_compute(e, Op::Swap, 1.0, x, y)
+}
+
+/// Runs `op` (for `Scal`, on x alone: `y` is x) on the compute pipeline where it can, else on
+/// the fragment pipeline: texel grids where the outputs are unit-stride, else (strided
+/// outputs) one element per fragment.
+fn fragment_or_compute(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
     if super::compute_available(e) {
-        return level1_compute::run(e, Op::Swap, 1.0, x, y);
+        return level1_compute::run(e, op, alpha, x, y);
     }
-    let len = chunk(e, &[x, y]);
-    let mut i0 = 0;
-    while i0 < x.n {
-        let i1 = (i0 + len).min(x.n);
-        let (xs, ys) = (x.slice(i0, i1), y.slice(i0, i1));
-        // Both new values are rendered (targets 0 and 1) before either is stored.
-        let new_y = launch(e, 0, "COPY", 1.0, &xs, None, &ys)?;
-        let new_x = launch(e, 1, "COPY", 1.0, &ys, None, &xs)?;
-        e.target(0, new_y.width, new_y.height)?;
-        e.store_vector(&new_y, &ys)?;
-        e.target(1, new_x.width, new_x.height)?;
-        e.store_vector(&new_x, &xs)?;
-        i0 = i1;
+    let (mut x, mut y) = (*x, *y);
+    if x.inc == -1 && y.inc == -1 {
+        // Pairs (x(i), y(i)) are the same whichever end both are counted from.
+        x.inc = 1;
+        y.inc = 1;
     }
-    Ok(())
+    let out = if op == Op::Scal { x } else { y };
+    // SWAP's two outputs share one grid: they must run in the same order.
+    if out.inc.abs() == 1 && (op != Op::Swap || x.inc == y.inc) {
+        let len = super::chunk_len(e, &[&x, &y], Grid::capacity(e));
+        return for_chunks(&x, &y, len, |xs, ys| texels(e, op, alpha, xs, ys));
+    }
+    if op == Op::Swap {
+        let len = chunk(e, &[&x, &y]);
+        return for_chunks(&x, &y, len, |xs, ys| {
+            // Both new values are rendered (targets 0 and 1) before either is stored.
+            let new_y = launch(e, 0, "COPY", 1.0, xs, None, ys)?;
+            let new_x = launch(e, 1, "COPY", 1.0, ys, None, xs)?;
+            e.target(0, new_y.width, new_y.height)?;
+            e.store_vector(&new_y, ys)?;
+            e.target(1, new_x.width, new_x.height)?;
+            e.store_vector(&new_x, xs)
+        });
+    }
+    let reads_y = op == Op::Axpy;
+    let len = chunk(e, &[&x, if reads_y { &y } else { &x }, &out]);
+    for_chunks(&x, &y, len, |xs, ys| {
+        let outs = if op == Op::Scal { xs } else { ys };
+        let layout = launch(e, 0, op.define(), alpha, xs, reads_y.then_some(ys), outs)?;
+        e.store_vector(&layout, outs)
+    })
 }
 
-/// Computes `variant` over x (and y) chunk by chunk and stores it into `out`.
-fn elementwise(
-    e: &mut Engine,
-    variant: &'static str,
-    alpha: f32,
+/// Calls `f` on the slices of x and y of `len` elements at a time.
+fn for_chunks(
     x: &Vector,
-    y: Option<&Vector>,
-    out: &Vector,
+    y: &Vector,
+    len: i64,
+    mut f: impl FnMut(&Vector, &Vector) -> Result<()>,
 ) -> Result<()> {
-    let len = chunk(e, &[x, y.unwrap_or(x), out]);
     let mut i0 = 0;
     while i0 < x.n {
         let i1 = (i0 + len).min(x.n);
-        let ys = y.map(|y| y.slice(i0, i1));
-        let outs = out.slice(i0, i1);
-        let layout = launch(e, 0, variant, alpha, &x.slice(i0, i1), ys.as_ref(), &outs)?;
-        e.store_vector(&layout, &outs)?;
+        f(&x.slice(i0, i1), &y.slice(i0, i1))?;
         i0 = i1;
     }
     Ok(())
 }
 
-/// Elements per launch: operand windows and the output's target capacity.
+/// One draw of `op` over a texel grid of its unit-stride output (y; x for `Scal`, both for
+/// `Swap`), then its stores, whole texels at a time.
+fn texels(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
+    let reads: Vec<(&Vector, Access)> = match op {
+        Op::Axpy | Op::Swap => vec![(x, Access::Read), (y, Access::Read)],
+        Op::Scal | Op::Copy => vec![(x, Access::Read)],
+    };
+    let ops = stream::prepare(e, &reads)?;
+    let outs: Vec<&Vector> = match op {
+        Op::Scal => vec![x],
+        Op::Swap => vec![y, x],
+        Op::Axpy | Op::Copy => vec![y],
+    };
+    // The grid runs in the memory order of the (first) output and starts where x's texels do,
+    // so that x, and y where it lines up with x (host operands are staged to), is read whole
+    // texels at a time.
+    let shift = stream::phase(e, ops[0].v.mem).unwrap_or(0);
+    let grid = Grid::new(e, x.n, shift, outs[0].inc < 0);
+    let vec4: Vec<bool> = ops.iter().map(|o| grid.whole_texels(e, &o.v)).collect();
+    let mut defines = vec![
+        (op.define(), String::new()),
+        ("TEXELS", String::new()),
+        ("VEC4_OUTPUTS", String::new()),
+    ];
+    for (&whole, name) in vec4.iter().zip(["X_VEC4", "Y_VEC4"]) {
+        if whole {
+            defines.push((name, String::new()));
+        }
+    }
+    let attachments = outs.len();
+    e.target_of(
+        texels::TARGETS[attachments - 1],
+        Kind::rgba(attachments),
+        grid.width,
+        grid.height,
+    )?;
+    grid.draw(e, |e, edge| {
+        let mut defines = defines.clone();
+        if edge {
+            defines.push(("EDGE", String::new()));
+        }
+        let p = e.program("elementwise", FRAG, &defines)?;
+        for (unit, (o, name)) in ops.iter().zip(["X", "Y"]).enumerate() {
+            grid.bind(e, &p, unit, name, &o.v, vec4[unit])?;
+        }
+        grid.set_uniforms(e, &p);
+        p.set_i32(&e.ctx.gl, "uOutWidth", grid.width);
+        p.set_f32(&e.ctx.gl, "uAlpha", alpha);
+        Ok(())
+    })?;
+    // Every allocation comes before the first store, so a refused launch leaves the outputs
+    // untouched.
+    if outs.iter().any(|o| o.mem.is_device()) {
+        e.edge_buffer()?;
+    }
+    for (attachment, out) in outs.into_iter().enumerate() {
+        e.store_texel_run(attachment as u32, out.mem, out.n, shift, grid.width)?;
+    }
+    Ok(())
+}
+
+/// Elements per launch of the one-element-per-fragment kernel: operand windows and the
+/// output's target capacity.
 fn chunk(e: &Engine, vectors: &[&Vector]) -> i64 {
     let cap = vectors
         .iter()
@@ -128,7 +203,7 @@ fn chunk(e: &Engine, vectors: &[&Vector]) -> i64 {
 fn launch(
     e: &mut Engine,
     slot: usize,
-    variant: &'static str,
+    variant: &str,
     alpha: f32,
     x: &Vector,
     y: Option<&Vector>,

@@ -32,7 +32,7 @@ pub enum Op {
 }
 
 impl Op {
-    fn define(self) -> &'static str {
+    pub fn define(self) -> &'static str {
         match self {
             Op::Axpy => "AXPY",
             Op::Scal => "SCAL",

@@ -10,6 +10,7 @@ mod gemv_compute;
 pub mod level1;
 pub mod level1_compute;
 mod stream;
+mod texels;
 
 use once_cell::sync::OnceCell;
 

@@ -62,10 +62,9 @@ impl Operand {
 }
 
 /// Where a device vector's lowest element lies relative to texel boundaries once viewed.
-fn phase(e: &Engine, v: &Vector) -> Option<i64> {
-    v.mem
-        .is_device()
-        .then(|| Window::of(&e.ctx.info, v.mem, 1).start % 4)
+pub fn phase(e: &Engine, mem: Mem) -> Option<i64> {
+    mem.is_device()
+        .then(|| Window::of(&e.ctx.info, mem, 1).start % 4)
 }
 
 /// Makes the vectors of one launch device operands, the i-th using staging unit i if it needs
@@ -77,7 +76,7 @@ pub fn prepare(e: &mut Engine, vectors: &[(&Vector, Access)]) -> Result<Vec<Oper
         .iter()
         .map(|(v, _)| e.pin_vector(v).unwrap_or(**v))
         .collect();
-    let pad = resolved.iter().find_map(|v| phase(e, v)).unwrap_or(0);
+    let pad = resolved.iter().find_map(|v| phase(e, v.mem)).unwrap_or(0);
     let mut ops = Vec::with_capacity(vectors.len());
     for (unit, (v, (original, access))) in resolved.iter().zip(vectors).enumerate() {
         let Mem::Host(_) = v.mem else {

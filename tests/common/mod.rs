@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod faults;
+pub mod vector_cases;
 
 use std::ffi::c_void;
 
