@@ -424,29 +424,60 @@ impl OutLayout {
 /// of each column untouched): a target row is a column of `m`, `ld` floats apart, read in
 /// groups of as many as `pack_rows` allows.
 pub fn store_matrix(gl: &glow::Context, ext: &GlExt, m: &Matrix) -> Result<()> {
-    let group = pack_rows(m.ld, m.cols);
     with_pack_destination(gl, m.mem, |base| {
+        let rows = Rows {
+            width: m.rows as i32,
+            height: m.cols,
+            format: glow::RED,
+            stride: m.ld,
+        };
         // SAFETY: the context is current; each of a read's rows lands in one column.
-        unsafe {
-            let row_length = if group > 1 { m.ld as i32 } else { 0 };
-            gl.pixel_store_i32(glow::PACK_ROW_LENGTH, row_length);
-            let mut c0 = 0;
-            while c0 < m.cols {
-                let rows = group.min(m.cols - c0);
-                (ext.read_pixels)(
-                    0,
-                    c0 as i32,
-                    m.rows as i32,
-                    rows as i32,
-                    glow::RED,
-                    glow::FLOAT,
-                    base(c0 * m.ld),
-                );
-                c0 += rows;
-            }
-            gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
-        }
+        unsafe { rows.read(gl, ext, base, 0) }
     })
+}
+
+/// Rows 0..`height` of the bound read buffer, `width` pixels of `format` (RED or RGBA floats)
+/// each, to be stored `stride` floats apart.
+struct Rows {
+    width: i32,
+    height: i64,
+    format: u32,
+    stride: i64,
+}
+
+impl Rows {
+    /// Reads the rows into the pack destination `base`, row 0 at `at` floats, in groups of as
+    /// many rows as `pack_rows` allows (`GL_PACK_ROW_LENGTH` = the stride in pixels).
+    ///
+    /// # Safety
+    /// The context is current and every row's pixels land inside the caller's output.
+    unsafe fn read(
+        &self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        base: &dyn Fn(i64) -> *mut c_void,
+        at: i64,
+    ) {
+        let floats = if self.format == glow::RGBA { 4 } else { 1 };
+        let group = pack_rows(self.stride, self.height);
+        let row_length = if group > 1 { self.stride / floats } else { 0 };
+        gl.pixel_store_i32(glow::PACK_ROW_LENGTH, row_length as i32);
+        let mut y = 0;
+        while y < self.height {
+            let rows = group.min(self.height - y);
+            (ext.read_pixels)(
+                0,
+                y as i32,
+                self.width,
+                rows as i32,
+                self.format,
+                glow::FLOAT,
+                base(at + y * self.stride),
+            );
+            y += rows;
+        }
+        gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
+    }
 }
 
 /// How many rows (at most `rows`) one glReadPixels may write `stride` floats apart: drivers
@@ -471,34 +502,21 @@ pub fn store_blocks(gl: &glow::Context, ext: &GlExt, m: &Matrix, cols: i64) -> R
     if width == 0 {
         return Ok(());
     }
-    // Floats between consecutive rows of texels of one attachment (a multiple of 4: `cols` is).
-    let stride = cols.saturating_mul(m.ld);
     with_pack_destination(gl, m.mem, |base| {
         for t in 0..cols.min(m.cols) {
-            // Rows of texels of attachment t: columns t, t + cols, ... below m.cols.
-            let height = (m.cols - t + cols - 1) / cols;
-            let per_read = pack_rows(stride, height);
+            // Rows of texels of attachment t: columns t, t + cols, ... below m.cols, so rows
+            // `cols` columns apart (a multiple of 4 floats: `cols` is).
+            let rows = Rows {
+                width,
+                height: (m.cols - t + cols - 1) / cols,
+                format: glow::RGBA,
+                stride: cols.saturating_mul(m.ld),
+            };
             // SAFETY: the context is current; every texel read lands in rows 0..m.rows of a
             // column of `m`.
             unsafe {
                 gl.read_buffer(glow::COLOR_ATTACHMENT0 + t as u32);
-                let row_length = if per_read > 1 { stride / 4 } else { 0 };
-                gl.pixel_store_i32(glow::PACK_ROW_LENGTH, row_length as i32);
-                let mut y = 0;
-                while y < height {
-                    let rows = per_read.min(height - y);
-                    (ext.read_pixels)(
-                        0,
-                        y as i32,
-                        width,
-                        rows as i32,
-                        glow::RGBA,
-                        glow::FLOAT,
-                        base((y * cols + t) * m.ld),
-                    );
-                    y += rows;
-                }
-                gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
+                rows.read(gl, ext, base, t * m.ld);
                 gl.read_buffer(glow::COLOR_ATTACHMENT0);
             }
         }

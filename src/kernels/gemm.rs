@@ -16,6 +16,7 @@
 //! are added into C in turn (beta applies to the first chunk only).
 
 use crate::engine::operand::{Matrix, Mem};
+use crate::engine::programs::Program;
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
 use crate::status::{Error, Result};
@@ -26,9 +27,10 @@ const FRAG: &str = include_str!("../../shaders/gemm.frag");
 const EDGE: usize = 0;
 const PANEL: usize = 2;
 const BLOCKS: usize = 3;
-/// Scratch buffers and views of the panels (see `engine::scratch`; the compute path's, which
-/// never runs in the same call), and their texture units (0..2 are the operands').
-const PANELS: [Panel; 2] = [
+/// Scratch buffers and views of the panels of op(A) and op(B), which both pipelines read as
+/// RGBA32F buffer textures (see `engine::scratch`), and their texture units (0..2 are the
+/// operands').
+pub(super) const PANELS: [Panel; 2] = [
     Panel {
         buffer: 0,
         view: 1,
@@ -43,10 +45,41 @@ const PANELS: [Panel; 2] = [
 /// Texture units of the blocks in the edge pass.
 const UNIT_BLOCKS: usize = 3;
 
-struct Panel {
-    buffer: usize,
+pub(super) struct Panel {
+    pub buffer: usize,
     view: usize,
     unit: u32,
+}
+
+impl Panel {
+    /// Binds this panel, `texels` RGBA texels per column and `depth` columns (its scratch buffer
+    /// grown to hold them), as sampler `name` of program `p`, with its column step `{name}Step`.
+    pub(super) fn bind(
+        &self,
+        e: &mut Engine,
+        p: &Program,
+        name: &str,
+        texels: i64,
+        depth: i64,
+    ) -> Result<()> {
+        let gl = &e.ctx.gl;
+        let buffer = e
+            .scratch
+            .buffer(gl, &e.ext, self.buffer, texels * 4 * depth)?;
+        e.scratch.view(
+            gl,
+            &e.ext,
+            self.view,
+            self.unit,
+            buffer,
+            glow::RGBA32F,
+            0,
+            texels * 16 * depth,
+        )?;
+        p.set_i32(gl, name, self.unit as i32);
+        p.set_i32(gl, &format!("{name}Step"), texels as i32);
+        Ok(())
+    }
 }
 
 /// An sgemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).
@@ -160,23 +193,7 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
                         "sgemm panel exceeds one buffer-texture window",
                     ));
                 }
-                let gl = &e.ctx.gl;
-                let buffer = e
-                    .scratch
-                    .buffer(gl, &e.ext, panel.buffer, texels * 4 * (l1 - l0))?;
-                let bytes = texels * 16 * (l1 - l0);
-                e.scratch.view(
-                    gl,
-                    &e.ext,
-                    panel.view,
-                    panel.unit,
-                    buffer,
-                    glow::RGBA32F,
-                    0,
-                    bytes,
-                )?;
-                p.set_i32(gl, name, panel.unit as i32);
-                p.set_i32(gl, &format!("{name}Step"), texels as i32);
+                panel.bind(e, &p, name, texels, l1 - l0)?;
             }
         }
         if let Some(cd) = &cd {

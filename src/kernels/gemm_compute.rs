@@ -9,7 +9,7 @@
 
 use glow::HasContext;
 
-use super::gemm::Gemm;
+use super::gemm::{Gemm, PANELS};
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -17,17 +17,10 @@ use crate::status::Result;
 const PACK: &str = include_str!("../../shaders/gemm_pack.comp");
 const COMP: &str = include_str!("../../shaders/gemm.comp");
 
-/// Scratch buffers and views (see `engine::scratch`).
-const PANEL_A: usize = 0;
-const PANEL_B: usize = 1;
+/// Scratch buffers and views besides the panels' (see `gemm::PANELS` and `engine::scratch`).
 const OUT: usize = 2;
 const VIEW_PACK: usize = 0;
-const VIEW_A: usize = 1;
-const VIEW_B: usize = 2;
 const VIEW_OUT: usize = 3;
-/// Texture units of the panels (0..2 are the R32F operand units) and image units.
-const UNIT_A: u32 = 3;
-const UNIT_B: u32 = 4;
 /// A unit no sampler uses, for views used only as images.
 const UNIT_IMAGES: u32 = 5;
 const IMAGE_OUT: u32 = 0;
@@ -103,33 +96,16 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         None
     };
     if let Some((a, b)) = &ab {
-        pack(e, a, g.ta, m, g.k, PANEL_A, bm)?;
+        pack(e, a, g.ta, m, g.k, PANELS[0].buffer, bm)?;
         // op(B) transposed: element (j, l) is op(B)(l, j).
-        pack(e, b, !g.tb, n, g.k, PANEL_B, BLOCK_N)?;
+        pack(e, b, !g.tb, n, g.k, PANELS[1].buffer, BLOCK_N)?;
     }
     let p = e.compute_program("gemm.comp", COMP, &[("BLOCK_M", bm.to_string())])?;
-    let gl = &e.ctx.gl;
     if ab.is_some() {
-        for (slot, view, unit, rows, block, name) in [
-            (PANEL_A, VIEW_A, UNIT_A, m, bm, "uAp"),
-            (PANEL_B, VIEW_B, UNIT_B, n, BLOCK_N, "uBp"),
-        ] {
-            let ld = round_up(rows, block);
-            let buffer = e.scratch.buffer(gl, &e.ext, slot, ld * g.k)?;
-            e.scratch.view(
-                gl,
-                &e.ext,
-                view,
-                unit,
-                buffer,
-                glow::RGBA32F,
-                0,
-                ld * g.k * 4,
-            )?;
-            p.set_i32(gl, name, unit as i32);
-            p.set_i32(gl, &format!("{name}Step"), (ld / 4) as i32);
-        }
+        PANELS[0].bind(e, &p, "uAp", round_up(m, bm) / 4, g.k)?;
+        PANELS[1].bind(e, &p, "uBp", round_up(n, BLOCK_N) / 4, g.k)?;
     }
+    let gl = &e.ctx.gl;
     if let Some(cd) = &cd {
         e.bind_matrix(&p, 2, "C", cd, false)?;
     }
