@@ -480,9 +480,12 @@ fn main() {
         let runs = if n >= 2048 { 3 } else { runs };
         rows.push(bench_sgemm(n, n, n, false, false, runs, pipeline()));
     }
-    let t = if quick { 128 } else { 1024 };
-    rows.push(bench_sgemm(t, t, t, false, true, runs, pipeline()));
-    rows.push(bench_sgemm(t, t, t, true, false, runs, pipeline()));
+    let transposed: &[usize] = if quick { &[128] } else { &[1024, 2048] };
+    for &t in transposed {
+        let runs = if t >= 2048 { 3 } else { runs };
+        rows.push(bench_sgemm(t, t, t, false, true, runs, pipeline()));
+        rows.push(bench_sgemm(t, t, t, true, false, runs, pipeline()));
+    }
     if !quick {
         rows.push(bench_sgemm(1000, 3000, 500, false, false, 3, pipeline()));
     }

@@ -1,10 +1,11 @@
-// sgemm: C := alpha*op(A)*op(B) + beta*C, each invocation a BLOCK_M×8 block of C held in
-// BLOCK_M/4 × 8 vec4 accumulators (register blocking). The operands come packed (gemm_pack.comp)
-// so that every load is one RGBA texel: 4 consecutive rows of op(A) at one l, and 4 consecutive
-// columns of op(B) at one l (op(B) is packed transposed). Per step of l: BLOCK_M/4 + 2 loads and
-// 2·BLOCK_M vec4 multiply-adds.
-// BLOCK_M (8 or 16) is defined by the host, per device (gemm_compute.rs).
+// sgemm: C := alpha*op(A)*op(B) + beta*C, each invocation a BLOCK_M×BLOCK_N block of C held in
+// BLOCK_M/4 × BLOCK_N vec4 accumulators (register blocking). The operands come packed
+// (gemm_pack.comp) so that every load is one RGBA texel: 4 consecutive rows of op(A) at one l,
+// and 4 consecutive columns of op(B) at one l (op(B) is packed transposed). Per step of l:
+// BLOCK_M/4 + BLOCK_N/4 loads and BLOCK_M·BLOCK_N/4 vec4 multiply-adds.
+// BLOCK_M and BLOCK_N (8 or 16 each) are defined by the host, per device (gemm_compute.rs).
 #define AT (BLOCK_M / 4)
+#define BT (BLOCK_N / 4)
 layout(local_size_x = 8, local_size_y = 8) in;
 uniform samplerBuffer uAp;  // texel l*uApStep + i/4
 uniform samplerBuffer uBp;  // texel l*uBpStep + j/4
@@ -20,23 +21,40 @@ uniform int uCStart, uCRow, uCCol;
 layout(r32f) writeonly uniform imageBuffer uOut;  // element (i, j) at uOutStart + i + j*uOutLd
 uniform int uOutStart, uOutLd;
 
-// The accumulators are only ever indexed by constants (the macros below unroll every loop
-// over them), so they stay in registers. acc[col * AT + t]: rows 4t..4t+3 of the block's
-// column col.
-#define STEP(col, b) \
-    acc[(col) * AT] += a0 * (b); \
-    acc[(col) * AT + 1] += a1 * (b); \
-    STEP_MORE(col, b)
-#define STORE_COLUMN(col) STORE4(col, 0) STORE4(col, 1) STORE_MORE(col)
-#if AT == 4
-#define STEP_MORE(col, b) \
-    acc[(col) * AT + 2] += a2 * (b); \
-    acc[(col) * AT + 3] += a3 * (b);
-#define STORE_MORE(col) STORE4(col, 2) STORE4(col, 3)
+// Every loop over the registers is unrolled here, by macros, so that the arrays below are only
+// ever indexed by constants and stay in registers: left to the compiler, a loop of more than 32
+// iterations stays a loop, its array goes to scratch memory, and the kernel runs 5-10× slower
+// (llvmpipe). IN_n(F, o, x) and ACROSS_n(F, o, x) both expand F(o, x) .. F(o + n - 1, x); two
+// families, since a macro is not expanded again inside its own expansion (F may use IN_n).
+#define IN_2(F, o, x) F(o, x) F((o) + 1, x)
+#define IN_4(F, o, x) IN_2(F, o, x) IN_2(F, (o) + 2, x)
+#define ACROSS_2(F, o, x) F(o, x) F((o) + 1, x)
+#define ACROSS_4(F, o, x) ACROSS_2(F, o, x) ACROSS_2(F, (o) + 2, x)
+#define ACROSS_8(F, o, x) ACROSS_4(F, o, x) ACROSS_4(F, (o) + 4, x)
+#define ACROSS_16(F, o, x) ACROSS_8(F, o, x) ACROSS_8(F, (o) + 8, x)
+// FOR_A: over the texels of a column of the block; FOR_B: over the texels of a row of op(B)'s
+// panel; FOR_COLUMNS: over the columns of the block.
+#if AT == 2
+#define FOR_A(F, x) IN_2(F, 0, x)
 #else
-#define STEP_MORE(col, b)
-#define STORE_MORE(col)
+#define FOR_A(F, x) IN_4(F, 0, x)
 #endif
+#if BT == 2
+#define FOR_B(F, x) IN_2(F, 0, x)
+#define FOR_COLUMNS(F, x) ACROSS_8(F, 0, x)
+#else
+#define FOR_B(F, x) IN_4(F, 0, x)
+#define FOR_COLUMNS(F, x) ACROSS_16(F, 0, x)
+#endif
+
+// acc[u * AT + t]: rows 4t..4t+3 of the block's column u. a[t]: those rows of op(A) at one l;
+// b[v]: columns 4v..4v+3 of op(B) at that l.
+#define ZERO(t, u) acc[(u) * AT + (t)] = vec4(0.0);
+#define ZERO_COLUMN(u, x) FOR_A(ZERO, u)
+#define LOAD_A(t, x) a[t] = texelFetch(uAp, (x) + (t));
+#define LOAD_B(v, x) b[v] = texelFetch(uBp, (x) + (v));
+#define MAD(t, u) acc[(u) * AT + (t)] += a[t] * b[(u) / 4][(u) % 4];
+#define MAD_COLUMN(u, x) FOR_A(MAD, u)
 
 // Element (i, j) of C from its accumulated product v.
 void store(int i, int j, float v) {
@@ -49,52 +67,35 @@ void store(int i, int j, float v) {
     }
 }
 
-#define STORE4(col, t) \
-    store(i0 + 4 * (t), j0 + (col), acc[(col) * AT + (t)].x); \
-    store(i0 + 4 * (t) + 1, j0 + (col), acc[(col) * AT + (t)].y); \
-    store(i0 + 4 * (t) + 2, j0 + (col), acc[(col) * AT + (t)].z); \
-    store(i0 + 4 * (t) + 3, j0 + (col), acc[(col) * AT + (t)].w);
+// The stores are unrolled too: a loop after the k loop would share llvmpipe's loop budget with it
+// (see MAX_LOOP_ITERATIONS in kernels/mod.rs).
+#define STORE4(t, u) \
+    store(i0 + 4 * (t), j0 + (u), acc[(u) * AT + (t)].x); \
+    store(i0 + 4 * (t) + 1, j0 + (u), acc[(u) * AT + (t)].y); \
+    store(i0 + 4 * (t) + 2, j0 + (u), acc[(u) * AT + (t)].z); \
+    store(i0 + 4 * (t) + 3, j0 + (u), acc[(u) * AT + (t)].w);
+#define STORE_COLUMN(u, x) FOR_A(STORE4, u)
 
 void main() {
     int i0 = int(gl_GlobalInvocationID.x) * BLOCK_M;
-    int j0 = int(gl_GlobalInvocationID.y) * 8;
+    int j0 = int(gl_GlobalInvocationID.y) * BLOCK_N;
     if (i0 >= uM || j0 >= uN) {
         return;
     }
-    vec4 acc[AT * 8];
-    for (int t = 0; t < AT * 8; t++) {
-        acc[t] = vec4(0.0);
-    }
+    vec4 acc[AT * BLOCK_N];
+    FOR_COLUMNS(ZERO_COLUMN, 0)
     if (uUseAB) {
-        int a = i0 / 4;
-        int b = j0 / 4;
+        vec4 a[AT];
+        vec4 b[BT];
+        int ia = i0 / 4;
+        int ib = j0 / 4;
         for (int l = 0; l < uK; l++) {
-            vec4 a0 = texelFetch(uAp, a);
-            vec4 a1 = texelFetch(uAp, a + 1);
-#if AT == 4
-            vec4 a2 = texelFetch(uAp, a + 2);
-            vec4 a3 = texelFetch(uAp, a + 3);
-#endif
-            vec4 b0 = texelFetch(uBp, b);
-            vec4 b1 = texelFetch(uBp, b + 1);
-            STEP(0, b0.x)
-            STEP(1, b0.y)
-            STEP(2, b0.z)
-            STEP(3, b0.w)
-            STEP(4, b1.x)
-            STEP(5, b1.y)
-            STEP(6, b1.z)
-            STEP(7, b1.w)
-            a += uApStep;
-            b += uBpStep;
+            FOR_A(LOAD_A, ia)
+            FOR_B(LOAD_B, ib)
+            FOR_COLUMNS(MAD_COLUMN, 0)
+            ia += uApStep;
+            ib += uBpStep;
         }
     }
-    STORE_COLUMN(0)
-    STORE_COLUMN(1)
-    STORE_COLUMN(2)
-    STORE_COLUMN(3)
-    STORE_COLUMN(4)
-    STORE_COLUMN(5)
-    STORE_COLUMN(6)
-    STORE_COLUMN(7)
+    FOR_COLUMNS(STORE_COLUMN, 0)
 }

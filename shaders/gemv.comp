@@ -3,6 +3,8 @@
 // elements of y, walking the columns (neighbouring invocations read neighbouring texels);
 // with TRANS each invocation computes one element of y as a column's dot product with x. VEC4:
 // every column starts a texel (uAStart and uLd multiples of 4), so A is read as RGBA texels.
+// One launch takes the part uL0..uL1-1 of the inner dimension (no loop may run longer than
+// MAX_LOOP_ITERATIONS); with TRANS, uL0 is a multiple of 4, so texels stay aligned.
 layout(local_size_x = 64) in;
 
 uniform highp samplerBuffer uA1;
@@ -16,6 +18,7 @@ layout(std430, binding = 0) writeonly buffer Y1 { float y1[]; };
 // A is stored uM×uN.
 uniform int uM, uN;
 uniform int uAStart, uLd;
+uniform int uL0, uL1;
 uniform int uXStart, uXInc, uYStart, uYInc;
 uniform float uAlpha, uBeta;
 uniform int uReadY;
@@ -43,14 +46,14 @@ void main() {
 #ifdef TRANS
     for (int j = id; j < uN; j += stride) {
         vec4 acc = vec4(0.0);
-        int r = 0;
+        int r = uL0;
 #ifdef VEC4
         int base = (uAStart + j * uLd) / 4;
-        for (; r + 4 <= uM; r += 4) {
+        for (; r + 4 <= uL1; r += 4) {
             acc += texelFetch(uA4, base + r / 4) * vec4(x_at(r), x_at(r + 1), x_at(r + 2), x_at(r + 3));
         }
 #endif
-        for (; r < uM; ++r) {
+        for (; r < uL1; ++r) {
             acc.x += a_at(r, j) * x_at(r);
         }
         store(j, (acc.x + acc.y) + (acc.z + acc.w));
@@ -62,13 +65,13 @@ void main() {
         if (r + 4 <= uM) {
             int base = (uAStart + r) / 4;
             int step = uLd / 4;
-            for (int c = 0; c < uN; ++c) {
+            for (int c = uL0; c < uL1; ++c) {
                 acc += texelFetch(uA4, base + c * step) * x_at(c);
             }
         } else
 #endif
         {
-            for (int c = 0; c < uN; ++c) {
+            for (int c = uL0; c < uL1; ++c) {
                 float xc = x_at(c);
                 for (int k = 0; k < 4 && r + k < uM; ++k) {
                     acc[k] += a_at(r + k, c) * xc;

@@ -71,6 +71,10 @@ impl Status {
 pub struct Error {
     pub status: Status,
     pub detail: String,
+    /// The caller's own operands are at fault (a refused pointer, an extent no memory can
+    /// hold), not the device: the BLAS symbols neither warn of a failing device nor hand such a
+    /// call to the CPU BLAS, which would read those operands.
+    pub callers: bool,
 }
 
 impl Error {
@@ -78,11 +82,23 @@ impl Error {
         Error {
             status,
             detail: detail.into(),
+            callers: false,
         }
     }
 
     pub fn invalid(detail: impl Into<String>) -> Error {
-        Error::new(Status::InvalidValue, detail)
+        Error {
+            callers: true,
+            ..Error::new(Status::InvalidValue, detail)
+        }
+    }
+
+    /// A host operand whose extent runs past the end of the address space.
+    pub fn unaddressable(detail: impl Into<String>) -> Error {
+        Error {
+            callers: true,
+            ..Error::overflow(detail)
+        }
     }
 
     pub fn overflow(detail: impl Into<String>) -> Error {

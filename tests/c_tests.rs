@@ -91,7 +91,7 @@ c_tests_with_env!(FRAGMENT;
     fragment_test_sgemm_special => test_sgemm_special,
 );
 
-// The compute sgemm's 8×8 blocks (which GPUs get) where llvmpipe gets 16×8.
+// The compute sgemm's 8×8 blocks (which GPUs get) where llvmpipe gets 16×16.
 const GEMM_ROWS_8: &[(&str, &str)] = &[("GLBLAS_LIMIT_GEMM_ROWS", "8")];
 
 c_tests_with_env!(GEMM_ROWS_8;

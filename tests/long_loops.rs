@@ -1,7 +1,8 @@
 //! Inner dimensions longer than one shader loop may run (`MAX_LOOP_ITERATIONS`; llvmpipe ends
 //! any loop after 65535 iterations without an error): sgemm's k and sgemv's inner dimension
-//! (both the plain and the transposed case) around that length and a few times it, on the
-//! compute kernels below it and the chunked fragment kernels above. The data are ±1 and C's
+//! (both the plain and the transposed case) around that length and a few times it, where the
+//! kernels cut it into chunks (beta applying to the first, later ones adding into the output
+//! so far), on host and device operands. The data are ±1 and C's
 //! and y's initial values ±2, so every result is an integer far below 2^24, exact in fp32 in any
 //! summation order, and must equal the double-precision reference exactly.
 
@@ -60,6 +61,29 @@ fn sgemm_with_long_k() {
         assert_eq!(s, Status::Success);
         let (want, _) = sgemm_ref(ta, false, m, n, k, 1.0, &a, lda, &b, k, -1.0, &c0, m);
         assert_exact(&c, &want, &format!("sgemm ta={ta} k={k}"));
+    }
+}
+
+/// Device operands, C written in place: with beta = 0 C's NaNs must not be read by the first
+/// chunk, while later chunks read back what the first wrote there.
+#[test]
+fn sgemm_with_long_k_on_device_operands() {
+    let (m, n, k) = (13, 6, 2 * LOOP + 3);
+    for (ta, tb) in [(false, false), (true, true)] {
+        let a = signs(m * k, 7);
+        let b = signs(k * n, 8);
+        let (da, db) = (Dev::new(&a), Dev::new(&b));
+        let dc = Dev::new(&vec![f32::NAN; m * n]);
+        let s = unsafe { sgemm_packed((ta, tb), m, n, k, 1.0, da.f(), db.f(), 0.0, dc.f()) };
+        assert_eq!(s, Status::Success);
+        let (lda, ldb) = (if ta { k } else { m }, if tb { n } else { k });
+        let zeros = vec![0.0; m * n];
+        let (want, _) = sgemm_ref(ta, tb, m, n, k, 1.0, &a, lda, &b, ldb, 0.0, &zeros, m);
+        assert_exact(
+            &dc.get(m * n),
+            &want,
+            &format!("device sgemm ta={ta} tb={tb}"),
+        );
     }
 }
 

@@ -145,12 +145,10 @@ fn answer<R: Answer>(
         }
     };
     warn_once(&failure, cpu.is_some());
-    // The CPU cannot read device memory, and a refused operand (a NULL or freed pointer) would
-    // crash it.
+    // The CPU cannot read device memory, and a refused operand (a NULL or freed pointer, an
+    // extent past the end of memory) would crash it.
     match cpu {
-        Some(f) if !on_device && failure.status != Status::InvalidValue => {
-            (forward(f), Outcome::Cpu("gl-failed"))
-        }
+        Some(f) if !on_device && !failure.callers => (forward(f), Outcome::Cpu("gl-failed")),
         _ => (R::default(), Outcome::Unanswered("gl-failed")),
     }
 }
@@ -159,9 +157,7 @@ fn answer<R: Answer>(
 fn warn_once(e: &Error, has_cpu: bool) {
     static WARNED: AtomicBool = AtomicBool::new(false);
     crate::engine::debug_log(e);
-    // A refused operand (a freed or past-the-end device pointer) is the caller's error, not a
-    // failing device.
-    if e.status != Status::InvalidValue && !WARNED.swap(true, Ordering::Relaxed) {
+    if !e.callers && !WARNED.swap(true, Ordering::Relaxed) {
         let then = if has_cpu {
             "BLAS calls it cannot run are answered by the CPU BLAS"
         } else {

@@ -472,7 +472,7 @@ impl Engine {
         match self.memory.locate(ptr as usize) {
             Location::Host(_) => match need {
                 Some(_) => Ok(Mem::Host(ptr.cast_mut())),
-                None => Err(Error::overflow(
+                None => Err(Error::unaddressable(
                     "operand extent overflows the address space",
                 )),
             },
@@ -563,9 +563,23 @@ pub fn check_gl(gl: &glow::Context, what: &str) -> Result<()> {
     }
 }
 
+/// The size to give a buffer asked to hold `bytes`: never a power of two. llvmpipe compiles a
+/// shader once per combination of static state of what it samples, and that includes whether
+/// each sampled buffer's size is a power of two (`pot_width`), so buffers of both kinds made it
+/// compile sgemm's shader (2 s cold) again when a scratch buffer grew past or onto a power of
+/// two. 16 more bytes keep RGBA texels whole and are never viewed.
+fn storage_bytes(bytes: i64) -> i64 {
+    if bytes > 0 && (bytes as u64).is_power_of_two() {
+        bytes + 16
+    } else {
+        bytes
+    }
+}
+
 /// A new GL buffer of `bytes` bytes (contents undefined) with usage hint `usage`; deleted again
 /// when GL cannot allocate it.
 pub fn new_buffer(gl: &glow::Context, ext: &GlExt, bytes: i64, usage: u32) -> Result<glow::Buffer> {
+    let bytes = storage_bytes(bytes);
     // SAFETY: the context is current; the buffer is new and deleted on failure.
     unsafe {
         let buffer = gl
@@ -600,6 +614,7 @@ pub fn new_mapped_buffer(
     let Some(buffer_storage) = ext.buffer_storage else {
         return Err(Error::new(Status::NotSupported, "no glBufferStorage"));
     };
+    let bytes = storage_bytes(bytes);
     let flags = glow::MAP_READ_BIT
         | glow::MAP_WRITE_BIT
         | glow::MAP_PERSISTENT_BIT

@@ -1,5 +1,5 @@
 //! sgemm: C := alpha*op(A)*op(B) + beta*C, column-major. This is where sgemm picks its kernel: the
-//! compute pipeline (`gemm_compute.rs`: packed panels, 16×8 or 8×8 register blocks) where the
+//! compute pipeline (`gemm_compute.rs`: packed panels, 16×16 or 8×8 register blocks) where the
 //! device has compute shaders and the operands fit one buffer-texture window, unless
 //! `GLBLAS_PIPELINE=fragment`; otherwise the fragment pipeline below.
 //!

@@ -2,7 +2,7 @@
 //!
 //! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major and
 //! op(B) transposed, rows padded with zeros to whole blocks), then `gemm.comp` computes C, one
-//! block of `block_m`×8 elements per invocation, loading the panels as RGBA texels. C is written in
+//! block of C per invocation (`block`), loading the panels as RGBA texels. C is written in
 //! place when it is in device memory or in host memory the device can map, otherwise into a scratch
 //! buffer that is read back into the host matrix column by column (so its padding rows are never
 //! written).
@@ -28,18 +28,17 @@ const IMAGE_PANEL: u32 = 1;
 /// Most workgroups per dispatch dimension that GL guarantees.
 const MAX_GROUPS: i64 = 65535;
 
-/// Columns of C per invocation (gemm.comp).
-const BLOCK_N: i64 = 8;
-
-/// Rows of C per invocation: 16 on a software rasterizer, where 16×8 blocks ran 12-23% faster
-/// than 8×8 on llvmpipe (n = 1024-2048: half the loads of op(B) per multiply-add, at the cost of
-/// registers a CPU spills cheaply); 8 elsewhere (unmeasured: GPUs have fewer registers per
-/// invocation to spare), or where `Limits::gemm_rows` says fewer than 16.
-fn block_m(e: &Engine) -> i64 {
+/// The block of C each invocation of gemm.comp computes, rows × columns: 16×16 on a software
+/// rasterizer, where on llvmpipe (n = 256-2048, alternating calls in one process) it ran 4-25%
+/// faster than 16×8, which ran 12-23% faster than 8×8 (fewer loads per multiply-add, at the cost
+/// of registers a CPU spills cheaply; 32×16 and 8×16 were slower; 16×16 takes 4 s to compile
+/// cold, 16×8 2 s); 8×8 elsewhere (unmeasured: GPUs have fewer registers per invocation to
+/// spare), or where `Limits::gemm_rows` says fewer than 16.
+fn block(e: &Engine) -> (i64, i64) {
     if e.ctx.info.software && e.limits.gemm_rows >= 16 {
-        16
+        (16, 16)
     } else {
-        8
+        (8, 8)
     }
 }
 
@@ -53,33 +52,39 @@ fn groups(v: i64, block: i64) -> i64 {
 }
 
 /// Whether these operands can take the compute path: every buffer the passes view lies within
-/// one buffer-texture window, and k (which gemm.comp loops over) is at most
-/// `MAX_LOOP_ITERATIONS`; other calls use the fragment tiles.
+/// one buffer-texture window (a panel for at least one step of k); other calls use the fragment
+/// tiles.
 pub fn fits(e: &Engine, g: &Gemm) -> bool {
     let w = e.max_window();
-    let bm = block_m(e);
+    let (bm, bn) = block(e);
     let ab = match &g.ab {
         Some((a, b)) => {
-            round_up(g.m, bm) * g.k <= w
-                && round_up(g.n, BLOCK_N) * g.k <= w
-                && a.span() <= w
-                && b.span() <= w
-                // The packing pass dispatches one workgroup row per l, and gemm.comp loops
-                // over l.
-                && g.k <= MAX_GROUPS
-                && g.k <= super::MAX_LOOP_ITERATIONS
+            round_up(g.m, bm) <= w && round_up(g.n, bn) <= w && a.span() <= w && b.span() <= w
         }
         None => true,
     };
     ab && g.c.span() <= w
         && g.m * g.n <= w
         && groups(g.m, bm) <= MAX_GROUPS
-        && groups(g.n, BLOCK_N) <= MAX_GROUPS
+        && groups(g.n, bn) <= MAX_GROUPS
 }
 
+/// The longest chunk of k one pass takes: gemm.comp loops over it (at most
+/// `MAX_LOOP_ITERATIONS`), the packing pass dispatches one workgroup row per step of it, and
+/// each panel holds it within one window.
+fn chunk_k(e: &Engine, g: &Gemm, bm: i64, bn: i64) -> i64 {
+    let w = e.max_window();
+    g.k.min(super::MAX_LOOP_ITERATIONS)
+        .min(MAX_GROUPS)
+        .min(w / round_up(g.m, bm))
+        .min(w / round_up(g.n, bn))
+}
+
+/// Computes C chunk of k by chunk: per chunk, packs op(A) and op(B)'s parts and adds their
+/// product into C (beta applies to the first chunk; later ones read back the output so far).
 pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     let (m, n) = (g.m, g.n);
-    let bm = block_m(e);
+    let (bm, bn) = block(e);
     // Host matrices are used in place where the device can map host memory, else copied.
     let mut resident = |unit, m: &Matrix| match e.pin_matrix(m) {
         Some(pinned) => Ok(pinned),
@@ -95,52 +100,106 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     } else {
         None
     };
-    if let Some((a, b)) = &ab {
-        pack(e, a, g.ta, m, g.k, PANELS[0].buffer, bm)?;
-        // op(B) transposed: element (j, l) is op(B)(l, j).
-        pack(e, b, !g.tb, n, g.k, PANELS[1].buffer, BLOCK_N)?;
-    }
-    let p = e.compute_program("gemm.comp", COMP, &[("BLOCK_M", bm.to_string())])?;
-    if ab.is_some() {
-        PANELS[0].bind(e, &p, "uAp", round_up(m, bm) / 4, g.k)?;
-        PANELS[1].bind(e, &p, "uBp", round_up(n, BLOCK_N) / 4, g.k)?;
-    }
-    let gl = &e.ctx.gl;
-    if let Some(cd) = &cd {
-        e.bind_matrix(&p, 2, "C", cd, false)?;
-    }
     // Where C goes: in place in device memory, or packed (ld = m) into scratch for the host.
-    let (out, out_ld) = match c.mem {
-        Mem::Device { .. } => (Window::of(&e.ctx.info, c.mem, c.span()), c.ld),
-        Mem::Host(_) => {
-            let scratch = Mem::Device {
-                buffer: e.scratch.buffer(gl, &e.ext, OUT, m * n)?,
+    let out = match c.mem {
+        Mem::Device { .. } => c,
+        Mem::Host(_) => Matrix {
+            mem: Mem::Device {
+                buffer: e.scratch.buffer(&e.ctx.gl, &e.ext, OUT, m * n)?,
                 offset: 0,
                 len: m * n,
-            };
-            (Window::of(&e.ctx.info, scratch, m * n), m)
-        }
+            },
+            rows: m,
+            cols: n,
+            ld: m,
+        },
     };
+    let tk = chunk_k(e, g, bm, bn);
+    let k = if ab.is_some() { g.k } else { 0 };
+    let mut l0 = 0;
+    loop {
+        let l1 = (l0 + tk).min(k);
+        if let Some((a, b)) = &ab {
+            let a = if g.ta {
+                a.block(l0, l1, 0, m)
+            } else {
+                a.block(0, m, l0, l1)
+            };
+            let b = if g.tb {
+                b.block(0, n, l0, l1)
+            } else {
+                b.block(l0, l1, 0, n)
+            };
+            pack(e, &a, g.ta, m, l1 - l0, PANELS[0].buffer, bm)?;
+            // op(B) transposed: element (j, l) is op(B)(l, j).
+            pack(e, &b, !g.tb, n, l1 - l0, PANELS[1].buffer, bn)?;
+        }
+        let (beta, c_in) = if l0 == 0 {
+            (g.beta, cd)
+        } else {
+            (1.0, Some(out))
+        };
+        multiply(e, g, (bm, bn), l1 - l0, beta, c_in.as_ref(), &out)?;
+        l0 = l1;
+        if l0 >= k {
+            break;
+        }
+    }
+    if let Mem::Host(dst) = c.mem {
+        let Mem::Device { buffer, .. } = out.mem else {
+            unreachable!("a host C goes through scratch")
+        };
+        read_back(e, buffer, m, n, dst, c.ld)?;
+    }
+    Ok(())
+}
+
+/// One pass of gemm.comp: `out` := alpha * (the packed panels' product over `depth` steps of k)
+/// + beta * `c_in` (not read when `None`).
+fn multiply(
+    e: &mut Engine,
+    g: &Gemm,
+    (bm, bn): (i64, i64),
+    depth: i64,
+    beta: f32,
+    c_in: Option<&Matrix>,
+    out: &Matrix,
+) -> Result<()> {
+    let (m, n) = (g.m, g.n);
+    let p = e.compute_program(
+        "gemm.comp",
+        COMP,
+        &[("BLOCK_M", bm.to_string()), ("BLOCK_N", bn.to_string())],
+    )?;
+    if g.ab.is_some() {
+        PANELS[0].bind(e, &p, "uAp", round_up(m, bm) / 4, depth)?;
+        PANELS[1].bind(e, &p, "uBp", round_up(n, bn) / 4, depth)?;
+    }
+    if let Some(c_in) = c_in {
+        e.bind_matrix(&p, 2, "C", c_in, false)?;
+    }
+    let gl = &e.ctx.gl;
+    let w = Window::of(&e.ctx.info, out.mem, out.span());
     let view = e.scratch.view(
         gl,
         &e.ext,
         VIEW_OUT,
         UNIT_IMAGES,
-        out.buffer,
+        w.buffer,
         glow::R32F,
-        out.first_byte,
-        out.bytes,
+        w.first_byte,
+        w.bytes,
     )?;
     p.set_i32(gl, "uM", m as i32);
     p.set_i32(gl, "uN", n as i32);
-    p.set_i32(gl, "uK", g.k as i32);
+    p.set_i32(gl, "uK", depth as i32);
     p.set_f32(gl, "uAlpha", g.alpha);
-    p.set_f32(gl, "uBeta", g.beta);
-    p.set_i32(gl, "uUseAB", i32::from(ab.is_some()));
-    p.set_i32(gl, "uReadC", i32::from(cd.is_some()));
+    p.set_f32(gl, "uBeta", beta);
+    p.set_i32(gl, "uUseAB", i32::from(g.ab.is_some()));
+    p.set_i32(gl, "uReadC", i32::from(c_in.is_some()));
     p.set_i32(gl, "uOut", IMAGE_OUT as i32);
-    p.set_i32(gl, "uOutStart", out.start as i32);
-    p.set_i32(gl, "uOutLd", out_ld as i32);
+    p.set_i32(gl, "uOutStart", w.start as i32);
+    p.set_i32(gl, "uOutLd", out.ld as i32);
     // SAFETY: the context is current; program, textures and image are bound above.
     crate::engine::fault::launch(|| unsafe {
         gl.memory_barrier(glow::TEXTURE_FETCH_BARRIER_BIT);
@@ -153,14 +212,10 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
             glow::WRITE_ONLY,
             glow::R32F,
         );
-        gl.dispatch_compute(groups(m, bm) as u32, groups(n, BLOCK_N) as u32, 1);
+        gl.dispatch_compute(groups(m, bm) as u32, groups(n, bn) as u32, 1);
         gl.memory_barrier(glow::ALL_BARRIER_BITS);
     });
-    crate::engine::check_gl(gl, "gemm dispatch")?;
-    if let Mem::Host(dst) = c.mem {
-        read_back(e, out.buffer, m, n, dst, c.ld)?;
-    }
-    Ok(())
+    crate::engine::check_gl(gl, "gemm dispatch")
 }
 
 /// Packs op(`src`) (`rows` × `cols`; the transpose of the stored matrix when `transposed`) into

@@ -1,7 +1,8 @@
 //! sgemv on the compute pipeline (`gemv.comp`), for calls whose operands each fit one window;
 //! larger ones take the fragment kernel's chunks. x and y go through `stream::prepare` like the
 //! level-1 operands; A is used in place (device memory, or host memory the device can map) or
-//! copied packed into staging.
+//! copied packed into staging. The inner dimension is cut into launches of at most
+//! `MAX_LOOP_ITERATIONS` (beta applies to the first; later ones add into y as written so far).
 
 use super::gemv::Gemv;
 use super::stream::{self, Access};
@@ -20,18 +21,19 @@ const SAMPLE_A4: u32 = 3;
 const UNIT_A: usize = 2;
 const STORE_Y: u32 = 0;
 
-/// Whether the call can take this kernel: A and x are read (alpha != 0), every operand fits
-/// one window, and the inner dimension, which one invocation loops over, is at most
-/// `MAX_LOOP_ITERATIONS` long.
+/// Whether the call can take this kernel: A and x are read (alpha != 0) and every operand fits
+/// one window.
 pub fn fits(e: &Engine, g: &Gemv) -> bool {
     let w = e.max_window();
     match &g.ax {
-        Some((a, x)) => {
-            a.span() <= w && x.span() <= w && g.y.span() <= w && x.n <= super::MAX_LOOP_ITERATIONS
-        }
+        Some((a, x)) => a.span() <= w && x.span() <= w && g.y.span() <= w,
         None => false,
     }
 }
+
+/// The longest part of the inner dimension one launch takes: as many elements as one loop may
+/// run over, a multiple of 4 (see gemv.comp).
+const CHUNK: i64 = super::MAX_LOOP_ITERATIONS / 4 * 4;
 
 pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
     let Some((a, x)) = &g.ax else {
@@ -75,9 +77,18 @@ pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
     p.set_i32(gl, "uAStart", aw.start as i32);
     p.set_i32(gl, "uLd", ad.ld as i32);
     p.set_f32(gl, "uAlpha", g.alpha);
-    p.set_f32(gl, "uBeta", g.beta);
-    p.set_i32(gl, "uReadY", i32::from(g.beta != 0.0));
     let items = if g.trans { ad.cols } else { (ad.rows + 3) / 4 };
-    stream::dispatch(e, items, "gemv dispatch")?;
+    let mut l0 = 0;
+    while l0 < x.n {
+        let l1 = (l0 + CHUNK).min(x.n);
+        let beta = if l0 == 0 { g.beta } else { 1.0 };
+        let gl = &e.ctx.gl;
+        p.set_i32(gl, "uL0", l0 as i32);
+        p.set_i32(gl, "uL1", l1 as i32);
+        p.set_f32(gl, "uBeta", beta);
+        p.set_i32(gl, "uReadY", i32::from(beta != 0.0));
+        stream::dispatch(e, items, "gemv dispatch")?;
+        l0 = l1;
+    }
     stream::copy_back(e, 0, &yd)
 }

@@ -17,10 +17,13 @@ use once_cell::sync::OnceCell;
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
 
-/// Most iterations one shader loop may run in a launch. llvmpipe ends every loop after 65535
-/// iterations (gallivm's `LP_MAX_TGSI_LOOP_ITERATIONS`) without any error, so a kernel whose
-/// loop runs over an inner dimension takes at most this many of its elements per launch, on
-/// every device (long-running launches are what GPU watchdogs stop, too).
+/// Most loop iterations one shader invocation may run in a launch. llvmpipe ends loops without
+/// any error once an invocation has run 65535 iterations (gallivm's
+/// `LP_MAX_TGSI_LOOP_ITERATIONS`, one budget shared by every loop of the shader, nested or one
+/// after another; loops the compiler unrolls do not count), so a kernel whose loop runs over an
+/// inner dimension takes at most this many of its elements per launch, on every device
+/// (long-running launches are what GPU watchdogs stop, too), and runs no other rolled loop
+/// beside it.
 pub const MAX_LOOP_ITERATIONS: i64 = 65535;
 
 /// Whether kernels may use the compute pipeline: `GLBLAS_PIPELINE=fragment` keeps every kernel
