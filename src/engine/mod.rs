@@ -567,13 +567,14 @@ pub fn check_gl(gl: &glow::Context, what: &str) -> Result<()> {
 /// shader once per combination of static state of what it samples, and that includes whether
 /// each sampled buffer's size is a power of two (`pot_width`), so buffers of both kinds made it
 /// compile sgemm's shader (2 s cold) again when a scratch buffer grew past or onto a power of
-/// two. 16 more bytes keep RGBA texels whole and are never viewed.
+/// two. Multiples of 16 more bytes keep RGBA texels whole and are never viewed.
 fn storage_bytes(bytes: i64) -> i64 {
-    if bytes > 0 && (bytes as u64).is_power_of_two() {
-        bytes + 16
-    } else {
-        bytes
+    let mut size = bytes;
+    // Twice at most: 16 bytes become 48.
+    while size > 0 && (size as u64).is_power_of_two() {
+        size += 16;
     }
+    size
 }
 
 /// A new GL buffer of `bytes` bytes (contents undefined) with usage hint `usage`; deleted again
@@ -672,4 +673,22 @@ pub fn new_buffer_texture(gl: &glow::Context, unit: u32) -> Result<glow::Texture
 
 pub fn drain_gl_errors(gl: &glow::Context) {
     let _ = check_gl(gl, "earlier call");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::storage_bytes;
+
+    #[test]
+    fn buffer_sizes_are_never_powers_of_two() {
+        for bytes in [1i64, 4, 16, 4096, 1 << 20, 1 << 31] {
+            let s = storage_bytes(bytes);
+            assert!(!(s as u64).is_power_of_two() && s > bytes, "{bytes} -> {s}");
+            // Whole RGBA texels stay whole.
+            assert_eq!(s % 16, bytes % 16, "{bytes} -> {s}");
+        }
+        for bytes in [0i64, 12, 20, 3 << 20, (1 << 31) + 16] {
+            assert_eq!(storage_bytes(bytes), bytes);
+        }
+    }
 }
