@@ -3,8 +3,9 @@
 // elements of y, walking the columns (neighbouring invocations read neighbouring texels);
 // with TRANS each invocation computes one element of y as a column's dot product with x. VEC4:
 // every column starts a texel (uAStart and uLd multiples of 4), so A is read as RGBA texels.
-// One launch takes the part uL0..uL1-1 of the inner dimension (no loop may run longer than
-// MAX_LOOP_ITERATIONS); with TRANS, uL0 is a multiple of 4, so texels stay aligned.
+// One launch takes the part uL0..uL1-1 of the inner dimension (llvmpipe gives all loops of an
+// invocation MAX_LOOP_ITERATIONS in all); with TRANS, uL0 is a multiple of 4, so texels stay
+// aligned.
 layout(local_size_x = 64) in;
 
 uniform highp samplerBuffer uA1;

@@ -96,6 +96,30 @@ pub struct Gemm {
     pub c: Matrix,
 }
 
+impl Gemm {
+    /// The parts of stored `a` and `b` (this call's A and B, or copies laid out alike) that give
+    /// rows `i0..i1` of op(A) and columns `j0..j1` of op(B), over steps `l0..l1` of k.
+    pub(super) fn parts(
+        &self,
+        (a, b): (&Matrix, &Matrix),
+        (i0, i1): (i64, i64),
+        (j0, j1): (i64, i64),
+        (l0, l1): (i64, i64),
+    ) -> (Matrix, Matrix) {
+        let a = if self.ta {
+            a.block(l0, l1, i0, i1)
+        } else {
+            a.block(i0, i1, l0, l1)
+        };
+        let b = if self.tb {
+            b.block(j0, j1, l0, l1)
+        } else {
+            b.block(l0, l1, j0, j1)
+        };
+        (a, b)
+    }
+}
+
 /// Tile sizes: rows and columns of C per draw, and k per chunk.
 #[derive(Clone, Copy, Debug)]
 struct Plan {
@@ -158,16 +182,7 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
         let l1 = (l0 + plan.tk).min(k);
         let beta = if l0 == 0 { g.beta } else { 1.0 };
         if let Some((a, b)) = &g.ab {
-            let a = if g.ta {
-                a.block(l0, l1, i0, i1)
-            } else {
-                a.block(i0, i1, l0, l1)
-            };
-            let b = if g.tb {
-                b.block(j0, j1, l0, l1)
-            } else {
-                b.block(l0, l1, j0, j1)
-            };
+            let (a, b) = g.parts((a, b), (i0, i1), (j0, j1), (l0, l1));
             pack(e, 0, &a, g.ta, c.rows, l1 - l0, width)?;
             // op(B) transposed, its rows padded to whole blocks of columns.
             pack(e, 1, &b, !g.tb, c.cols, l1 - l0, b_width)?;

@@ -120,16 +120,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     loop {
         let l1 = (l0 + tk).min(k);
         if let Some((a, b)) = &ab {
-            let a = if g.ta {
-                a.block(l0, l1, 0, m)
-            } else {
-                a.block(0, m, l0, l1)
-            };
-            let b = if g.tb {
-                b.block(0, n, l0, l1)
-            } else {
-                b.block(l0, l1, 0, n)
-            };
+            let (a, b) = g.parts((a, b), (0, m), (0, n), (l0, l1));
             pack(e, &a, g.ta, m, l1 - l0, PANELS[0].buffer, bm)?;
             // op(B) transposed: element (j, l) is op(B)(l, j).
             pack(e, &b, !g.tb, n, l1 - l0, PANELS[1].buffer, bn)?;

@@ -31,8 +31,9 @@ pub fn fits(e: &Engine, g: &Gemv) -> bool {
     }
 }
 
-/// The longest part of the inner dimension one launch takes: as many elements as one loop may
-/// run over, a multiple of 4 (see gemv.comp).
+/// The longest part of the inner dimension one launch takes: a multiple of 4 (see gemv.comp)
+/// within llvmpipe's loop budget, which leaves the loop over y's elements, the only other
+/// rolled loop, a few iterations (its short loops are unrolled; `tests/long_loops.rs`).
 const CHUNK: i64 = super::MAX_LOOP_ITERATIONS / 4 * 4;
 
 pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
