@@ -71,10 +71,23 @@ impl Status {
 pub struct Error {
     pub status: Status,
     pub detail: String,
-    /// The caller's own operands are at fault (a refused pointer, an extent no memory can
-    /// hold), not the device: the BLAS symbols neither warn of a failing device nor hand such a
-    /// call to the CPU BLAS, which would read those operands.
-    pub callers: bool,
+    pub cause: Cause,
+}
+
+/// Whose a failure is. The glblas API returns the status either way; the BLAS symbols, which
+/// cannot, decide from this what happens to the call instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// The device failed (no driver, a lost context, out of memory, a GL error): the CPU BLAS
+    /// answers, and a warning is printed once.
+    Device,
+    /// GL does not take the call, as designed, for the reason given (the trace's): an operand
+    /// past the device's limits, or GL retired because the process is exiting. The CPU BLAS
+    /// answers without a warning.
+    Declined(&'static str),
+    /// The caller's own operands (a refused pointer, an extent no memory can hold): nothing
+    /// answers (the CPU BLAS would read those operands) and nothing is printed.
+    Caller,
 }
 
 impl Error {
@@ -82,13 +95,13 @@ impl Error {
         Error {
             status,
             detail: detail.into(),
-            callers: false,
+            cause: Cause::Device,
         }
     }
 
     pub fn invalid(detail: impl Into<String>) -> Error {
         Error {
-            callers: true,
+            cause: Cause::Caller,
             ..Error::new(Status::InvalidValue, detail)
         }
     }
@@ -96,13 +109,17 @@ impl Error {
     /// A host operand whose extent runs past the end of the address space.
     pub fn unaddressable(detail: impl Into<String>) -> Error {
         Error {
-            callers: true,
-            ..Error::overflow(detail)
+            cause: Cause::Caller,
+            ..Error::new(Status::DimensionOverflow, detail)
         }
     }
 
+    /// An operand larger than the device's limits allow.
     pub fn overflow(detail: impl Into<String>) -> Error {
-        Error::new(Status::DimensionOverflow, detail)
+        Error {
+            cause: Cause::Declined("too-large"),
+            ..Error::new(Status::DimensionOverflow, detail)
+        }
     }
 }
 

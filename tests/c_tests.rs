@@ -13,6 +13,8 @@
 //! Run: `cargo test --release --test c_tests` (or `cargo test`).
 //! `GLBLAS_C_TEST_TIMEOUT` (seconds, default 300) bounds each program's run time.
 
+mod common;
+
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -45,6 +47,7 @@ c_tests!(
     test_shutdown,
     test_egl_context,
     test_egl_threads,
+    test_scenes,
 );
 
 // The same programs again with the library's launch limits lowered
@@ -108,6 +111,59 @@ c_tests_with_env!(SMALL_LIMITS;
     small_limits_test_sgemv => test_sgemv,
     small_limits_test_threads => test_threads,
 );
+
+// The GL 3.3 baseline (`common::GL33_BASELINE`: no glTexBufferRange, compute shaders or buffer
+// storage, as Mesa presents it when told to): whole-buffer texture views, operand windows staged
+// through scratch buffers, fragment kernels only; then again with the small launch limits.
+c_tests_with_env!(common::GL33_BASELINE;
+    gl33_test_memory => test_memory,
+    gl33_test_saxpy => test_saxpy,
+    gl33_test_sdot => test_sdot,
+    gl33_test_level1_more => test_level1_more,
+    gl33_test_sgemv => test_sgemv,
+    gl33_test_sgemm => test_sgemm,
+    gl33_test_sgemm_special => test_sgemm_special,
+);
+
+c_tests_with_env!(&[common::GL33_BASELINE, SMALL_LIMITS].concat();
+    gl33_small_limits_test_saxpy => test_saxpy,
+    gl33_small_limits_test_sdot => test_sdot,
+    gl33_small_limits_test_sgemv => test_sgemv,
+    gl33_small_limits_test_sgemm => test_sgemm,
+);
+
+/// llvmpipe's scene-fence race (`src/engine/scene_fences.rs`): `test_scenes` on the fragment
+/// pipeline with 16-texel targets (many small scenes in flight), its rasterizer threads slowed
+/// inside the fence signal by `c_tests/handlers/slow_broadcast.c`, and freed memory poisoned
+/// (`MALLOC_PERTURB_`), so that a fence freed while signalled hangs or crashes the program.
+/// Without glblas's held fences it hung in 3 runs out of 3; with them it runs in about 5 s.
+#[test]
+fn scenes_with_slow_fence_signals() {
+    let shim = common::build_handler("slow_broadcast");
+    let src_path = manifest_dir().join("c_tests").join("test_scenes.c");
+    let exe = compile("slow_fences_test_scenes", &src_path, &[]);
+    let preload = shim.to_str().expect("a UTF-8 path");
+    let output = run(
+        "slow_fences_test_scenes",
+        &exe,
+        &[
+            ("LD_PRELOAD", preload),
+            ("MALLOC_PERTURB_", "165"),
+            ("GLBLAS_PIPELINE", "fragment"),
+            ("GLBLAS_LIMIT_TARGET_SIDE", "16"),
+        ],
+    );
+    // The shim must have slowed some signals, or this was a plain run.
+    let slowed = output
+        .lines()
+        .find_map(|l| l.strip_prefix("slow_broadcast: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|v| v.parse::<u64>().ok());
+    assert!(
+        slowed.is_some_and(|v| v > 0),
+        "the shim slowed no broadcast:\n{output}"
+    );
+}
 
 // The programs under LeakSanitizer (compiled with -fsanitize=leak, which tracks every heap
 // allocation of the process: the program's, glblas's and the GL driver's). A definite or

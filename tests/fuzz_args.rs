@@ -22,7 +22,6 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
-use std::process::Command;
 
 use common::{fill, idx, sgemm_ref, sgemv_ref, EPS};
 use glblas::api::*;
@@ -419,22 +418,7 @@ struct Handlers {
 impl Handlers {
     /// Builds and loads the handlers' object.
     fn load() -> Handlers {
-        let src = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/c_tests/handlers/record_xerbla.c"
-        );
-        let lib = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("librecord_xerbla.so");
-        let out = Command::new("cc")
-            .args(["-std=c99", "-Wall", "-Werror", "-shared", "-fPIC", "-o"])
-            .arg(&lib)
-            .arg(src)
-            .output()
-            .expect("run cc");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let lib = common::build_handler("record_xerbla");
         let path = std::ffi::CString::new(lib.to_str().expect("utf-8 path")).expect("no NUL");
         // SAFETY: a plain object with no initialisers; kept loaded for the process.
         let h = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use once_cell::sync::OnceCell;
 
-use crate::status::{Error, Status};
+use crate::status::{Cause, Error, Status};
 use call::{Call, Layout, Routine};
 use route::Route;
 use trace::Outcome;
@@ -144,20 +144,30 @@ fn answer<R: Answer>(
             }
         }
     };
-    warn_once(&failure, cpu.is_some());
-    // The CPU cannot read device memory, and a refused operand (a NULL or freed pointer, an
-    // extent past the end of memory) would crash it.
+    crate::engine::debug_log(&failure);
+    let has_cpu = cpu.is_some();
+    // The CPU cannot read device memory, and the caller's refused operand (a NULL or freed
+    // pointer, an extent past the end of memory) would crash it.
+    let cpu = cpu.filter(|_| !on_device && failure.cause != Cause::Caller);
+    let (warn, reason) = match failure.cause {
+        Cause::Device => (true, "gl-failed"),
+        // Quiet when the CPU BLAS answers as it would have without glblas.
+        Cause::Declined(reason) => (cpu.is_none(), reason),
+        Cause::Caller => (false, "refused"),
+    };
+    if warn {
+        warn_once(&failure, has_cpu);
+    }
     match cpu {
-        Some(f) if !on_device && !failure.callers => (forward(f), Outcome::Cpu("gl-failed")),
-        _ => (R::default(), Outcome::Unanswered("gl-failed")),
+        Some(f) => (forward(f), Outcome::Cpu(reason)),
+        None => (R::default(), Outcome::Unanswered(reason)),
     }
 }
 
 /// The one line a failing GL device prints, once per process.
 fn warn_once(e: &Error, has_cpu: bool) {
     static WARNED: AtomicBool = AtomicBool::new(false);
-    crate::engine::debug_log(e);
-    if !e.callers && !WARNED.swap(true, Ordering::Relaxed) {
+    if !WARNED.swap(true, Ordering::Relaxed) {
         let then = if has_cpu {
             "BLAS calls it cannot run are answered by the CPU BLAS"
         } else {

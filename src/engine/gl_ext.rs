@@ -3,6 +3,8 @@
 
 use std::ffi::c_void;
 
+use super::scene_fences::SceneFences;
+
 type BufferData = unsafe extern "system" fn(u32, isize, *const c_void, u32);
 type BufferSubData = unsafe extern "system" fn(u32, isize, isize, *const c_void);
 type GetBufferSubData = unsafe extern "system" fn(u32, isize, isize, *mut c_void);
@@ -21,10 +23,12 @@ pub struct GlExt {
     pub copy_buffer_sub_data: CopyBufferSubData,
     pub map_buffer_range: MapBufferRange,
     pub tex_buffer_range: Option<TexBufferRange>,
-    pub read_pixels: ReadPixels,
+    read_pixels: ReadPixels,
     pub bind_buffer_range: BindBufferRange,
     /// `glBufferStorage` (GL 4.4 / ARB_buffer_storage), for persistently mapped staging.
     pub buffer_storage: Option<BufferStorage>,
+    /// The scenes' fences held on llvmpipe; every glReadPixels goes through `read_pixels`.
+    pub scenes: SceneFences,
 }
 
 impl GlExt {
@@ -36,6 +40,7 @@ impl GlExt {
         gles: bool,
         texture_buffer_range: bool,
         buffer_storage: bool,
+        scenes: SceneFences,
     ) -> Option<GlExt> {
         let get = |name: &str| {
             let p = lookup(name);
@@ -76,7 +81,29 @@ impl GlExt {
                 } else {
                     None
                 },
+                scenes,
             })
         }
+    }
+
+    /// glReadPixels into `dst` (a host pointer, or an offset into the bound pack buffer), then
+    /// holds the fence of the scene Mesa may have drawn for it (see `scene_fences`).
+    ///
+    /// # Safety
+    /// The context is current and the pixels land inside memory the caller may write.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn read_pixels(
+        &self,
+        gl: &glow::Context,
+        x: i32,
+        y: i32,
+        width: i32,
+        height: i32,
+        format: u32,
+        ty: u32,
+        dst: *mut c_void,
+    ) {
+        (self.read_pixels)(x, y, width, height, format, ty, dst);
+        self.scenes.hold(gl);
     }
 }

@@ -12,6 +12,7 @@ pub mod gl_ext;
 pub mod memory;
 pub mod operand;
 pub mod programs;
+mod scene_fences;
 pub mod scratch;
 pub mod staging;
 pub mod targets;
@@ -23,7 +24,7 @@ use std::sync::Arc;
 use glow::HasContext;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::status::{Error, Result, Status};
+use crate::status::{Cause, Error, Result, Status};
 use context::GpuContext;
 use gl_ext::GlExt;
 use memory::{DeviceMemory, Location};
@@ -90,6 +91,7 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
     drain_gl_errors(&engine.ctx.gl);
     let result = f(engine);
     engine.staging.end_call(&engine.ctx.gl);
+    engine.ext.scenes.release(&engine.ctx.gl, false);
     // A GL error the kernel did not check itself still fails the call.
     match (result, check_gl(&engine.ctx.gl, "call")) {
         (Ok(v), Ok(())) => Ok(v),
@@ -151,13 +153,18 @@ pub fn device_name() -> Option<&'static CStr> {
 }
 
 fn retired(why: Retirement) -> Error {
-    let detail = match why {
-        Retirement::Forked => {
-            "GL is not available in a child created by fork() after the parent used it"
-        }
-        Retirement::Exiting => "the process is exiting",
-    };
-    Error::new(Status::NotInitialized, detail)
+    match why {
+        Retirement::Forked => Error::new(
+            Status::NotInitialized,
+            "GL is not available in a child created by fork() after the parent used it",
+        ),
+        // Not a failing device: a call made while the process exits (from an atexit handler,
+        // a destructor, another thread) is simply not GL's any more.
+        Retirement::Exiting => Error {
+            cause: Cause::Declined("exiting"),
+            ..Error::new(Status::NotInitialized, "the process is exiting")
+        },
+    }
 }
 
 fn create_slot() -> Slot {
@@ -215,6 +222,7 @@ impl Engine {
             ctx.info.gles,
             ctx.info.texture_buffer_range,
             ctx.info.buffer_storage,
+            scene_fences::SceneFences::new(&ctx.info.renderer),
         )
         .ok_or_else(|| Error::new(Status::NotSupported, "a required GL entry point is missing"))?;
         let units = OperandUnits::create(gl)?;
@@ -245,6 +253,7 @@ impl Engine {
             self.targets.delete_all(gl);
             self.staging.delete_all(gl);
             self.scratch.delete_all(gl);
+            self.ext.scenes.delete_all(gl);
             self.units.delete(gl);
             // SAFETY: the context is current; the VAO is ours.
             unsafe { gl.delete_vertex_array(self.vao) };
@@ -446,13 +455,15 @@ impl Engine {
         self.draw()
     }
 
-    /// Draws the full-viewport triangle with the bound program and target.
+    /// Draws the full-viewport triangle with the bound program and target (a scene of its own
+    /// on llvmpipe, whose fence is held: see `scene_fences`).
     pub fn draw(&self) -> Result<()> {
         // SAFETY: the context is current; program, target and operands were bound by the kernel.
         fault::launch(|| unsafe {
             self.ctx.gl.bind_vertex_array(Some(self.vao));
             self.ctx.gl.draw_arrays(glow::TRIANGLES, 0, 3);
         });
+        self.ext.scenes.hold(&self.ctx.gl);
         check_gl(&self.ctx.gl, "draw")
     }
 

@@ -411,7 +411,7 @@ impl OutLayout {
                 gl.pixel_store_i32(glow::PACK_ROW_LENGTH, row_length);
                 for (x, y, pw, ph, at) in pieces {
                     if pw > 0 && ph > 0 {
-                        (ext.read_pixels)(x, y, pw, ph, glow::RED, glow::FLOAT, base(at));
+                        ext.read_pixels(gl, x, y, pw, ph, glow::RED, glow::FLOAT, base(at));
                     }
                 }
                 gl.pixel_store_i32(glow::PACK_ROW_LENGTH, 0);
@@ -465,7 +465,8 @@ impl Rows {
         let mut y = 0;
         while y < self.height {
             let rows = group.min(self.height - y);
-            (ext.read_pixels)(
+            ext.read_pixels(
+                gl,
                 0,
                 y as i32,
                 self.width,
@@ -534,7 +535,7 @@ pub fn store_texels(
 ) -> Result<()> {
     with_pack_destination(gl, dst, |base| {
         // SAFETY: the context is current; the caller's `dst` holds 4*width*height elements.
-        unsafe { (ext.read_pixels)(0, 0, width, height, glow::RGBA, glow::FLOAT, base(0)) }
+        unsafe { ext.read_pixels(gl, 0, 0, width, height, glow::RGBA, glow::FLOAT, base(0)) }
     })
 }
 
@@ -569,7 +570,8 @@ pub fn store_texel_run(
             };
             // SAFETY: the context is current; texels t..t + pw*ph hold elements of `dst`.
             unsafe {
-                (ext.read_pixels)(
+                ext.read_pixels(
+                    gl,
                     x as i32,
                     y as i32,
                     pw as i32,
@@ -595,7 +597,8 @@ pub fn store_texel_run(
                 // then its valid components into dst's elements lo..hi.
                 unsafe {
                     gl.bind_buffer(glow::PIXEL_PACK_BUFFER, None);
-                    (ext.read_pixels)(
+                    ext.read_pixels(
+                        gl,
                         x,
                         y,
                         1,
@@ -618,7 +621,16 @@ pub fn store_texel_run(
                 // its valid components into dst's elements lo..hi.
                 unsafe {
                     gl.bind_buffer(glow::PIXEL_PACK_BUFFER, Some(edges));
-                    (ext.read_pixels)(x, y, 1, 1, glow::RGBA, glow::FLOAT, (16 * k) as *mut c_void);
+                    ext.read_pixels(
+                        gl,
+                        x,
+                        y,
+                        1,
+                        1,
+                        glow::RGBA,
+                        glow::FLOAT,
+                        (16 * k) as *mut c_void,
+                    );
                     gl.bind_buffer(glow::PIXEL_PACK_BUFFER, None);
                     gl.bind_buffer(glow::COPY_READ_BUFFER, Some(edges));
                     gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));

@@ -5,6 +5,8 @@ pub mod faults;
 pub mod vector_cases;
 
 use std::ffi::c_void;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use glblas::api::*;
 use glblas::ffi::MemcpyKindArg;
@@ -438,4 +440,88 @@ pub unsafe fn sgemm_packed(
         c,
         m as i32,
     )
+}
+
+/// Mesa's overrides that make its driver present desktop GL 3.3 core without
+/// `glTexBufferRange`, compute shaders or buffer storage: the baseline the fragment pipeline is
+/// written for (whole-buffer texture views, staged operand windows, fragment kernels only).
+pub const GL33_BASELINE: &[(&str, &str)] = &[
+    ("MESA_GL_VERSION_OVERRIDE", "3.3"),
+    ("MESA_GLSL_VERSION_OVERRIDE", "330"),
+    (
+        "MESA_EXTENSION_OVERRIDE",
+        "-GL_ARB_texture_buffer_range -GL_ARB_buffer_storage -GL_ARB_compute_shader",
+    ),
+];
+
+/// saxpy (device x with a negative stride into host y), sdot (device against host) and sgemm
+/// (device A transposed, host B) on the current device, each checked against its reference;
+/// then a read of device memory.
+pub fn check_a_sample_of_kernels() {
+    let n = 300;
+    let x = fill(n * 2, 1);
+    let y0 = fill(n, 2);
+    let xd = Dev::new(&x);
+    let mut y = y0.clone();
+    let mut want = y0.clone();
+    saxpy_ref(n, 2.0, &x, -2, &mut want, 1);
+    let terms: Vec<f64> = y0.iter().map(|v| (v.abs() + 2.0) as f64).collect();
+    let mut r = 0.0f32;
+    let (m, k) = (13, 9);
+    let mut c = vec![0.0f32; m * m];
+    unsafe {
+        assert_eq!(
+            glblasSaxpy(n as i32, 2.0, xd.f(), -2, y.as_mut_ptr(), 1),
+            Status::Success
+        );
+        assert_eq!(
+            glblasSdot(n as i32, xd.f(), 2, y0.as_ptr(), 1, &mut r),
+            Status::Success
+        );
+        let s = glblasSgemm(
+            glblas::ffi::OperationArg(1),
+            glblas::ffi::OperationArg(0),
+            m as i32,
+            m as i32,
+            k as i32,
+            1.0,
+            xd.f(),
+            k as i32,
+            x.as_ptr(),
+            k as i32,
+            0.0,
+            c.as_mut_ptr(),
+            m as i32,
+        );
+        assert_eq!(s, Status::Success);
+    }
+    assert_saxpy(&y, &want, &terms);
+    assert_sdot(r, &x, 2, &y0, 1, n);
+    // Reads from device memory go through glMapBufferRange on GLES.
+    assert_eq!(xd.get(n), &x[..n]);
+    let want = sgemm_ref(true, false, m, m, k, 1.0, &x, k, &x, k, 0.0, &c, m);
+    assert_sgemm(&c, m, m, m, k, &want);
+}
+
+/// Builds `c_tests/handlers/<name>.c` into `lib<name>.so` in cargo's scratch directory for tests
+/// (C99, warnings as errors, `-ldl`) and returns its path.
+pub fn build_handler(name: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("c_tests/handlers/{name}.c"));
+    let lib = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("lib{name}.so"));
+    let out = Command::new("cc")
+        .args([
+            "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-o",
+        ])
+        .arg(&lib)
+        .arg(&src)
+        .arg("-ldl")
+        .output()
+        .expect("running cc");
+    assert!(
+        out.status.success(),
+        "building {}: {}",
+        src.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    lib
 }
