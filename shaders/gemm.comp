@@ -4,9 +4,17 @@
 // and 4 consecutive columns of op(B) at one l (op(B) is packed transposed). Per step of l:
 // BLOCK_M/4 + BLOCK_N/4 loads and BLOCK_M·BLOCK_N/4 vec4 multiply-adds.
 // BLOCK_M and BLOCK_N (8 or 16 each) are defined by the host, per device (gemm_compute.rs).
+// With TILED, a workgroup of 16×16 invocations shares its rows of both panels through shared
+// memory, TILE_K steps of l at a time, and each invocation runs its block from there (the
+// tiling GPUs need to reach full speed; on llvmpipe shared memory is slow).
 #define AT (BLOCK_M / 4)
 #define BT (BLOCK_N / 4)
-layout(local_size_x = 8, local_size_y = 8) in;
+#ifdef TILED
+#define GROUP 16
+#else
+#define GROUP 8
+#endif
+layout(local_size_x = GROUP, local_size_y = GROUP) in;
 uniform samplerBuffer uAp;  // texel l*uApStep + i/4
 uniform samplerBuffer uBp;  // texel l*uBpStep + j/4
 uniform int uApStep, uBpStep;
@@ -51,8 +59,19 @@ uniform int uOutStart, uOutLd;
 // b[v]: columns 4v..4v+3 of op(B) at that l.
 #define ZERO(t, u) acc[(u) * AT + (t)] = vec4(0.0);
 #define ZERO_COLUMN(u, x) FOR_A(ZERO, u)
+#ifdef TILED
+#define TILE_K 16
+// Texels of op(A) (op(B)) per step of l in the workgroup's tile.
+#define TILE_A (GROUP * AT)
+#define TILE_B (GROUP * BT)
+shared vec4 sA[TILE_K * TILE_A];
+shared vec4 sB[TILE_K * TILE_B];
+#define LOAD_A(t, x) a[t] = sA[(x) + (t)];
+#define LOAD_B(v, x) b[v] = sB[(x) + (v)];
+#else
 #define LOAD_A(t, x) a[t] = texelFetch(uAp, (x) + (t));
 #define LOAD_B(v, x) b[v] = texelFetch(uBp, (x) + (v));
+#endif
 #define MAD(t, u) acc[(u) * AT + (t)] += a[t] * b[(u) / 4][(u) % 4];
 #define MAD_COLUMN(u, x) FOR_A(MAD, u)
 
@@ -79,6 +98,36 @@ void store(int i, int j, float v) {
 void main() {
     int i0 = int(gl_GlobalInvocationID.x) * BLOCK_M;
     int j0 = int(gl_GlobalInvocationID.y) * BLOCK_N;
+#ifdef TILED
+    // Every invocation loads its share of the tiles and meets the barriers; store() skips the
+    // elements past the edges of C (the panels are padded to whole tiles).
+    vec4 acc[AT * BLOCK_N];
+    FOR_COLUMNS(ZERO_COLUMN, 0)
+    if (uUseAB) {
+        vec4 a[AT];
+        vec4 b[BT];
+        int tileA = int(gl_WorkGroupID.x) * TILE_A;
+        int tileB = int(gl_WorkGroupID.y) * TILE_B;
+        int self = int(gl_LocalInvocationIndex);
+        for (int l0 = 0; l0 < uK; l0 += TILE_K) {
+            for (int s = self; s < TILE_K * TILE_A; s += GROUP * GROUP) {
+                int l = l0 + s / TILE_A;
+                sA[s] = l < uK ? texelFetch(uAp, l * uApStep + tileA + s % TILE_A) : vec4(0.0);
+            }
+            for (int s = self; s < TILE_K * TILE_B; s += GROUP * GROUP) {
+                int l = l0 + s / TILE_B;
+                sB[s] = l < uK ? texelFetch(uBp, l * uBpStep + tileB + s % TILE_B) : vec4(0.0);
+            }
+            barrier();
+            for (int k = 0; k < TILE_K; k++) {
+                FOR_A(LOAD_A, k * TILE_A + int(gl_LocalInvocationID.x) * AT)
+                FOR_B(LOAD_B, k * TILE_B + int(gl_LocalInvocationID.y) * BT)
+                FOR_COLUMNS(MAD_COLUMN, 0)
+            }
+            barrier();
+        }
+    }
+#else
     if (i0 >= uM || j0 >= uN) {
         return;
     }
@@ -97,5 +146,6 @@ void main() {
             ib += uBpStep;
         }
     }
+#endif
     FOR_COLUMNS(STORE_COLUMN, 0)
 }

@@ -102,6 +102,19 @@ c_tests_with_env!(GEMM_ROWS_8;
     gemm_rows_8_test_sgemm_special => test_sgemm_special,
 );
 
+// The compute sgemm's shared-memory tiled kernel (no device takes it by default yet), alone and
+// with the small launch limits (k cut into passes of a few steps).
+const GEMM_TILED: &[(&str, &str)] = &[("GLBLAS_GEMM_KERNEL", "tiled")];
+
+c_tests_with_env!(GEMM_TILED;
+    gemm_tiled_test_sgemm => test_sgemm,
+    gemm_tiled_test_sgemm_special => test_sgemm_special,
+);
+
+c_tests_with_env!(&[GEMM_TILED, SMALL_LIMITS].concat();
+    gemm_tiled_small_limits_test_sgemm => test_sgemm,
+);
+
 c_tests_with_env!(SMALL_LIMITS;
     small_limits_test_sgemm => test_sgemm,
     small_limits_test_sgemm_special => test_sgemm_special,

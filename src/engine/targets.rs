@@ -17,12 +17,15 @@ pub const MAX_SIDE: i32 = 4096;
 /// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW`, `GLBLAS_LIMIT_DRAW_BUFFERS` and
 /// `GLBLAS_LIMIT_GEMM_ROWS` lower them, so tests can make small operands take the tiled paths
 /// that large ones take, and a device take the kernels another device gets.
+/// `GLBLAS_GEMM_KERNEL=tiled` makes the compute sgemm share its panel rows through shared
+/// memory (see `gemm_compute::Kernel`).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub target_side: i32,
     pub window: i64,
     pub draw_buffers: i32,
     pub gemm_rows: i64,
+    pub gemm_tiled: bool,
 }
 
 impl Limits {
@@ -48,6 +51,7 @@ impl Limits {
                 c.clamp(1, i64::from(info.max_draw_buffers)) as i32
             }),
             gemm_rows: cap("GLBLAS_LIMIT_GEMM_ROWS").unwrap_or(i64::MAX),
+            gemm_tiled: std::env::var("GLBLAS_GEMM_KERNEL").is_ok_and(|v| v == "tiled"),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! sgemm on the compute pipeline (desktop GL 4.3+).
 //!
 //! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major and
-//! op(B) transposed, rows padded with zeros to whole blocks), then `gemm.comp` computes C, one
-//! block of C per invocation (`block`), loading the panels as RGBA texels. C is written in
+//! op(B) transposed, rows padded with zeros to whole blocks or tiles), then `gemm.comp` computes
+//! C, one block of C per invocation (`Kernel`), loading the panels as RGBA texels. C is written in
 //! place when it is in device memory or in host memory the device can map, otherwise into a scratch
 //! buffer that is read back into the host matrix column by column (so its padding rows are never
 //! written).
@@ -28,17 +28,82 @@ const IMAGE_PANEL: u32 = 1;
 /// Most workgroups per dispatch dimension that GL guarantees.
 const MAX_GROUPS: i64 = 65535;
 
-/// The block of C each invocation of gemm.comp computes, rows × columns: 16×16 on a software
-/// rasterizer, where on llvmpipe (n = 256-2048, alternating calls in one process) it ran 4-25%
-/// faster than 16×8, which ran 12-23% faster than 8×8 (fewer loads per multiply-add, at the cost
-/// of registers a CPU spills cheaply; 32×16 and 8×16 were slower; 16×16 takes 4 s to compile
-/// cold, 16×8 2 s); 8×8 elsewhere (unmeasured: GPUs have fewer registers per invocation to
-/// spare), or where `Limits::gemm_rows` says fewer than 16.
-fn block(e: &Engine) -> (i64, i64) {
-    if e.ctx.info.software && e.limits.gemm_rows >= 16 {
-        (16, 16)
-    } else {
-        (8, 8)
+/// How gemm.comp runs on this device: the block of C each invocation computes (`bm` rows × `bn`
+/// columns), and whether a workgroup shares its rows of the panels through shared memory.
+#[derive(Clone, Copy)]
+struct Kernel {
+    bm: i64,
+    bn: i64,
+    tiled: bool,
+}
+
+impl Kernel {
+    /// 16×16 blocks on a software rasterizer, where on llvmpipe (n = 256-2048, alternating calls
+    /// in one process) they ran 4-25% faster than 16×8, which ran 12-23% faster than 8×8 (fewer
+    /// loads per multiply-add, at the cost of registers a CPU spills cheaply; 32×16 and 8×16
+    /// were slower; 16×16 takes 4 s to compile cold, 16×8 2 s); 8×8 elsewhere (unmeasured: GPUs
+    /// have fewer registers per invocation to spare), or where `Limits::gemm_rows` says fewer
+    /// than 16. Shared-memory tiling only where `Limits::gemm_tiled` asks for it: it is how
+    /// GPUs reach full speed, but no GPU has run it yet, and on llvmpipe shared memory is 10-20×
+    /// slower than buffer-texture loads.
+    fn of(e: &Engine) -> Kernel {
+        let tiled = e.limits.gemm_tiled;
+        let b = if e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled {
+            16
+        } else {
+            8
+        };
+        Kernel {
+            bm: b,
+            bn: b,
+            tiled,
+        }
+    }
+
+    /// Invocations along each side of a workgroup (gemm.comp's GROUP).
+    fn group(&self) -> i64 {
+        if self.tiled {
+            16
+        } else {
+            8
+        }
+    }
+
+    /// What a panel's rows are padded to: a block, or a workgroup's tile, whose loads read
+    /// whole tiles.
+    fn pad(&self, block: i64) -> i64 {
+        if self.tiled {
+            block * self.group()
+        } else {
+            block
+        }
+    }
+
+    /// Workgroups along a dimension of `v` elements, `block` per invocation.
+    fn groups(&self, v: i64, block: i64) -> i64 {
+        ((v + block - 1) / block + self.group() - 1) / self.group()
+    }
+
+    /// The most steps of k one pass may take: gemm.comp's loops over them share llvmpipe's
+    /// loop budget (`MAX_LOOP_ITERATIONS`); the tiled loop runs about 1.3 iterations per step
+    /// (a step of the outer loop per TILE_K, plus the loops loading and reading the tiles).
+    fn max_depth(&self) -> i64 {
+        if self.tiled {
+            super::MAX_LOOP_ITERATIONS / 2
+        } else {
+            super::MAX_LOOP_ITERATIONS
+        }
+    }
+
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        let mut d = vec![
+            ("BLOCK_M", self.bm.to_string()),
+            ("BLOCK_N", self.bn.to_string()),
+        ];
+        if self.tiled {
+            d.push(("TILED", String::new()));
+        }
+        d
     }
 }
 
@@ -46,45 +111,41 @@ fn round_up(v: i64, to: i64) -> i64 {
     (v + to - 1) / to * to
 }
 
-/// Workgroups (8×8 invocations) along a dimension of `v` elements, `block` per invocation.
-fn groups(v: i64, block: i64) -> i64 {
-    ((v + block - 1) / block + 7) / 8
-}
-
 /// Whether these operands can take the compute path: every buffer the passes view lies within
 /// one buffer-texture window (a panel for at least one step of k); other calls use the fragment
 /// tiles.
 pub fn fits(e: &Engine, g: &Gemm) -> bool {
     let w = e.max_window();
-    let (bm, bn) = block(e);
+    let kernel = Kernel::of(e);
+    let (pm, pn) = (kernel.pad(kernel.bm), kernel.pad(kernel.bn));
     let ab = match &g.ab {
         Some((a, b)) => {
-            round_up(g.m, bm) <= w && round_up(g.n, bn) <= w && a.span() <= w && b.span() <= w
+            round_up(g.m, pm) <= w && round_up(g.n, pn) <= w && a.span() <= w && b.span() <= w
         }
         None => true,
     };
     ab && g.c.span() <= w
         && g.m * g.n <= w
-        && groups(g.m, bm) <= MAX_GROUPS
-        && groups(g.n, bn) <= MAX_GROUPS
+        && kernel.groups(g.m, kernel.bm) <= MAX_GROUPS
+        && kernel.groups(g.n, kernel.bn) <= MAX_GROUPS
 }
 
-/// The longest chunk of k one pass takes: gemm.comp loops over it (at most
-/// `MAX_LOOP_ITERATIONS`), the packing pass dispatches one workgroup row per step of it, and
-/// each panel holds it within one window.
-fn chunk_k(e: &Engine, g: &Gemm, bm: i64, bn: i64) -> i64 {
+/// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
+/// packing pass dispatches one workgroup row per step of it, and each panel holds it within one
+/// window.
+fn chunk_k(e: &Engine, g: &Gemm, kernel: Kernel) -> i64 {
     let w = e.max_window();
-    g.k.min(super::MAX_LOOP_ITERATIONS)
+    g.k.min(kernel.max_depth())
         .min(MAX_GROUPS)
-        .min(w / round_up(g.m, bm))
-        .min(w / round_up(g.n, bn))
+        .min(w / round_up(g.m, kernel.pad(kernel.bm)))
+        .min(w / round_up(g.n, kernel.pad(kernel.bn)))
 }
 
 /// Computes C chunk of k by chunk: per chunk, packs op(A) and op(B)'s parts and adds their
 /// product into C (beta applies to the first chunk; later ones read back the output so far).
 pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
     let (m, n) = (g.m, g.n);
-    let (bm, bn) = block(e);
+    let kernel = Kernel::of(e);
     // Host matrices are used in place where the device can map host memory, else copied.
     let mut resident = |unit, m: &Matrix| match e.pin_matrix(m) {
         Some(pinned) => Ok(pinned),
@@ -114,23 +175,39 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
             ld: m,
         },
     };
-    let tk = chunk_k(e, g, bm, bn);
+    let tk = chunk_k(e, g, kernel);
     let k = if ab.is_some() { g.k } else { 0 };
     let mut l0 = 0;
     loop {
         let l1 = (l0 + tk).min(k);
         if let Some((a, b)) = &ab {
             let (a, b) = g.parts((a, b), (0, m), (0, n), (l0, l1));
-            pack(e, &a, g.ta, m, l1 - l0, PANELS[0].buffer, bm)?;
+            pack(
+                e,
+                &a,
+                g.ta,
+                m,
+                l1 - l0,
+                PANELS[0].buffer,
+                kernel.pad(kernel.bm),
+            )?;
             // op(B) transposed: element (j, l) is op(B)(l, j).
-            pack(e, &b, !g.tb, n, l1 - l0, PANELS[1].buffer, bn)?;
+            pack(
+                e,
+                &b,
+                !g.tb,
+                n,
+                l1 - l0,
+                PANELS[1].buffer,
+                kernel.pad(kernel.bn),
+            )?;
         }
         let (beta, c_in) = if l0 == 0 {
             (g.beta, cd)
         } else {
             (1.0, Some(out))
         };
-        multiply(e, g, (bm, bn), l1 - l0, beta, c_in.as_ref(), &out)?;
+        multiply(e, g, kernel, l1 - l0, beta, c_in.as_ref(), &out)?;
         l0 = l1;
         if l0 >= k {
             break;
@@ -150,21 +227,17 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
 fn multiply(
     e: &mut Engine,
     g: &Gemm,
-    (bm, bn): (i64, i64),
+    kernel: Kernel,
     depth: i64,
     beta: f32,
     c_in: Option<&Matrix>,
     out: &Matrix,
 ) -> Result<()> {
     let (m, n) = (g.m, g.n);
-    let p = e.compute_program(
-        "gemm.comp",
-        COMP,
-        &[("BLOCK_M", bm.to_string()), ("BLOCK_N", bn.to_string())],
-    )?;
+    let p = e.compute_program("gemm.comp", COMP, &kernel.defines())?;
     if g.ab.is_some() {
-        PANELS[0].bind(e, &p, "uAp", round_up(m, bm) / 4, depth)?;
-        PANELS[1].bind(e, &p, "uBp", round_up(n, bn) / 4, depth)?;
+        PANELS[0].bind(e, &p, "uAp", round_up(m, kernel.pad(kernel.bm)) / 4, depth)?;
+        PANELS[1].bind(e, &p, "uBp", round_up(n, kernel.pad(kernel.bn)) / 4, depth)?;
     }
     if let Some(c_in) = c_in {
         e.bind_matrix(&p, 2, "C", c_in, false)?;
@@ -203,7 +276,11 @@ fn multiply(
             glow::WRITE_ONLY,
             glow::R32F,
         );
-        gl.dispatch_compute(groups(m, bm) as u32, groups(n, bn) as u32, 1);
+        gl.dispatch_compute(
+            kernel.groups(m, kernel.bm) as u32,
+            kernel.groups(n, kernel.bn) as u32,
+            1,
+        );
         gl.memory_barrier(glow::ALL_BARRIER_BITS);
     });
     crate::engine::check_gl(gl, "gemm dispatch")

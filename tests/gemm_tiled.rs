@@ -1,0 +1,81 @@
+//! The compute sgemm's shared-memory tiled kernel (`GLBLAS_GEMM_KERNEL=tiled`; no device takes
+//! it by default yet, see `gemm_compute::Kernel`): this process asks for it, then checks sizes
+//! around the edges of its 128×128 tiles and of its steps of 16 values of k, every transpose
+//! pair, device operands with C in place, and a k longer than one pass takes.
+
+mod common;
+
+use common::*;
+use glblas::kernels::MAX_LOOP_ITERATIONS;
+use glblas::status::Status;
+
+#[test]
+fn tiled_sgemm_matches_the_reference() {
+    std::env::set_var("GLBLAS_GEMM_KERNEL", "tiled");
+    let tiled = glblas::engine::with_engine(|e| Ok(e.limits.gemm_tiled));
+    assert_eq!(tiled.ok(), Some(true), "the tiled kernel was not selected");
+
+    let mut seed = 0;
+    for (m, n, k) in [
+        (1, 1, 1),
+        (128, 128, 16),
+        (129, 127, 17),
+        (200, 130, 15),
+        (37, 260, 40),
+    ] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            seed += 3;
+            let (a, b, c0) = (
+                fill(m * k, seed),
+                fill(k * n, seed + 1),
+                fill(m * n, seed + 2),
+            );
+            let mut c = c0.clone();
+            let s = unsafe {
+                sgemm_packed(
+                    (ta, tb),
+                    m,
+                    n,
+                    k,
+                    0.75,
+                    a.as_ptr(),
+                    b.as_ptr(),
+                    -0.5,
+                    c.as_mut_ptr(),
+                )
+            };
+            assert_eq!(s, Status::Success, "{m}x{n}x{k} ta={ta} tb={tb}");
+            let (lda, ldb) = (if ta { k } else { m }, if tb { n } else { k });
+            let want = sgemm_ref(ta, tb, m, n, k, 0.75, &a, lda, &b, ldb, -0.5, &c0, m);
+            assert_sgemm(&c, m, m, n, k, &want);
+        }
+    }
+
+    // Device operands, C in place, and k cut into passes (each a whole number of steps of 16
+    // but the last): ±1 data, so the result is exact.
+    let (m, n, k) = (130, 9, MAX_LOOP_ITERATIONS as usize + 3);
+    let (a, b) = (signs(m * k, 5), signs(k * n, 6));
+    let (da, db, dc) = (Dev::new(&a), Dev::new(&b), Dev::new(&vec![f32::NAN; m * n]));
+    let s = unsafe { sgemm_packed((true, false), m, n, k, 1.0, da.f(), db.f(), 0.0, dc.f()) };
+    assert_eq!(s, Status::Success);
+    let (want, _) = sgemm_ref(
+        true,
+        false,
+        m,
+        n,
+        k,
+        1.0,
+        &a,
+        k,
+        &b,
+        k,
+        0.0,
+        &vec![0.0; m * n],
+        m,
+    );
+    let got = dc.get(m * n);
+    assert!(
+        got.iter().zip(&want).all(|(g, w)| f64::from(*g) == *w),
+        "device sgemm with k = {k}: wrong elements"
+    );
+}
