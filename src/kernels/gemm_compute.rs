@@ -28,12 +28,12 @@ const IMAGE_PANEL: u32 = 1;
 /// Most workgroups per dispatch dimension that GL guarantees.
 const MAX_GROUPS: i64 = 65535;
 
-/// How gemm.comp runs on this device: the block of C each invocation computes (`bm` rows × `bn`
-/// columns), and whether a workgroup shares its rows of the panels through shared memory.
+/// How gemm.comp runs on this device: the square block of C each invocation computes (`block`
+/// rows and columns), and whether a workgroup shares its rows of the panels through shared
+/// memory.
 #[derive(Clone, Copy)]
 struct Kernel {
-    bm: i64,
-    bn: i64,
+    block: i64,
     tiled: bool,
 }
 
@@ -48,16 +48,12 @@ impl Kernel {
     /// slower than buffer-texture loads.
     fn of(e: &Engine) -> Kernel {
         let tiled = e.limits.gemm_tiled;
-        let b = if e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled {
+        let block = if e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled {
             16
         } else {
             8
         };
-        Kernel {
-            bm: b,
-            bn: b,
-            tiled,
-        }
+        Kernel { block, tiled }
     }
 
     /// Invocations along each side of a workgroup (gemm.comp's GROUP).
@@ -71,17 +67,17 @@ impl Kernel {
 
     /// What a panel's rows are padded to: a block, or a workgroup's tile, whose loads read
     /// whole tiles.
-    fn pad(&self, block: i64) -> i64 {
+    fn pad(&self) -> i64 {
         if self.tiled {
-            block * self.group()
+            self.block * self.group()
         } else {
-            block
+            self.block
         }
     }
 
-    /// Workgroups along a dimension of `v` elements, `block` per invocation.
-    fn groups(&self, v: i64, block: i64) -> i64 {
-        ((v + block - 1) / block + self.group() - 1) / self.group()
+    /// Workgroups along a dimension of `v` elements of C.
+    fn groups(&self, v: i64) -> i64 {
+        ((v + self.block - 1) / self.block + self.group() - 1) / self.group()
     }
 
     /// The most steps of k one pass may take: gemm.comp's loops over them share llvmpipe's
@@ -96,10 +92,8 @@ impl Kernel {
     }
 
     fn defines(&self) -> Vec<(&'static str, String)> {
-        let mut d = vec![
-            ("BLOCK_M", self.bm.to_string()),
-            ("BLOCK_N", self.bn.to_string()),
-        ];
+        let b = self.block.to_string();
+        let mut d = vec![("BLOCK_M", b.clone()), ("BLOCK_N", b)];
         if self.tiled {
             d.push(("TILED", String::new()));
         }
@@ -117,17 +111,17 @@ fn round_up(v: i64, to: i64) -> i64 {
 pub fn fits(e: &Engine, g: &Gemm) -> bool {
     let w = e.max_window();
     let kernel = Kernel::of(e);
-    let (pm, pn) = (kernel.pad(kernel.bm), kernel.pad(kernel.bn));
+    let pad = kernel.pad();
     let ab = match &g.ab {
         Some((a, b)) => {
-            round_up(g.m, pm) <= w && round_up(g.n, pn) <= w && a.span() <= w && b.span() <= w
+            round_up(g.m, pad) <= w && round_up(g.n, pad) <= w && a.span() <= w && b.span() <= w
         }
         None => true,
     };
     ab && g.c.span() <= w
         && g.m * g.n <= w
-        && kernel.groups(g.m, kernel.bm) <= MAX_GROUPS
-        && kernel.groups(g.n, kernel.bn) <= MAX_GROUPS
+        && kernel.groups(g.m) <= MAX_GROUPS
+        && kernel.groups(g.n) <= MAX_GROUPS
 }
 
 /// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
@@ -137,8 +131,8 @@ fn chunk_k(e: &Engine, g: &Gemm, kernel: Kernel) -> i64 {
     let w = e.max_window();
     g.k.min(kernel.max_depth())
         .min(MAX_GROUPS)
-        .min(w / round_up(g.m, kernel.pad(kernel.bm)))
-        .min(w / round_up(g.n, kernel.pad(kernel.bn)))
+        .min(w / round_up(g.m, kernel.pad()))
+        .min(w / round_up(g.n, kernel.pad()))
 }
 
 /// Computes C chunk of k by chunk: per chunk, packs op(A) and op(B)'s parts and adds their
@@ -182,25 +176,9 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         let l1 = (l0 + tk).min(k);
         if let Some((a, b)) = &ab {
             let (a, b) = g.parts((a, b), (0, m), (0, n), (l0, l1));
-            pack(
-                e,
-                &a,
-                g.ta,
-                m,
-                l1 - l0,
-                PANELS[0].buffer,
-                kernel.pad(kernel.bm),
-            )?;
+            pack(e, &a, g.ta, m, l1 - l0, PANELS[0].buffer, kernel.pad())?;
             // op(B) transposed: element (j, l) is op(B)(l, j).
-            pack(
-                e,
-                &b,
-                !g.tb,
-                n,
-                l1 - l0,
-                PANELS[1].buffer,
-                kernel.pad(kernel.bn),
-            )?;
+            pack(e, &b, !g.tb, n, l1 - l0, PANELS[1].buffer, kernel.pad())?;
         }
         let (beta, c_in) = if l0 == 0 {
             (g.beta, cd)
@@ -236,8 +214,8 @@ fn multiply(
     let (m, n) = (g.m, g.n);
     let p = e.compute_program("gemm.comp", COMP, &kernel.defines())?;
     if g.ab.is_some() {
-        PANELS[0].bind(e, &p, "uAp", round_up(m, kernel.pad(kernel.bm)) / 4, depth)?;
-        PANELS[1].bind(e, &p, "uBp", round_up(n, kernel.pad(kernel.bn)) / 4, depth)?;
+        PANELS[0].bind(e, &p, "uAp", round_up(m, kernel.pad()) / 4, depth)?;
+        PANELS[1].bind(e, &p, "uBp", round_up(n, kernel.pad()) / 4, depth)?;
     }
     if let Some(c_in) = c_in {
         e.bind_matrix(&p, 2, "C", c_in, false)?;
@@ -276,11 +254,7 @@ fn multiply(
             glow::WRITE_ONLY,
             glow::R32F,
         );
-        gl.dispatch_compute(
-            kernel.groups(m, kernel.bm) as u32,
-            kernel.groups(n, kernel.bn) as u32,
-            1,
-        );
+        gl.dispatch_compute(kernel.groups(m) as u32, kernel.groups(n) as u32, 1);
         gl.memory_barrier(glow::ALL_BARRIER_BITS);
     });
     crate::engine::check_gl(gl, "gemm dispatch")
