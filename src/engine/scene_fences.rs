@@ -83,12 +83,7 @@ impl SceneFences {
                 return;
             };
             let done = if wait {
-                loop {
-                    match gl.client_wait_sync(probe, glow::SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000) {
-                        glow::TIMEOUT_EXPIRED => continue,
-                        status => break status != glow::WAIT_FAILED,
-                    }
-                }
+                super::staging::wait_status(gl, probe) != glow::WAIT_FAILED
             } else {
                 gl.get_sync_status(probe) == glow::SIGNALED
             };

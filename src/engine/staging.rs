@@ -351,16 +351,23 @@ impl Staging {
 
 /// Waits for fence `f` (flushing the commands before it) and deletes it.
 fn wait(gl: &glow::Context, f: glow::Fence) -> Result<()> {
-    // SAFETY: the context is current; the fence is ours and deleted here.
-    unsafe {
-        let result = loop {
-            match gl.client_wait_sync(f, glow::SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000) {
-                glow::TIMEOUT_EXPIRED => continue,
-                glow::WAIT_FAILED => break super::check_gl(gl, "glClientWaitSync"),
-                _ => break Ok(()),
-            }
-        };
-        gl.delete_sync(f);
-        result
+    let result = match wait_status(gl, f) {
+        glow::WAIT_FAILED => super::check_gl(gl, "glClientWaitSync"),
+        _ => Ok(()),
+    };
+    // SAFETY: the context is current; the fence is ours.
+    unsafe { gl.delete_sync(f) };
+    result
+}
+
+/// Waits for fence `f` (flushing the commands before it), for as long as it takes; returns
+/// glClientWaitSync's last answer: signalled, or WAIT_FAILED.
+pub fn wait_status(gl: &glow::Context, f: glow::Fence) -> u32 {
+    loop {
+        // SAFETY: the context is current; the caller holds the fence.
+        match unsafe { gl.client_wait_sync(f, glow::SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000) } {
+            glow::TIMEOUT_EXPIRED => continue,
+            status => return status,
+        }
     }
 }
