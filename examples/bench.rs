@@ -1,10 +1,17 @@
 //! The main job: saxpy, sdot, sgemv and sgemm on the GL device through the C API. For each case
 //! it prints the median time (after a warm-up) with device-resident operands (the kernels, plus a
-//! sync) and with host operands (transfers included), the rates, the largest error relative to
-//! the fp32 error scale of a double-precision CPU computation, and, side by side, the CPU BLAS on
-//! the machine (found as the drop-in symbols find it, e.g. OpenBLAS) on the same host operands,
-//! with the ratio of the GL host time to it. `--json` prints the same as JSON; `--quick` runs
-//! small sizes only.
+//! wait for their result) and with host operands (transfers included), the rates, the largest
+//! error relative to the fp32 error scale of a double-precision CPU computation, and, side by
+//! side, the CPU BLAS on the machine (found as the drop-in symbols find it, e.g. OpenBLAS) on the
+//! same host operands, with the ratio of the GL host time to it. `--json` prints the same as
+//! JSON; `--quick` runs small sizes only.
+//!
+//! Both the host-operand result and the device-resident result of every case are checked against
+//! the double-precision reference, within the fp32 error bound of the routine. A case whose
+//! result is wrong, whose timed calls did not wait for their result, or whose glblas call returns
+//! an error prints as an error line with no rate, and the process exits with status 1 after
+//! printing everything. The first line names the driver configuration (`GLBLAS_DRIVER`, which
+//! `scripts/drivers.sh` exports; `default` when unset).
 //!
 //! Usage: `cargo run --release --example bench [-- --quick] [-- --json]`
 
@@ -15,8 +22,61 @@ use glblas::api::*;
 use glblas::ffi::{MemcpyKindArg, OperationArg};
 use glblas::status::Status;
 
-fn check(s: Status, what: &str) {
-    assert_eq!(s, Status::Success, "{what} failed");
+/// The unit roundoff of fp32, 2^-24: the error bounds below are multiples of it.
+const U: f64 = 1.0 / (1u64 << 24) as f64;
+
+/// A case's outcome: an error is the message its line prints instead of figures.
+type Res<T> = Result<T, String>;
+
+fn check(s: Status, what: &str) -> Res<()> {
+    if s == Status::Success {
+        Ok(())
+    } else {
+        Err(format!("{what} returned {s:?}"))
+    }
+}
+
+/// `check` for a BLAS call, naming where its operands live (`on`: "host" or "device").
+fn check_call(s: Status, routine: &str, on: &str) -> Res<()> {
+    if s == Status::Success {
+        Ok(())
+    } else {
+        Err(format!("{routine} on {on} operands returned {s:?}"))
+    }
+}
+
+/// The larger of two errors, NaN winning (`f64::max` would drop a NaN error).
+fn worse(a: f64, b: f64) -> f64 {
+    if a.is_nan() || a >= b {
+        a
+    } else {
+        b
+    }
+}
+
+/// `err` if it is within `bound` (a NaN error is not), else the message of a wrong `which`
+/// ("host" or "device") result.
+fn within(which: &str, err: f64, bound: f64) -> Res<f64> {
+    if err <= bound {
+        Ok(err)
+    } else {
+        Err(format!(
+            "{which} result wrong (rel err {err:.1e} > bound {bound:.1e})"
+        ))
+    }
+}
+
+/// Checks that every element of an output was written: outputs start as NaN, which the
+/// sampled error checks of sgemm would not all see.
+fn all_written(which: &str, out: &[f32]) -> Res<()> {
+    match out.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "{which} result wrong (element {i} of {} is {})",
+            out.len(),
+            out[i]
+        )),
+    }
 }
 
 /// Deterministic values in [-1, 1).
@@ -34,47 +94,144 @@ fn fill(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
-/// Median seconds of `runs` calls of `f` (after one warm-up, which compiles shaders).
-fn median_time(runs: usize, mut f: impl FnMut()) -> f64 {
-    f();
-    let mut t: Vec<f64> = (0..runs)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed().as_secs_f64()
-        })
-        .collect();
+fn median(mut t: Vec<f64>) -> f64 {
     t.sort_by(|a, b| a.total_cmp(b));
-    t[runs / 2]
+    t[t.len() / 2]
 }
 
-struct Device(*mut c_void);
+/// Median seconds of `runs` calls of `f` (after one warm-up, which compiles shaders).
+fn median_time(runs: usize, mut f: impl FnMut() -> Res<()>) -> Res<f64> {
+    f()?;
+    let mut t = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let s = Instant::now();
+        f()?;
+        t.push(s.elapsed().as_secs_f64());
+    }
+    Ok(median(t))
+}
+
+/// Median seconds of `runs` device-resident calls (after one warm-up), and for each call (the
+/// warm-up included) the output element it read at the end of its timed region.
+///
+/// Each repetition first runs `reset` untimed (it puts the output back to its starting value:
+/// NaN, or y's starting value for saxpy, then syncs), then times `timed`: the call, glblasSync
+/// (glFinish), and a device-to-host read of one element of the output, returned. glFinish alone
+/// is what a device timing has to rely on, but a read back of the output cannot return before
+/// the writes to it are complete, whatever an asynchronous driver (zink) does with glFinish, so
+/// the timer cannot stop before the result exists. One read per call, rather than one after N
+/// calls, keeps the per-call median the table has always reported; one element costs little next
+/// to a call. The caller compares each read element with the final result (`finished`): a
+/// repetition that read the reset value had not finished when its timer stopped.
+fn device_time(
+    runs: usize,
+    mut reset: impl FnMut() -> Res<()>,
+    mut timed: impl FnMut() -> Res<f32>,
+) -> Res<(f64, Vec<f32>)> {
+    let mut t = Vec::with_capacity(runs);
+    let mut read = Vec::with_capacity(runs + 1);
+    for i in 0..=runs {
+        reset()?;
+        let s = Instant::now();
+        read.push(timed()?);
+        if i > 0 {
+            t.push(s.elapsed().as_secs_f64());
+        }
+    }
+    Ok((median(t), read))
+}
+
+/// Checks that every element read at the end of a timed region (call 0 is the warm-up) is the
+/// final result's: glblas gives bit-identical results for the same call on one device.
+fn finished(read: &[f32], last: f32) -> Res<()> {
+    match read.iter().position(|v| v.to_bits() != last.to_bits()) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "device result unfinished when the timer of call {i} of {} stopped (read {}, final \
+             {last})",
+            read.len(),
+            read[i]
+        )),
+    }
+}
+
+/// A device allocation of `len` floats.
+struct Device {
+    p: *mut c_void,
+    len: usize,
+}
 
 impl Device {
-    fn upload(data: &[f32]) -> Device {
+    fn alloc(len: usize) -> Res<Device> {
         let mut p = std::ptr::null_mut();
-        unsafe {
-            check(glblasMalloc(&mut p, data.len() * 4), "glblasMalloc");
-            check(
-                glblasMemcpy(p, data.as_ptr().cast(), data.len() * 4, MemcpyKindArg(1)),
-                "upload",
-            );
-        }
-        Device(p)
+        check(unsafe { glblasMalloc(&mut p, len * 4) }, "glblasMalloc")?;
+        Ok(Device { p, len })
     }
+
+    fn upload(data: &[f32]) -> Res<Device> {
+        let d = Device::alloc(data.len())?;
+        check(
+            unsafe { glblasMemcpy(d.p, data.as_ptr().cast(), data.len() * 4, MemcpyKindArg(1)) },
+            "glblasMemcpy host to device",
+        )?;
+        Ok(d)
+    }
+
     fn f(&self) -> *mut f32 {
-        self.0.cast()
+        self.p.cast()
+    }
+
+    fn download(&self) -> Res<Vec<f32>> {
+        let mut out = vec![f32::NAN; self.len];
+        check(
+            unsafe {
+                glblasMemcpy(
+                    out.as_mut_ptr().cast(),
+                    self.p,
+                    self.len * 4,
+                    MemcpyKindArg(2),
+                )
+            },
+            "glblasMemcpy device to host",
+        )?;
+        Ok(out)
+    }
+
+    /// The last element (the last written, where a call is split into launches).
+    fn last(&self) -> Res<f32> {
+        let mut v = f32::NAN;
+        check(
+            unsafe {
+                glblasMemcpy(
+                    (&mut v as *mut f32).cast(),
+                    self.f().add(self.len - 1).cast(),
+                    4,
+                    MemcpyKindArg(2),
+                )
+            },
+            "glblasMemcpy device to host",
+        )?;
+        Ok(v)
+    }
+
+    /// Overwrites this allocation with `src` (of the same length) and waits for the copy.
+    fn reset_from(&self, src: &Device) -> Res<()> {
+        check(
+            unsafe { glblasMemcpy(self.p, src.p, self.len * 4, MemcpyKindArg(3)) },
+            "glblasMemcpy device to device",
+        )?;
+        sync()
     }
 }
 
 impl Drop for Device {
     fn drop(&mut self) {
-        glblasFree(self.0);
+        glblasFree(self.p);
     }
 }
 
-fn sync() {
-    check(glblasSync(), "glblasSync");
+fn sync() -> Res<()> {
+    check(glblasSync(), "glblasSync")
 }
 
 type Saxpy = unsafe extern "C" fn(i32, f32, *const f32, i32, *mut f32, i32);
@@ -117,7 +274,19 @@ fn cpu_blas<F: Copy>(name: &CStr) -> Option<F> {
     glblas::blas::cpu::resolve(name).map(|p| unsafe { std::mem::transmute_copy(&p) })
 }
 
-/// One case's figures.
+/// A case that passed its checks.
+struct Figures {
+    /// Median seconds per call.
+    device: f64,
+    host: f64,
+    cpu: Option<f64>,
+    /// Largest error relative to the fp32 error scale, of the host and device results.
+    err: f64,
+    /// The error bound both results were checked against.
+    bound: f64,
+}
+
+/// One case's figures, or why it has none.
 struct Row {
     routine: &'static str,
     shape: String,
@@ -125,12 +294,22 @@ struct Row {
     /// Flops (or bytes) per call: rates are `work / time`.
     work: f64,
     unit: &'static str,
-    /// Median seconds per call.
-    device: f64,
-    host: f64,
-    cpu: Option<f64>,
-    /// Largest error relative to the fp32 error scale of each result.
-    err: f64,
+    figures: Res<Figures>,
+}
+
+/// The text of `s` as a JSON string.
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 impl Row {
@@ -138,13 +317,27 @@ impl Row {
         self.work / t / 1e9
     }
 
+    fn ok(&self) -> bool {
+        self.figures.is_ok()
+    }
+
     fn print(&self) {
-        let cpu = match self.cpu {
+        let f = match &self.figures {
+            Ok(f) => f,
+            Err(e) => {
+                println!(
+                    "{:<6} {:<22} {:<8} ERROR: {e}",
+                    self.routine, self.shape, self.pipeline
+                );
+                return;
+            }
+        };
+        let cpu = match f.cpu {
             Some(t) => format!(
                 "{:>9.3} {:>8.2} {:>7.1}x",
                 t * 1e3,
                 self.rate(t),
-                self.host / t
+                f.host / t
             ),
             None => format!("{:>27}", "no cpu blas"),
         };
@@ -153,164 +346,265 @@ impl Row {
             self.routine,
             self.shape,
             self.pipeline,
-            self.device * 1e3,
-            self.rate(self.device),
-            self.host * 1e3,
-            self.rate(self.host),
-            self.err,
+            f.device * 1e3,
+            self.rate(f.device),
+            f.host * 1e3,
+            self.rate(f.host),
+            f.err,
             self.unit
         );
     }
 
+    /// Times, rates and errors are null when the case failed (`"ok":false`, with `"error"`).
     fn json(&self) -> String {
-        let cpu = self.cpu.map_or("null".to_owned(), |t| format!("{t:e}"));
-        format!(
-            "{{\"routine\":\"{}\",\"shape\":\"{}\",\"pipeline\":\"{}\",\"unit\":\"{}\",\
-             \"device_s\":{:e},\"host_s\":{:e},\"cpu_s\":{cpu},\"device_rate\":{},\
-             \"host_rate\":{},\"max_rel_err\":{:e}}}",
-            self.routine,
-            self.shape,
-            self.pipeline,
-            self.unit,
-            self.device,
-            self.host,
-            self.rate(self.device),
-            self.rate(self.host),
-            self.err
-        )
+        let head = format!(
+            "\"routine\":{},\"shape\":{},\"pipeline\":{},\"unit\":{}",
+            json_str(self.routine),
+            json_str(&self.shape),
+            json_str(self.pipeline),
+            json_str(self.unit)
+        );
+        match &self.figures {
+            Ok(f) => {
+                let cpu = f.cpu.map_or("null".to_owned(), |t| format!("{t:e}"));
+                format!(
+                    "{{{head},\"ok\":true,\"device_s\":{:e},\"host_s\":{:e},\"cpu_s\":{cpu},\
+                     \"device_rate\":{},\"host_rate\":{},\"max_rel_err\":{:e},\"err_bound\":{:e}}}",
+                    f.device,
+                    f.host,
+                    self.rate(f.device),
+                    self.rate(f.host),
+                    f.err,
+                    f.bound
+                )
+            }
+            Err(e) => format!(
+                "{{{head},\"ok\":false,\"error\":{},\"device_s\":null,\"host_s\":null,\
+                 \"cpu_s\":null,\"device_rate\":null,\"host_rate\":null,\"max_rel_err\":null,\
+                 \"err_bound\":null}}",
+                json_str(e)
+            ),
+        }
     }
 }
 
 fn bench_saxpy(n: usize, runs: usize) -> Row {
-    let x = fill(n, 1);
-    let y0 = fill(n, 2);
-    let mut y = y0.clone();
-    let alpha = 0.75f32;
-    let call = |x: *const f32, y: *mut f32| unsafe {
-        check(glblasSaxpy(n as i32, alpha, x, 1, y, 1), "saxpy");
-    };
-    call(x.as_ptr(), y.as_mut_ptr());
-    let err = (0..n)
-        .map(|i| {
-            let exact = alpha as f64 * x[i] as f64 + y0[i] as f64;
-            let scale = (alpha as f64 * x[i] as f64).abs() + (y0[i] as f64).abs();
-            (exact - y[i] as f64).abs() / scale.max(f64::MIN_POSITIVE)
-        })
-        .fold(0.0, f64::max);
-    let host = median_time(runs, || call(x.as_ptr(), y.as_mut_ptr()));
-    let (dx, dy) = (Device::upload(&x), Device::upload(&y0));
-    let device = median_time(runs, || {
-        call(dx.f(), dy.f());
-        sync();
-    });
-    let cpu = cpu_blas::<Saxpy>(c"cblas_saxpy").map(|f| {
-        median_time(runs, || unsafe {
-            f(n as i32, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1)
-        })
-    });
     Row {
         routine: "saxpy",
         shape: format!("n={n}"),
         pipeline: pipeline(),
         work: 12.0 * n as f64,
         unit: "GB/s",
-        device,
-        host,
-        cpu,
-        err,
+        figures: saxpy(n, runs),
     }
 }
 
-fn bench_sdot(n: usize, runs: usize) -> Row {
-    let x = fill(n, 3);
-    let y = fill(n, 4);
-    let (exact, scale) = x.iter().zip(&y).fold((0.0f64, 0.0f64), |(s, a), (p, q)| {
-        let t = *p as f64 * *q as f64;
-        (s + t, a + t.abs())
-    });
-    let mut r = 0.0f32;
-    let mut call = |x: *const f32, y: *const f32| unsafe {
-        check(glblasSdot(n as i32, x, 1, y, 1, &mut r), "sdot");
+fn saxpy(n: usize, runs: usize) -> Res<Figures> {
+    let x = fill(n, 1);
+    let y0 = fill(n, 2);
+    let alpha = 0.75f32;
+    // fl(fl(alpha x) + y) is within u|alpha x| + u|alpha x + y| + u²|alpha x| of alpha x + y:
+    // 2u of the scale |alpha x| + |y| (the u² term is kept).
+    let bound = (2.0 + U) * U;
+    let err_of = |y: &[f32]| {
+        (0..n)
+            .map(|i| {
+                let exact = alpha as f64 * x[i] as f64 + y0[i] as f64;
+                let scale = (alpha as f64 * x[i] as f64).abs() + (y0[i] as f64).abs();
+                (exact - y[i] as f64).abs() / scale.max(f64::MIN_POSITIVE)
+            })
+            .fold(0.0, worse)
     };
-    call(x.as_ptr(), y.as_ptr());
-    let host = median_time(runs, || call(x.as_ptr(), y.as_ptr()));
-    let (dx, dy) = (Device::upload(&x), Device::upload(&y));
-    let device = median_time(runs, || call(dx.f(), dy.f()));
-    let err = (r as f64 - exact).abs() / scale;
-    let cpu = cpu_blas::<Sdot>(c"cblas_sdot").map(|f| {
-        median_time(runs, || {
-            std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1, y.as_ptr(), 1) });
+    let call = |x: *const f32, y: *mut f32, on: &str| unsafe {
+        check_call(glblasSaxpy(n as i32, alpha, x, 1, y, 1), "glblasSaxpy", on)
+    };
+    let mut y = y0.clone();
+    call(x.as_ptr(), y.as_mut_ptr(), "host")?;
+    let host_err = within("host", err_of(&y), bound)?;
+    // y accumulates over the timed calls here; only the first call's result is checked.
+    let host = median_time(runs, || call(x.as_ptr(), y.as_mut_ptr(), "host"))?;
+    // Each device call starts from y0, copied from a pristine device copy outside the timing,
+    // so the final result is one saxpy's.
+    let (dx, dy0, dy) = (Device::upload(&x)?, Device::upload(&y0)?, Device::alloc(n)?);
+    let (device, read) = device_time(
+        runs,
+        || dy.reset_from(&dy0),
+        || {
+            call(dx.f(), dy.f(), "device")?;
+            sync()?;
+            dy.last()
+        },
+    )?;
+    let out = dy.download()?;
+    let device_err = within("device", err_of(&out), bound)?;
+    finished(&read, out[n - 1])?;
+    let cpu = cpu_blas::<Saxpy>(c"cblas_saxpy")
+        .map(|f| {
+            median_time(runs, || {
+                unsafe { f(n as i32, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+                Ok(())
+            })
         })
-    });
+        .transpose()?;
+    Ok(Figures {
+        device,
+        host,
+        cpu,
+        err: worse(host_err, device_err),
+        bound,
+    })
+}
+
+fn bench_sdot(n: usize, runs: usize) -> Row {
     Row {
         routine: "sdot",
         shape: format!("n={n}"),
         pipeline: pipeline(),
         work: 8.0 * n as f64,
         unit: "GB/s",
-        device,
-        host,
-        cpu,
-        err,
+        figures: sdot(n, runs),
     }
 }
 
-fn bench_sgemv(n: usize, runs: usize) -> Row {
-    let a = fill(n * n, 7);
-    let x = fill(n, 8);
-    let mut y = vec![0.0f32; n];
-    let ni = n as i32;
-    let call = |a: *const f32, x: *const f32, y: *mut f32| unsafe {
-        check(
-            glblasSgemv(OperationArg(0), ni, ni, 1.0, a, ni, x, 1, 0.0, y, 1),
-            "sgemv",
-        );
+fn sdot(n: usize, runs: usize) -> Res<Figures> {
+    let x = fill(n, 3);
+    let y = fill(n, 4);
+    let (exact, scale) = x.iter().zip(&y).fold((0.0f64, 0.0f64), |(s, a), (p, q)| {
+        let t = *p as f64 * *q as f64;
+        (s + t, a + t.abs())
+    });
+    // A sum of n products, in any order: within (n+1)u of sum |x_i y_i| (README, Accuracy).
+    let bound = (n + 1) as f64 * U;
+    let err_of = |r: f32| (r as f64 - exact).abs() / scale;
+    let call = |x: *const f32, y: *const f32, r: &mut f32, on: &str| unsafe {
+        check_call(glblasSdot(n as i32, x, 1, y, 1, r), "glblasSdot", on)
     };
-    call(a.as_ptr(), x.as_ptr(), y.as_mut_ptr());
-    let err = (0..n)
-        .map(|i| {
-            let (s, scale) = (0..n).fold((0.0f64, 0.0f64), |(s, sc), l| {
-                let p = a[i + l * n] as f64 * x[l] as f64;
-                (s + p, sc + p.abs())
-            });
-            (s - y[i] as f64).abs() / scale
+    let mut r = f32::NAN;
+    call(x.as_ptr(), y.as_ptr(), &mut r, "host")?;
+    let host_err = within("host", err_of(r), bound)?;
+    let host = median_time(runs, || call(x.as_ptr(), y.as_ptr(), &mut r, "host"))?;
+    let (dx, dy) = (Device::upload(&x)?, Device::upload(&y)?);
+    // The result goes to host memory: the call returns only once it is there (a read back of
+    // the device's result, so a wait for it). The sync is there to end every device timing the
+    // same way; r starts as NaN so a call that stored nothing is seen.
+    let mut rd = f32::NAN;
+    let (device, read) = device_time(
+        runs,
+        || Ok(()),
+        || {
+            rd = f32::NAN;
+            call(dx.f(), dy.f(), &mut rd, "device")?;
+            sync()?;
+            Ok(rd)
+        },
+    )?;
+    let device_err = within("device", err_of(rd), bound)?;
+    finished(&read, rd)?;
+    let cpu = cpu_blas::<Sdot>(c"cblas_sdot")
+        .map(|f| {
+            median_time(runs, || {
+                std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1, y.as_ptr(), 1) });
+                Ok(())
+            })
         })
-        .fold(0.0, f64::max);
-    let host = median_time(runs, || call(a.as_ptr(), x.as_ptr(), y.as_mut_ptr()));
-    let (da, dx, dy) = (Device::upload(&a), Device::upload(&x), Device::upload(&y));
-    let device = median_time(runs, || {
-        call(da.f(), dx.f(), dy.f());
-        sync();
-    });
-    let cpu = cpu_blas::<Sgemv>(c"cblas_sgemv").map(|f| {
-        median_time(runs, || unsafe {
-            f(
-                102,
-                111,
-                ni,
-                ni,
-                1.0,
-                a.as_ptr(),
-                ni,
-                x.as_ptr(),
-                1,
-                0.0,
-                y.as_mut_ptr(),
-                1,
-            )
-        })
-    });
+        .transpose()?;
+    Ok(Figures {
+        device,
+        host,
+        cpu,
+        err: worse(host_err, device_err),
+        bound,
+    })
+}
+
+fn bench_sgemv(n: usize, runs: usize) -> Row {
     Row {
         routine: "sgemv",
         shape: format!("{n}x{n} N"),
         pipeline: pipeline(),
         work: 2.0 * (n * n) as f64,
         unit: "GFLOP/s",
+        figures: sgemv(n, runs),
+    }
+}
+
+fn sgemv(n: usize, runs: usize) -> Res<Figures> {
+    let a = fill(n * n, 7);
+    let x = fill(n, 8);
+    let ni = n as i32;
+    // Each element a dot product of length n (beta = 0): within (n+1)u of sum_l |a_il x_l|.
+    let bound = (n + 1) as f64 * U;
+    let err_of = |y: &[f32]| {
+        (0..n)
+            .map(|i| {
+                let (s, scale) = (0..n).fold((0.0f64, 0.0f64), |(s, sc), l| {
+                    let p = a[i + l * n] as f64 * x[l] as f64;
+                    (s + p, sc + p.abs())
+                });
+                (s - y[i] as f64).abs() / scale
+            })
+            .fold(0.0, worse)
+    };
+    let call = |a: *const f32, x: *const f32, y: *mut f32, on: &str| unsafe {
+        check_call(
+            glblasSgemv(OperationArg(0), ni, ni, 1.0, a, ni, x, 1, 0.0, y, 1),
+            "glblasSgemv",
+            on,
+        )
+    };
+    // beta = 0: y is never read, so it starts as NaN (an element not written stays NaN).
+    let mut y = vec![f32::NAN; n];
+    call(a.as_ptr(), x.as_ptr(), y.as_mut_ptr(), "host")?;
+    all_written("host", &y)?;
+    let host_err = within("host", err_of(&y), bound)?;
+    let host = median_time(runs, || {
+        call(a.as_ptr(), x.as_ptr(), y.as_mut_ptr(), "host")
+    })?;
+    let (da, dx) = (Device::upload(&a)?, Device::upload(&x)?);
+    let (dnan, dy) = (Device::upload(&vec![f32::NAN; n])?, Device::alloc(n)?);
+    let (device, read) = device_time(
+        runs,
+        || dy.reset_from(&dnan),
+        || {
+            call(da.f(), dx.f(), dy.f(), "device")?;
+            sync()?;
+            dy.last()
+        },
+    )?;
+    let out = dy.download()?;
+    all_written("device", &out)?;
+    let device_err = within("device", err_of(&out), bound)?;
+    finished(&read, out[n - 1])?;
+    let cpu = cpu_blas::<Sgemv>(c"cblas_sgemv")
+        .map(|f| {
+            median_time(runs, || {
+                unsafe {
+                    f(
+                        102,
+                        111,
+                        ni,
+                        ni,
+                        1.0,
+                        a.as_ptr(),
+                        ni,
+                        x.as_ptr(),
+                        1,
+                        0.0,
+                        y.as_mut_ptr(),
+                        1,
+                    )
+                };
+                Ok(())
+            })
+        })
+        .transpose()?;
+    Ok(Figures {
         device,
         host,
         cpu,
-        err,
-    }
+        err: worse(host_err, device_err),
+        bound,
+    })
 }
 
 /// sgemm of op(A) (m×k) by op(B) (k×n); `ta`/`tb` transpose the stored operands.
@@ -323,15 +617,48 @@ fn bench_sgemm(
     runs: usize,
     pipeline: &'static str,
 ) -> Row {
+    let t = |t: bool| if t { 'T' } else { 'N' };
+    Row {
+        routine: "sgemm",
+        shape: format!("{m}x{n}x{k} {}{}", t(ta), t(tb)),
+        pipeline,
+        work: 2.0 * (m * n * k) as f64,
+        unit: "GFLOP/s",
+        figures: sgemm(m, n, k, ta, tb, runs),
+    }
+}
+
+fn sgemm(m: usize, n: usize, k: usize, ta: bool, tb: bool, runs: usize) -> Res<Figures> {
     let (ar, ac) = if ta { (k, m) } else { (m, k) };
     let (br, bc) = if tb { (n, k) } else { (k, n) };
     let a = fill(ar * ac, 5);
     let b = fill(br * bc, 6);
-    let mut c = vec![0.0f32; m * n];
     let (mi, ni, ki) = (m as i32, n as i32, k as i32);
+    // alpha = 1, beta = 0: within (k+2)u of sum_l |a_il b_lj| (README, Accuracy).
+    let bound = (k + 2) as f64 * U;
+    // Error on a sample of columns, relative to sum_l |a_il b_lj| (the fp32 error scale); every
+    // element is checked for having been written (`all_written`).
+    let at = |i: usize, l: usize| if ta { a[l + i * ar] } else { a[i + l * ar] } as f64;
+    let bt = |l: usize, j: usize| if tb { b[j + l * br] } else { b[l + j * br] } as f64;
+    let err_of = |c: &[f32]| {
+        let mut err = 0.0f64;
+        for j in (0..n).step_by((n / 8).max(1)) {
+            for i in 0..m {
+                let (s, scale) = (0..k).fold((0.0f64, 0.0f64), |(s, sc), l| {
+                    let p = at(i, l) * bt(l, j);
+                    (s + p, sc + p.abs())
+                });
+                err = worse(
+                    err,
+                    (s - c[i + j * m] as f64).abs() / scale.max(f64::MIN_POSITIVE),
+                );
+            }
+        }
+        err
+    };
     let op = |t: bool| OperationArg(i32::from(t));
-    let call = |a: *const f32, b: *const f32, c: *mut f32| unsafe {
-        check(
+    let call = |a: *const f32, b: *const f32, c: *mut f32, on: &str| unsafe {
+        check_call(
             glblasSgemm(
                 op(ta),
                 op(tb),
@@ -347,62 +674,69 @@ fn bench_sgemm(
                 c,
                 mi,
             ),
-            "sgemm",
-        );
+            "glblasSgemm",
+            on,
+        )
     };
-    call(a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
-    // Error on a sample of columns, relative to sum_l |a_il b_lj| (the fp32 error scale).
-    let at = |i: usize, l: usize| if ta { a[l + i * ar] } else { a[i + l * ar] } as f64;
-    let bt = |l: usize, j: usize| if tb { b[j + l * br] } else { b[l + j * br] } as f64;
-    let mut err = 0.0f64;
-    for j in (0..n).step_by((n / 8).max(1)) {
-        for i in 0..m {
-            let (s, scale) = (0..k).fold((0.0f64, 0.0f64), |(s, sc), l| {
-                let p = at(i, l) * bt(l, j);
-                (s + p, sc + p.abs())
-            });
-            err = err.max((s - c[i + j * m] as f64).abs() / scale.max(f64::MIN_POSITIVE));
-        }
-    }
-    let host = median_time(runs, || call(a.as_ptr(), b.as_ptr(), c.as_mut_ptr()));
-    let (da, db, dc) = (Device::upload(&a), Device::upload(&b), Device::upload(&c));
-    let device = median_time(runs, || {
-        call(da.f(), db.f(), dc.f());
-        sync();
-    });
+    // beta = 0: C is never read, so it starts as NaN (an element not written stays NaN).
+    let mut c = vec![f32::NAN; m * n];
+    call(a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), "host")?;
+    all_written("host", &c)?;
+    let host_err = within("host", err_of(&c), bound)?;
+    let host = median_time(runs, || {
+        call(a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), "host")
+    })?;
+    let (da, db) = (Device::upload(&a)?, Device::upload(&b)?);
+    let (dnan, dc) = (
+        Device::upload(&vec![f32::NAN; m * n])?,
+        Device::alloc(m * n)?,
+    );
+    let (device, read) = device_time(
+        runs,
+        || dc.reset_from(&dnan),
+        || {
+            call(da.f(), db.f(), dc.f(), "device")?;
+            sync()?;
+            dc.last()
+        },
+    )?;
+    let out = dc.download()?;
+    all_written("device", &out)?;
+    let device_err = within("device", err_of(&out), bound)?;
+    finished(&read, out[m * n - 1])?;
     let cblas_op = |t: bool| if t { 112 } else { 111 };
-    let cpu = cpu_blas::<Sgemm>(c"cblas_sgemm").map(|f| {
-        median_time(runs, || unsafe {
-            f(
-                102,
-                cblas_op(ta),
-                cblas_op(tb),
-                mi,
-                ni,
-                ki,
-                1.0,
-                a.as_ptr(),
-                ar as i32,
-                b.as_ptr(),
-                br as i32,
-                0.0,
-                c.as_mut_ptr(),
-                mi,
-            )
+    let cpu = cpu_blas::<Sgemm>(c"cblas_sgemm")
+        .map(|f| {
+            median_time(runs, || {
+                unsafe {
+                    f(
+                        102,
+                        cblas_op(ta),
+                        cblas_op(tb),
+                        mi,
+                        ni,
+                        ki,
+                        1.0,
+                        a.as_ptr(),
+                        ar as i32,
+                        b.as_ptr(),
+                        br as i32,
+                        0.0,
+                        c.as_mut_ptr(),
+                        mi,
+                    )
+                };
+                Ok(())
+            })
         })
-    });
-    let t = |t: bool| if t { 'T' } else { 'N' };
-    Row {
-        routine: "sgemm",
-        shape: format!("{m}x{n}x{k} {}{}", t(ta), t(tb)),
-        pipeline,
-        work: 2.0 * (m * n * k) as f64,
-        unit: "GFLOP/s",
+        .transpose()?;
+    Ok(Figures {
         device,
         host,
         cpu,
-        err,
-    }
+        err: worse(host_err, device_err),
+        bound,
+    })
 }
 
 /// The pipeline the kernels take here (see `glblas::kernels::pipeline`).
@@ -426,11 +760,19 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
     let json = args.iter().any(|a| a == "--json");
+    // The driver configuration's name, as scripts/drivers.sh's driver_env exports it.
+    let driver = std::env::var("GLBLAS_DRIVER")
+        .ok()
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| "default".to_owned());
     let status = glblasInit();
     if status != Status::Success {
         let why =
             unsafe { CStr::from_ptr(glblasGetStatusString(glblas::ffi::StatusArg(status as i32))) };
-        eprintln!("glblas: no GL device: {}", why.to_string_lossy());
+        eprintln!(
+            "glblas: no GL device (driver {driver}): {}",
+            why.to_string_lossy()
+        );
         std::process::exit(1);
     }
     let name = unsafe { CStr::from_ptr(glblasGetDeviceName()) }
@@ -489,34 +831,45 @@ fn main() {
     if !quick {
         rows.push(bench_sgemm(1000, 3000, 500, false, false, 3, pipeline()));
     }
-    check(glblasShutdown(), "glblasShutdown");
+    let shutdown = check(glblasShutdown(), "glblasShutdown");
+    if let Err(e) = &shutdown {
+        eprintln!("glblas: {e}");
+    }
+    let ok = shutdown.is_ok() && rows.iter().all(Row::ok);
     if json {
         let cases: Vec<String> = rows.iter().map(Row::json).collect();
         println!(
-            "{{\"device\":\"{}\",\"context\":\"{}\",\"cases\":[{}]}}",
-            name.replace('"', "'"),
-            context.replace('"', "'"),
+            "{{\"driver\":{},\"device\":{},\"context\":{},\"ok\":{ok},\"cases\":[{}]}}",
+            json_str(&driver),
+            json_str(&name),
+            json_str(&context),
             cases.join(",")
         );
-        return;
+    } else {
+        println!("driver: {driver}");
+        println!("device: {name}");
+        println!("context: {context}");
+        println!(
+            "{:<6} {:<22} {:<8} {:>9} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9}  unit",
+            "",
+            "case",
+            "pipeline",
+            "device ms",
+            "rate",
+            "host ms",
+            "rate",
+            "cpu ms",
+            "rate",
+            "GL/cpu",
+            "rel err"
+        );
+        for r in &rows {
+            r.print();
+        }
     }
-    println!("device: {name}");
-    println!("context: {context}");
-    println!(
-        "{:<6} {:<22} {:<8} {:>9} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9}  unit",
-        "",
-        "case",
-        "pipeline",
-        "device ms",
-        "rate",
-        "host ms",
-        "rate",
-        "cpu ms",
-        "rate",
-        "GL/cpu",
-        "rel err"
-    );
-    for r in &rows {
-        r.print();
+    if !ok {
+        let failed = rows.iter().filter(|r| !r.ok()).count();
+        eprintln!("bench: {failed} of {} cases failed", rows.len());
+        std::process::exit(1);
     }
 }

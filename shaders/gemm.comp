@@ -79,7 +79,7 @@ shared vec4 sB[TILE_K * TILE_B];
 void store(int i, int j, float v) {
     if (i < uM && j < uN) {
         float r = uUseAB ? uAlpha * v : 0.0;
-        if (uReadC) {
+        if (DYNAMIC_FLAG(uReadC)) {
             r += uBeta * texelFetch(uC, uCStart + i * uCRow + j * uCCol).r;
         }
         imageStore(uOut, uOutStart + i + j * uOutLd, vec4(r));
@@ -103,13 +103,13 @@ void main() {
     // elements past the edges of C (the panels are padded to whole tiles).
     vec4 acc[AT * BLOCK_N];
     FOR_COLUMNS(ZERO_COLUMN, 0)
-    if (uUseAB) {
+    if (DYNAMIC_FLAG(uUseAB)) {
         vec4 a[AT];
         vec4 b[BT];
         int tileA = int(gl_WorkGroupID.x) * TILE_A;
         int tileB = int(gl_WorkGroupID.y) * TILE_B;
         int self = int(gl_LocalInvocationIndex);
-        for (int l0 = 0; l0 < uK; l0 += TILE_K) {
+        for (int l0 = 0; l0 < DYNAMIC(uK); l0 += TILE_K) {
             for (int s = self; s < TILE_K * TILE_A; s += GROUP * GROUP) {
                 int l = l0 + s / TILE_A;
                 sA[s] = l < uK ? texelFetch(uAp, l * uApStep + tileA + s % TILE_A) : vec4(0.0);
@@ -133,12 +133,12 @@ void main() {
     }
     vec4 acc[AT * BLOCK_N];
     FOR_COLUMNS(ZERO_COLUMN, 0)
-    if (uUseAB) {
+    if (DYNAMIC_FLAG(uUseAB)) {
         vec4 a[AT];
         vec4 b[BT];
         int ia = i0 / 4;
         int ib = j0 / 4;
-        for (int l = 0; l < uK; l++) {
+        for (int l = 0; l < DYNAMIC(uK); l++) {
             FOR_A(LOAD_A, ia)
             FOR_B(LOAD_B, ib)
             FOR_COLUMNS(MAD_COLUMN, 0)

@@ -35,7 +35,7 @@ float a_at(int r, int c) {
 void store(int i, float acc) {
     int at = uYStart + i * uYInc;
     float v = uAlpha * acc;
-    if (uReadY != 0) {
+    if (DYNAMIC_FLAG(uReadY != 0)) {
         v += uBeta * texelFetch(uY1, at).r;
     }
     y1[at] = v;
@@ -43,6 +43,7 @@ void store(int i, float acc) {
 
 void main() {
     int id = int(gl_GlobalInvocationID.x);
+    int l1 = DYNAMIC(uL1);
     int stride = int(gl_NumWorkGroups.x * gl_WorkGroupSize.x);
 #ifdef TRANS
     for (int j = id; j < uN; j += stride) {
@@ -50,11 +51,11 @@ void main() {
         int r = uL0;
 #ifdef VEC4
         int base = (uAStart + j * uLd) / 4;
-        for (; r + 4 <= uL1; r += 4) {
+        for (; r + 4 <= l1; r += 4) {
             acc += texelFetch(uA4, base + r / 4) * vec4(x_at(r), x_at(r + 1), x_at(r + 2), x_at(r + 3));
         }
 #endif
-        for (; r < uL1; ++r) {
+        for (; r < l1; ++r) {
             acc.x += a_at(r, j) * x_at(r);
         }
         store(j, (acc.x + acc.y) + (acc.z + acc.w));
@@ -66,13 +67,13 @@ void main() {
         if (r + 4 <= uM) {
             int base = (uAStart + r) / 4;
             int step = uLd / 4;
-            for (int c = uL0; c < uL1; ++c) {
+            for (int c = uL0; c < l1; ++c) {
                 acc += texelFetch(uA4, base + c * step) * x_at(c);
             }
         } else
 #endif
         {
-            for (int c = uL0; c < uL1; ++c) {
+            for (int c = uL0; c < l1; ++c) {
                 float xc = x_at(c);
                 for (int k = 0; k < 4 && r + k < uM; ++k) {
                     acc[k] += a_at(r + k, c) * xc;

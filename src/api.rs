@@ -74,7 +74,7 @@ pub extern "C" fn glblasFree(devPtr: *mut c_void) -> glblasStatus_t {
         if devPtr.is_null() {
             return Ok(());
         }
-        with_engine(|e| e.memory.free(&e.ctx.gl, devPtr as usize))
+        with_engine(|e| e.memory.free(&e.ctx.gl, &e.ext, devPtr as usize))
     })
 }
 

@@ -126,8 +126,9 @@ c_tests_with_env!(SMALL_LIMITS;
 );
 
 // The GL 3.3 baseline (`common::GL33_BASELINE`: no glTexBufferRange, compute shaders or buffer
-// storage, as Mesa presents it when told to): whole-buffer texture views, operand windows staged
-// through scratch buffers, fragment kernels only; then again with the small launch limits.
+// storage, as Mesa presents it when told to): whole-buffer texture views (a window of a buffer
+// too large for one copied into a buffer of its own), fragment kernels only; then again with the
+// small launch limits.
 c_tests_with_env!(common::GL33_BASELINE;
     gl33_test_memory => test_memory,
     gl33_test_saxpy => test_saxpy,

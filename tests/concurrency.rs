@@ -16,19 +16,6 @@ use glblas::status::Status;
 const THREADS: usize = 8;
 const CALLS: usize = 500;
 
-/// A small deterministic generator, one per thread.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n
-    }
-}
-
 fn one_call(rng: &mut Rng, seed: u64) {
     match rng.below(5) {
         0 => {

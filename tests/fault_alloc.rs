@@ -85,6 +85,14 @@ fn a_host_operand_that_cannot_be_used_in_place_is_copied() {
     fresh_engine();
     call.run_ok();
     let in_place = census();
+    if !glblas::engine::device_info().is_some_and(|i| i.pinned_memory) {
+        // This device cannot make buffers over host memory (no GL_AMD_pinned_memory): every
+        // host operand is copied, through staging buffers kept from the first call, so later
+        // calls make no GL object at all.
+        call.run_ok();
+        assert_eq!(census(), in_place);
+        return;
+    }
     // The first buffer over host memory fails: that operand goes through a staging buffer
     // (kept, one more buffer), and the failed one is gone.
     fault::fail_next(Fault::Alloc, 1);

@@ -5,6 +5,7 @@
 //! display. The first one that yields a usable GL context wins.
 
 use std::ffi::c_void;
+use std::sync::{Mutex, PoisonError};
 
 use glow::HasContext;
 use khronos_egl as egl;
@@ -53,9 +54,33 @@ pub struct DeviceInfo {
     /// Immutable buffer storage (GL 4.4 or ARB_buffer_storage on desktop GL), which allows
     /// persistent mappings.
     pub buffer_storage: bool,
+    /// All buffer textures over one buffer share one texture on the device, so each buffer must
+    /// only ever be viewed one way. virgl's host renderer (virglrenderer 0.10) keeps one GL
+    /// texture per buffer resource and points it at a view's range and format when the view is
+    /// bound, skipping views already bound: two views of one buffer (an R32F and an RGBA32F one,
+    /// or two ranges) in one draw both read through the last one set, and a view still bound
+    /// from an earlier draw reads through whatever view of its buffer was set since
+    /// (`tests/api.rs`, `saxpy_every_placement_and_stride`, read x at the wrong elements). Where
+    /// this holds, glblas views every buffer whole (as without `texture_buffer_range`) and
+    /// reads operands as R32F only (`rgba_operand_views`); panels, which are only ever RGBA32F,
+    /// keep their RGBA views.
+    pub shared_buffer_views: bool,
+    /// glblasShutdown keeps the context for the next initialisation instead of destroying it.
+    /// On zink (Mesa 22.3), a context made after another on the same display was destroyed hung
+    /// now and then in a driver mutex while creating a buffer (`c_tests/test_shutdown`, 4 runs
+    /// in 12; the main thread waits in `pthread_mutex_lock` under `glBufferStorage` with every
+    /// driver thread idle, as on a freed lock); never with the context kept, and not
+    /// in a program that only cycles contexts. Every GL object is still deleted.
+    pub keep_context: bool,
 }
 
 impl DeviceInfo {
+    /// Whether kernels may read an operand's buffer through an RGBA32F view beside its R32F one
+    /// (see `shared_buffer_views`).
+    pub fn rgba_operand_views(&self) -> bool {
+        !self.shared_buffer_views
+    }
+
     /// Where windows of a buffer may start, in bytes: a multiple of both the buffer-texture and
     /// the storage-buffer offset alignment, and of 16, so that element 0 of a window starts an
     /// RGBA texel in every view of it.
@@ -87,8 +112,30 @@ type Created = (
     DeviceInfo,
 );
 
+/// The environment a context was chosen by (`GLBLAS_GL_API`, `GLBLAS_EGL_DEVICE`): a kept
+/// context is only taken again for the same choice.
+type Request = [Option<String>; 2];
+
+fn request() -> Request {
+    ["GLBLAS_GL_API", "GLBLAS_EGL_DEVICE"].map(|name| std::env::var(name).ok())
+}
+
+/// The context glblasShutdown kept (see `DeviceInfo::keep_context`). Only touched under the
+/// engine's lock, which fork's handlers hold across fork(), so the child can forget it.
+static KEPT: Mutex<Option<GpuContext>> = Mutex::new(None);
+
+fn kept() -> std::sync::MutexGuard<'static, Option<GpuContext>> {
+    KEPT.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// In a fork() child: the kept context is the parent's, and is forgotten without an EGL call.
+pub(super) fn forget_kept() {
+    std::mem::forget(kept().take());
+}
+
 /// An EGL display with a GL context (and pbuffer) on it.
 pub struct GpuContext {
+    request: Request,
     egl: &'static Egl,
     display: egl::Display,
     context: egl::Context,
@@ -106,12 +153,21 @@ impl GpuContext {
     /// Finds a display and creates the context, trying each candidate in turn.
     pub fn create() -> Result<GpuContext, Error> {
         super::fault::context_creation()?;
+        let request = request();
+        let mut kept = kept();
+        if kept.as_ref().is_some_and(|k| k.request == request) {
+            if let Some(k) = kept.take() {
+                return Ok(k);
+            }
+        }
+        drop(kept);
         let egl = load_egl()?;
         let mut failures = Vec::new();
         for (platform, display) in candidate_displays(egl) {
             match Self::create_on(egl, display, &platform) {
                 Ok((context, surface, api, gl, info)) => {
                     return Ok(GpuContext {
+                        request,
                         egl,
                         display,
                         context,
@@ -283,8 +339,14 @@ impl GpuContext {
         }
     }
 
-    /// Destroys the context and its surface. GL objects must have been deleted while current.
+    /// Destroys the context and its surface, or keeps it for the next `create` where the
+    /// device needs that (replacing, unreleased, any context kept before). GL objects must
+    /// have been deleted while current.
     pub fn destroy(self) {
+        if self.info.keep_context {
+            *kept() = Some(self);
+            return;
+        }
         if let Some(s) = self.surface {
             let _ = self.egl.destroy_surface(self.display, s);
         }
@@ -480,6 +542,10 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                     .contains("GL_ARB_texture_buffer_range")
         };
         let renderer = gl.get_parameter_string(glow::RENDERER);
+        let shared_buffer_views = renderer.starts_with("virgl");
+        let renderer_is_zink = renderer.starts_with("zink");
+        // Views that all cover their whole buffer never disagree (see `shared_buffer_views`).
+        let range = range && !shared_buffer_views;
         let compute_shaders = if gles { ver(3, 1) } else { ver(4, 3) };
         let info = DeviceInfo {
             software: is_software(&renderer),
@@ -516,6 +582,8 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
             },
             buffer_storage: !gles
                 && (ver(4, 4) || gl.supported_extensions().contains("GL_ARB_buffer_storage")),
+            shared_buffer_views,
+            keep_context: renderer_is_zink,
         };
         while gl.get_error() != glow::NO_ERROR {}
         Ok(info)

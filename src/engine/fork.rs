@@ -52,6 +52,7 @@ extern "C" fn child() {
             }
         }
     });
+    super::context::forget_kept();
     memory::unlock_maps_after_fork();
     HELD.with(|h| h.borrow_mut().take());
 }

@@ -1,8 +1,14 @@
 //! GL entry points that glow narrows to 32-bit sizes or offsets (`glBindBufferRange`, …), or
 //! does not wrap (`glTexBufferRange`). Device buffers may exceed 2 GiB, so these take `isize`.
+//! Also the calls every use of some entry points must go through: glReadPixels (llvmpipe's
+//! scene fences), pointing a buffer texture (virgl), deleting a buffer (the barrier
+//! bookkeeping).
 
 use std::ffi::c_void;
 
+use glow::HasContext;
+
+use super::barriers::Barriers;
 use super::scene_fences::SceneFences;
 
 type BufferData = unsafe extern "system" fn(u32, isize, *const c_void, u32);
@@ -27,8 +33,13 @@ pub struct GlExt {
     pub bind_buffer_range: BindBufferRange,
     /// `glBufferStorage` (GL 4.4 / ARB_buffer_storage), for persistently mapped staging.
     pub buffer_storage: Option<BufferStorage>,
+    /// Whether a buffer texture is detached before it views another buffer (virgl: see
+    /// `point_buffer_texture`).
+    detach_buffer_textures: bool,
     /// The scenes' fences held on llvmpipe; every glReadPixels goes through `read_pixels`.
     pub scenes: SceneFences,
+    /// The memory barriers buffers need; every buffer is deleted through `delete_buffer`.
+    pub barriers: Barriers,
 }
 
 impl GlExt {
@@ -40,7 +51,9 @@ impl GlExt {
         gles: bool,
         texture_buffer_range: bool,
         buffer_storage: bool,
+        detach_buffer_textures: bool,
         scenes: SceneFences,
+        barriers: Barriers,
     ) -> Option<GlExt> {
         let get = |name: &str| {
             let p = lookup(name);
@@ -81,7 +94,9 @@ impl GlExt {
                 } else {
                     None
                 },
+                detach_buffer_textures,
                 scenes,
+                barriers,
             })
         }
     }
@@ -105,5 +120,51 @@ impl GlExt {
     ) {
         (self.read_pixels)(x, y, width, height, format, ty, dst);
         self.scenes.hold(gl);
+    }
+
+    /// Points the buffer texture bound to GL_TEXTURE_BUFFER at `bytes` of `buffer` from
+    /// `first_byte` (whole texels of `format`, at least one: every buffer has one from any window
+    /// start, see `engine::storage_bytes`), or at the whole buffer without `glTexBufferRange`.
+    ///
+    /// On virgl (Mesa 22.3 with virglrenderer 0.10.4) a buffer texture pointed at another buffer
+    /// with the same format and range went on reading wrong elements in later draws (saxpy's x
+    /// read at 3i + 1 instead of 2i, from the second of two identical calls on fresh buffers;
+    /// `tests/api.rs`, `saxpy_every_placement_and_stride`), whether the fault is the guest
+    /// driver's reuse of the texture's view or the host's: detaching the texture first makes
+    /// Mesa drop its views, and the next one is made afresh.
+    pub fn point_buffer_texture(
+        &self,
+        gl: &glow::Context,
+        format: u32,
+        buffer: glow::Buffer,
+        first_byte: i64,
+        bytes: i64,
+    ) {
+        let texel = if format == glow::RGBA32F { 16 } else { 4 };
+        // SAFETY: the context is current; the caller bound a buffer texture of ours, and the
+        // range lies in the buffer.
+        unsafe {
+            if self.detach_buffer_textures {
+                gl.tex_buffer(glow::TEXTURE_BUFFER, format, None);
+            }
+            match self.tex_buffer_range {
+                Some(tex_buffer_range) => tex_buffer_range(
+                    glow::TEXTURE_BUFFER,
+                    format,
+                    buffer.0.get(),
+                    first_byte as isize,
+                    bytes.max(texel) as isize,
+                ),
+                None => gl.tex_buffer(glow::TEXTURE_BUFFER, format, Some(buffer)),
+            }
+        }
+    }
+
+    /// Deletes a buffer of ours, which the barrier bookkeeping then forgets (GL may give its
+    /// name to a new buffer).
+    pub fn delete_buffer(&self, gl: &glow::Context, buffer: glow::Buffer) {
+        self.barriers.forget(buffer);
+        // SAFETY: the context is current; the caller is done with the buffer.
+        unsafe { gl.delete_buffer(buffer) };
     }
 }

@@ -9,16 +9,16 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use glow::HasContext;
 use std::cell::RefCell;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use super::gl_ext::GlExt;
 use crate::status::{Error, Result, Status};
 
 /// One device allocation.
 pub struct Allocation {
     pub buffer: glow::Buffer,
-    /// Bytes the caller asked for; the GL buffer holds exactly this many.
+    /// Bytes the caller asked for (the GL buffer may hold a few more: `engine::storage_bytes`).
     pub bytes: usize,
     /// Bytes reserved in the address space: `bytes` rounded up to pages, plus one guard page so a
     /// pointer just past the end still names this allocation and is refused, not read as host memory.
@@ -42,7 +42,7 @@ pub enum Location {
 
 /// How many freed ranges stay reserved. Each costs address space and one kernel mapping, no
 /// memory; 1024 is far below the usual limit of 65530 mappings.
-const QUARANTINE_RANGES: usize = 1024;
+pub const QUARANTINE_RANGES: usize = 1024;
 
 /// Freed ranges by start (with their length), and their order of freeing. Process-wide, since
 /// pointers from before a glblasShutdown must still be recognised after it.
@@ -138,12 +138,7 @@ fn page_size() -> usize {
 
 impl DeviceMemory {
     /// Allocates `bytes` (> 0) of device memory and returns its device pointer.
-    pub fn alloc(
-        &mut self,
-        gl: &glow::Context,
-        ext: &super::gl_ext::GlExt,
-        bytes: usize,
-    ) -> Result<*mut c_void> {
+    pub fn alloc(&mut self, gl: &glow::Context, ext: &GlExt, bytes: usize) -> Result<*mut c_void> {
         let page = page_size();
         let reserved = bytes
             .checked_next_multiple_of(page)
@@ -200,7 +195,7 @@ impl DeviceMemory {
     }
 
     /// Frees the allocation that starts exactly at `ptr`.
-    pub fn free(&mut self, gl: &glow::Context, ptr: usize) -> Result<()> {
+    pub fn free(&mut self, gl: &glow::Context, ext: &GlExt, ptr: usize) -> Result<()> {
         let a = self
             .by_start
             .remove(&ptr)
@@ -208,22 +203,21 @@ impl DeviceMemory {
                 Location::Freed => Error::invalid("device pointer was already freed"),
                 _ => Error::invalid("pointer is not the start of a live device allocation"),
             })?;
-        Self::release(Some(gl), ptr, a);
+        Self::release(Some((gl, ext)), ptr, a);
         Ok(())
     }
 
     /// Frees every allocation (shutdown). Without a current context (`gl` is None) only the
     /// address ranges are quarantined; destroying the context frees the buffers.
-    pub fn free_all(&mut self, gl: Option<&glow::Context>) {
+    pub fn free_all(&mut self, gl: Option<(&glow::Context, &GlExt)>) {
         for (start, a) in std::mem::take(&mut self.by_start) {
             Self::release(gl, start, a);
         }
     }
 
-    fn release(gl: Option<&glow::Context>, start: usize, a: Allocation) {
-        if let Some(gl) = gl {
-            // SAFETY: the context is current; the buffer is this allocation's.
-            unsafe { gl.delete_buffer(a.buffer) };
+    fn release(gl: Option<(&glow::Context, &GlExt)>, start: usize, a: Allocation) {
+        if let Some((gl, ext)) = gl {
+            ext.delete_buffer(gl, a.buffer);
         }
         // Into quarantine before leaving LIVE, so the range is never reported as host memory.
         lock(&QUARANTINE).add(start, a.reserved);

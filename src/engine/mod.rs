@@ -2,6 +2,7 @@
 //! kernels share. Every entry point runs through [`with_engine`], which serializes callers,
 //! initialises lazily, and makes the context current on the calling thread for the call only.
 
+pub mod barriers;
 pub mod census;
 pub mod context;
 mod exit;
@@ -90,7 +91,10 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
     let _current = engine.ctx.make_current()?;
     drain_gl_errors(&engine.ctx.gl);
     let result = f(engine);
-    engine.staging.end_call(&engine.ctx.gl);
+    // Before the context is let go (see `barriers::Barriers::new`).
+    engine.ext.barriers.settle(&engine.ctx.gl);
+    engine.staging.end_call(&engine.ctx.gl, &engine.ext);
+    engine.units.end_call(&engine.ctx.gl, &engine.ext);
     engine.ext.scenes.release(&engine.ctx.gl, false);
     // A GL error the kernel did not check itself still fails the call.
     match (result, check_gl(&engine.ctx.gl, "call")) {
@@ -222,7 +226,9 @@ impl Engine {
             ctx.info.gles,
             ctx.info.texture_buffer_range,
             ctx.info.buffer_storage,
+            ctx.info.shared_buffer_views,
             scene_fences::SceneFences::new(&ctx.info.renderer),
+            barriers::Barriers::new(&ctx.info.renderer),
         )
         .ok_or_else(|| Error::new(Status::NotSupported, "a required GL entry point is missing"))?;
         let units = OperandUnits::create(gl)?;
@@ -230,7 +236,7 @@ impl Engine {
         let vao = match unsafe { gl.create_vertex_array() } {
             Ok(v) => v,
             Err(e) => {
-                units.delete(gl);
+                units.delete(gl, &ext);
                 return Err(Error::new(Status::AllocFailed, e));
             }
         };
@@ -248,13 +254,13 @@ impl Engine {
             self.memory.free_all(None);
         } else {
             let gl = &self.ctx.gl;
-            self.memory.free_all(Some(gl));
+            self.memory.free_all(Some((gl, &self.ext)));
             self.programs.delete_all(gl);
             self.targets.delete_all(gl);
-            self.staging.delete_all(gl);
-            self.scratch.delete_all(gl);
+            self.staging.delete_all(gl, &self.ext);
+            self.scratch.delete_all(gl, &self.ext);
             self.ext.scenes.delete_all(gl);
-            self.units.delete(gl);
+            self.units.delete(gl, &self.ext);
             // SAFETY: the context is current; the VAO is ours.
             unsafe { gl.delete_vertex_array(self.vao) };
         }
@@ -262,24 +268,28 @@ impl Engine {
         self.ctx.destroy();
     }
 
-    /// Compiles (once) and binds the program for fragment kernel `frag` with `defines`.
+    /// Compiles (once) and binds the program for fragment kernel `frag` with `defines`; the
+    /// binds that follow are its launch's (see `barriers`).
     pub fn program(
         &mut self,
         name: &'static str,
         frag: &'static str,
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
+        self.ext.barriers.new_launch();
         self.programs
             .use_program(&self.ctx.gl, self.ctx.info.gles, name, frag, defines)
     }
 
-    /// Compiles (once) and binds compute program `name` from source `comp` with `defines`.
+    /// Compiles (once) and binds compute program `name` from source `comp` with `defines`; the
+    /// binds that follow are its dispatch's (see `barriers`).
     pub fn compute_program(
         &mut self,
         name: &'static str,
         comp: &'static str,
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
+        self.ext.barriers.new_launch();
         self.programs.use_compute(&self.ctx.gl, name, comp, defines)
     }
 
@@ -456,15 +466,31 @@ impl Engine {
     }
 
     /// Draws the full-viewport triangle with the bound program and target (a scene of its own
-    /// on llvmpipe, whose fence is held: see `scene_fences`).
+    /// on llvmpipe, whose fence is held: see `scene_fences`), after the barriers its operands
+    /// need.
     pub fn draw(&self) -> Result<()> {
-        // SAFETY: the context is current; program, target and operands were bound by the kernel.
-        fault::launch(|| unsafe {
-            self.ctx.gl.bind_vertex_array(Some(self.vao));
-            self.ctx.gl.draw_arrays(glow::TRIANGLES, 0, 3);
+        let gl = &self.ctx.gl;
+        self.ext.barriers.launch(gl, || {
+            // SAFETY: the context is current; program, target and operands were bound by the
+            // kernel.
+            fault::launch(|| unsafe {
+                gl.bind_vertex_array(Some(self.vao));
+                gl.draw_arrays(glow::TRIANGLES, 0, 3);
+            })
         });
-        self.ext.scenes.hold(&self.ctx.gl);
-        check_gl(&self.ctx.gl, "draw")
+        self.ext.scenes.hold(gl);
+        check_gl(gl, "draw")
+    }
+
+    /// Dispatches the bound compute program over `x`×`y` workgroups (one in z, which the
+    /// shaders' `RUNTIME_ZERO` counts on: see `programs`), after the barriers its operands need.
+    pub fn dispatch(&self, x: i64, y: i64, what: &str) -> Result<()> {
+        let gl = &self.ctx.gl;
+        self.ext.barriers.launch(gl, || {
+            // SAFETY: the context is current; the kernel bound the program and its operands.
+            fault::launch(|| unsafe { gl.dispatch_compute(x as u32, y as u32, 1) })
+        });
+        check_gl(gl, what)
     }
 
     /// Resolves a pointer argument covering `elems` floats from it: host memory, or a device
@@ -574,13 +600,17 @@ pub fn check_gl(gl: &glow::Context, what: &str) -> Result<()> {
     }
 }
 
-/// The size to give a buffer asked to hold `bytes`: never a power of two. llvmpipe compiles a
-/// shader once per combination of static state of what it samples, and that includes whether
-/// each sampled buffer's size is a power of two (`pot_width`), so buffers of both kinds made it
-/// compile sgemm's shader (2 s cold) again when a scratch buffer grew past or onto a power of
-/// two. Multiples of 16 more bytes keep RGBA texels whole and are never viewed.
+/// The size to give a buffer asked to hold `bytes`: whole RGBA texels, and never a power of two.
+/// Whole texels, so that every window of a buffer (its start a multiple of 16 bytes, inside the
+/// buffer) holds at least one texel of each view format: virgl's host renderer rejects a buffer
+/// texture of no texel (`glTexBufferRange` with size 0, "Illegal command buffer"), which Mesa
+/// answers by aborting the process. Not a power of two, since llvmpipe compiles a shader once per
+/// combination of static state of what it samples, and that includes whether each sampled
+/// buffer's size is a power of two (`pot_width`), so buffers of both kinds made it compile
+/// sgemm's shader (2 s cold) again when a scratch buffer grew past or onto a power of two. The
+/// bytes added are never viewed as elements.
 fn storage_bytes(bytes: i64) -> i64 {
-    let mut size = bytes;
+    let mut size = (bytes + 15) / 16 * 16;
     // Twice at most: 16 bytes become 48.
     while size > 0 && (size as u64).is_power_of_two() {
         size += 16;
@@ -609,7 +639,7 @@ pub fn new_buffer(gl: &glow::Context, ext: &GlExt, bytes: i64, usage: u32) -> Re
         match check_gl(gl, "glBufferData") {
             Ok(()) => Ok(buffer),
             Err(e) => {
-                gl.delete_buffer(buffer);
+                ext.delete_buffer(gl, buffer);
                 Err(e)
             }
         }
@@ -659,7 +689,7 @@ pub fn new_mapped_buffer(
         match mapped {
             Ok(p) => Ok((buffer, p)),
             Err(e) => {
-                gl.delete_buffer(buffer);
+                ext.delete_buffer(gl, buffer);
                 Err(e)
             }
         }
@@ -691,14 +721,26 @@ mod tests {
     use super::storage_bytes;
 
     #[test]
-    fn buffer_sizes_are_never_powers_of_two() {
-        for bytes in [1i64, 4, 16, 4096, 1 << 20, 1 << 31] {
+    fn buffer_sizes_are_whole_texels_never_powers_of_two() {
+        for bytes in [
+            1i64,
+            4,
+            12,
+            16,
+            20,
+            4096,
+            1 << 20,
+            3 << 20,
+            1 << 31,
+            (1 << 31) + 4,
+        ] {
             let s = storage_bytes(bytes);
-            assert!(!(s as u64).is_power_of_two() && s > bytes, "{bytes} -> {s}");
-            // Whole RGBA texels stay whole.
-            assert_eq!(s % 16, bytes % 16, "{bytes} -> {s}");
+            assert!(
+                !(s as u64).is_power_of_two() && s >= bytes && s % 16 == 0 && s - bytes < 48,
+                "{bytes} -> {s}"
+            );
         }
-        for bytes in [0i64, 12, 20, 3 << 20, (1 << 31) + 16] {
+        for bytes in [0i64, 48, 3 << 20, (1 << 31) + 16] {
             assert_eq!(storage_bytes(bytes), bytes);
         }
     }

@@ -2,10 +2,12 @@
 //! (bound as a window of a buffer texture, host data uploaded first), and how a kernel's output
 //! reaches it (glReadPixels straight into host memory, or into the device buffer as a pack buffer).
 
+use std::cell::RefCell;
 use std::ffi::c_void;
 
 use glow::HasContext;
 
+use super::barriers::Access;
 use super::context::DeviceInfo;
 use super::gl_ext::GlExt;
 use super::programs::Program;
@@ -169,8 +171,10 @@ impl Window {
         }
     }
 
-    /// Binds the window as shader storage block `binding`.
+    /// Binds the window as shader storage block `binding`, which the next launch reads and
+    /// writes.
     pub fn bind_storage(&self, ext: &GlExt, binding: u32) {
+        ext.barriers.bound(self.buffer, Access::Storage);
         // SAFETY: the context is current; the range lies inside the buffer.
         unsafe {
             (ext.bind_buffer_range)(
@@ -187,6 +191,10 @@ impl Window {
 /// The buffer textures operands are read through, one per texture unit.
 pub struct OperandUnits {
     textures: [glow::Texture; OPERAND_UNITS],
+    /// Per unit, a copy of the window of an operand whose buffer is too large to be viewed whole
+    /// on a device without glTexBufferRange, and its size in bytes; reused within a call, deleted
+    /// at its end (`end_call`), since it can take as much memory as a window.
+    copies: RefCell<[Option<(glow::Buffer, i64)>; OPERAND_UNITS]>,
 }
 
 impl OperandUnits {
@@ -206,18 +214,20 @@ impl OperandUnits {
         }
         Ok(OperandUnits {
             textures: made.try_into().expect("OPERAND_UNITS textures"),
+            copies: RefCell::default(),
         })
     }
 
-    pub fn delete(self, gl: &glow::Context) {
+    pub fn delete(self, gl: &glow::Context, ext: &GlExt) {
+        self.end_call(gl, ext);
         for t in self.textures {
             // SAFETY: the context is current; the textures are ours.
             unsafe { gl.delete_texture(t) };
         }
     }
 
-    /// Binds elements `lo..lo+count` of `mem`'s buffer to texture unit `unit` and returns the
-    /// element index the window starts at.
+    /// Binds elements `lo..lo+count` of `mem`'s buffer to texture unit `unit` for the next launch
+    /// to sample, and returns the element index the window starts at.
     fn bind_window(
         &self,
         gl: &glow::Context,
@@ -227,38 +237,94 @@ impl OperandUnits {
         mem: Mem,
         count: i64,
     ) -> Result<i64> {
-        let Mem::Device { buffer, len, .. } = mem else {
+        let Mem::Device {
+            buffer,
+            offset,
+            len,
+        } = mem
+        else {
             unreachable!("host operands are uploaded before binding")
         };
-        // SAFETY: the context is current; the range lies inside the buffer (checked by the caller).
+        ext.barriers.bound(buffer, Access::Fetch);
+        // SAFETY: the context is current.
         unsafe {
             gl.active_texture(glow::TEXTURE0 + unit as u32);
             gl.bind_texture(glow::TEXTURE_BUFFER, Some(self.textures[unit]));
-            match ext.tex_buffer_range {
-                Some(tex_buffer_range) => {
-                    let w = Window::of(info, mem, count);
-                    if w.bytes / 4 > info.max_texture_buffer_size {
-                        return Err(Error::overflow(
-                            "operand window exceeds the buffer texture size",
-                        ));
-                    }
-                    tex_buffer_range(
-                        glow::TEXTURE_BUFFER,
-                        glow::R32F,
-                        w.buffer.0.get(),
-                        w.first_byte as isize,
-                        w.bytes as isize,
-                    );
-                    Ok(w.first_byte / 4)
+        }
+        // Without glTexBufferRange a view covers its whole buffer, or a copy of the window
+        // where the buffer is larger than a view can be.
+        let copied = ext.tex_buffer_range.is_none() && len > info.max_texture_buffer_size;
+        let (elems, first) = if ext.tex_buffer_range.is_some() {
+            let w = Window::of(info, mem, count);
+            (w.bytes / 4, w.first_byte / 4)
+        } else if copied {
+            (count, offset)
+        } else {
+            (len, 0)
+        };
+        if elems > info.max_texture_buffer_size {
+            return Err(Error::overflow(
+                "operand window exceeds the buffer texture size",
+            ));
+        }
+        if copied {
+            self.copy_window(gl, ext, unit, buffer, offset, count)?;
+        } else {
+            ext.point_buffer_texture(gl, glow::R32F, buffer, first * 4, elems * 4);
+        }
+        Ok(first)
+    }
+
+    /// Copies elements `offset..offset+count` of `buffer` into unit `unit`'s copy buffer and
+    /// points the unit's view at it (see `copies`).
+    fn copy_window(
+        &self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        unit: usize,
+        buffer: glow::Buffer,
+        offset: i64,
+        count: i64,
+    ) -> Result<()> {
+        let bytes = count.max(1) * 4;
+        let mut copies = self.copies.borrow_mut();
+        let copy = match copies[unit] {
+            Some((copy, size)) if size >= bytes => copy,
+            old => {
+                if let Some((b, _)) = old {
+                    copies[unit] = None;
+                    ext.delete_buffer(gl, b);
                 }
-                None => {
-                    if len > info.max_texture_buffer_size {
-                        return Err(Error::overflow("buffer exceeds the buffer texture size"));
-                    }
-                    gl.tex_buffer(glow::TEXTURE_BUFFER, glow::R32F, Some(buffer));
-                    Ok(0)
-                }
+                let b = super::new_buffer(gl, ext, bytes, glow::STREAM_COPY)?;
+                copies[unit] = Some((b, bytes));
+                b
             }
+        };
+        ext.barriers.use_now(gl, buffer, Access::Copy);
+        ext.barriers.bound(copy, Access::Fetch);
+        // SAFETY: the context is current; both ranges lie inside their buffers.
+        unsafe {
+            gl.bind_buffer(glow::COPY_READ_BUFFER, Some(buffer));
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(copy));
+            (ext.copy_buffer_sub_data)(
+                glow::COPY_READ_BUFFER,
+                glow::COPY_WRITE_BUFFER,
+                (offset * 4) as isize,
+                0,
+                (count * 4) as isize,
+            );
+            gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+        }
+        super::check_gl(gl, "glCopyBufferSubData")?;
+        ext.point_buffer_texture(gl, glow::R32F, copy, 0, bytes);
+        Ok(())
+    }
+
+    /// Deletes the window copies made during the call.
+    pub fn end_call(&self, gl: &glow::Context, ext: &GlExt) {
+        for (b, _) in self.copies.borrow_mut().iter_mut().filter_map(Option::take) {
+            ext.delete_buffer(gl, b);
         }
     }
 
@@ -378,7 +444,7 @@ impl OutLayout {
         debug_assert_eq!(dst.n, self.count);
         let w = i64::from(self.width);
         let h = i64::from(self.height);
-        with_pack_destination(gl, dst.mem, |base| {
+        with_pack_destination(gl, ext, dst.mem, |base| {
             let pieces: Vec<(i32, i32, i32, i32, i64)> = if self.tall {
                 (0..w)
                     .map(|c| {
@@ -424,7 +490,7 @@ impl OutLayout {
 /// of each column untouched): a target row is a column of `m`, `ld` floats apart, read in
 /// groups of as many as `pack_rows` allows.
 pub fn store_matrix(gl: &glow::Context, ext: &GlExt, m: &Matrix) -> Result<()> {
-    with_pack_destination(gl, m.mem, |base| {
+    with_pack_destination(gl, ext, m.mem, |base| {
         let rows = Rows {
             width: m.rows as i32,
             height: m.cols,
@@ -503,7 +569,7 @@ pub fn store_blocks(gl: &glow::Context, ext: &GlExt, m: &Matrix, cols: i64) -> R
     if width == 0 {
         return Ok(());
     }
-    with_pack_destination(gl, m.mem, |base| {
+    with_pack_destination(gl, ext, m.mem, |base| {
         for t in 0..cols.min(m.cols) {
             // Rows of texels of attachment t: columns t, t + cols, ... below m.cols, so rows
             // `cols` columns apart (a multiple of 4 floats: `cols` is).
@@ -533,7 +599,7 @@ pub fn store_texels(
     width: i32,
     height: i32,
 ) -> Result<()> {
-    with_pack_destination(gl, dst, |base| {
+    with_pack_destination(gl, ext, dst, |base| {
         // SAFETY: the context is current; the caller's `dst` holds 4*width*height elements.
         unsafe { ext.read_pixels(gl, 0, 0, width, height, glow::RGBA, glow::FLOAT, base(0)) }
     })
@@ -558,7 +624,7 @@ pub fn store_texel_run(
     // Whole texels [t0, t1).
     let t0 = i64::from(shift > 0);
     let t1 = (n + shift) / 4;
-    with_pack_destination(gl, dst, |base| {
+    with_pack_destination(gl, ext, dst, |base| {
         let mut t = t0;
         while t < t1 {
             // Up to the end of t's row, or whole rows from the start of one.
@@ -620,6 +686,7 @@ pub fn store_texel_run(
                 // SAFETY: the context is current; texel k of `edges` (which holds two), then
                 // its valid components into dst's elements lo..hi.
                 unsafe {
+                    ext.barriers.use_now(gl, edges, Access::Pack);
                     gl.bind_buffer(glow::PIXEL_PACK_BUFFER, Some(edges));
                     ext.read_pixels(
                         gl,
@@ -632,6 +699,8 @@ pub fn store_texel_run(
                         (16 * k) as *mut c_void,
                     );
                     gl.bind_buffer(glow::PIXEL_PACK_BUFFER, None);
+                    ext.barriers.use_now(gl, edges, Access::Copy);
+                    ext.barriers.use_now(gl, buffer, Access::Copy);
                     gl.bind_buffer(glow::COPY_READ_BUFFER, Some(edges));
                     gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
                     (ext.copy_buffer_sub_data)(
@@ -669,12 +738,14 @@ pub fn partial_texels(n: i64, shift: i64) -> Vec<i64> {
 /// device buffer bound as GL_PIXEL_PACK_BUFFER (the pointer is then a byte offset).
 fn with_pack_destination(
     gl: &glow::Context,
+    ext: &GlExt,
     mem: Mem,
     read: impl FnOnce(&dyn Fn(i64) -> *mut c_void),
 ) -> Result<()> {
     match mem {
         Mem::Host(p) => read(&|at| p.wrapping_offset(at as isize).cast()),
         Mem::Device { buffer, offset, .. } => {
+            ext.barriers.use_now(gl, buffer, Access::Pack);
             // SAFETY: the context is current.
             unsafe { gl.bind_buffer(glow::PIXEL_PACK_BUFFER, Some(buffer)) };
             read(&|at| ((offset + at) * 4) as usize as *mut c_void);

@@ -11,6 +11,8 @@ use crate::status::{Error, Result, Status};
 const FULLSCREEN_VERT: &str = include_str!("../../shaders/fullscreen.vert");
 /// Helpers every fragment kernel includes: operand fetches and the output index mapping.
 const COMMON: &str = include_str!("../../shaders/common.glsl");
+/// What every compute kernel includes: uniforms no driver may compile into a shader variant.
+const COMPUTE_COMMON: &str = include_str!("../../shaders/compute.glsl");
 
 /// A linked program and its active uniforms.
 pub struct Program {
@@ -74,7 +76,7 @@ impl Programs {
         self.use_stages(gl, name, defines, |defines| {
             vec![(
                 glow::COMPUTE_SHADER,
-                format!("#version 430 core\n{defines}{comp}"),
+                format!("#version 430 core\n{defines}{COMPUTE_COMMON}{comp}"),
             )]
         })
     }

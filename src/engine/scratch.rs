@@ -1,9 +1,10 @@
 //! Scratch device memory for multi-pass kernels (sgemm's packed panels and its output), grown
 //! on demand and kept, and the buffer textures that view buffers in a chosen format, for
-//! sampling or for image stores.
+//! sampling or for image stores (each bound for the next launch: see `barriers`).
 
 use glow::HasContext;
 
+use super::barriers::Access;
 use super::gl_ext::GlExt;
 use super::operand::Window;
 use crate::status::{Error, Result, Status};
@@ -40,7 +41,7 @@ impl GrowingBuffer {
         if let Some(g) = self.fitting(elems) {
             return Ok(g.buffer);
         }
-        self.delete(gl);
+        self.delete(gl, ext);
         let buffer = super::new_buffer(gl, ext, elems.max(1) * 4, usage)?;
         self.0 = Some(Grown {
             buffer,
@@ -66,7 +67,7 @@ impl GrowingBuffer {
         {
             return Ok((*buffer, *p));
         }
-        self.delete(gl);
+        self.delete(gl, ext);
         let (buffer, p) = super::new_mapped_buffer(gl, ext, elems.max(1) * 4)?;
         self.0 = Some(Grown {
             buffer,
@@ -80,11 +81,10 @@ impl GrowingBuffer {
         self.0.as_ref().filter(|g| g.elems >= elems)
     }
 
-    pub fn delete(&mut self, gl: &glow::Context) {
+    pub fn delete(&mut self, gl: &glow::Context, ext: &GlExt) {
         if let Some(g) = self.0.take() {
-            // SAFETY: the context is current; the buffer is ours and no longer needed (deleting
-            // a mapped buffer unmaps it).
-            unsafe { gl.delete_buffer(g.buffer) };
+            // The buffer is ours and no longer needed (deleting a mapped buffer unmaps it).
+            ext.delete_buffer(gl, g.buffer);
         }
     }
 }
@@ -114,10 +114,51 @@ impl Scratch {
 
     /// Buffer texture `slot`, now viewing `bytes` of `buffer` from `first_byte` (aligned to
     /// GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT) as `format`, bound to texture unit `unit` (which it
-    /// replaces there; a view used only as an image may take any unit no sampler uses). Without
-    /// glTexBufferRange (GL 3.3) only views from byte 0 can be made: they cover the whole buffer.
+    /// replaces there) for the next launch to sample. Without glTexBufferRange (GL 3.3) only
+    /// views from byte 0 can be made: they cover the whole buffer.
     #[allow(clippy::too_many_arguments)]
     pub fn view(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        slot: usize,
+        unit: u32,
+        buffer: glow::Buffer,
+        format: u32,
+        first_byte: i64,
+        bytes: i64,
+    ) -> Result<()> {
+        self.point(gl, ext, slot, unit, buffer, format, first_byte, bytes)?;
+        ext.barriers.bound(buffer, Access::Fetch);
+        Ok(())
+    }
+
+    /// View `slot` of `bytes` of `buffer` from `first_byte` as R32F (on texture unit `unit`,
+    /// which no sampler of the program may use), bound to image unit `image` for the next
+    /// launch to write.
+    #[allow(clippy::too_many_arguments)]
+    pub fn image(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        slot: usize,
+        unit: u32,
+        image: u32,
+        buffer: glow::Buffer,
+        first_byte: i64,
+        bytes: i64,
+    ) -> Result<()> {
+        let t = self.point(gl, ext, slot, unit, buffer, glow::R32F, first_byte, bytes)?;
+        // SAFETY: the context is current; the texture is a buffer texture of ours.
+        unsafe { gl.bind_image_texture(image, Some(t), 0, false, 0, glow::WRITE_ONLY, glow::R32F) };
+        ext.barriers.bound(buffer, Access::ImageStore);
+        Ok(())
+    }
+
+    /// Points view `slot` at `bytes` of `buffer` from `first_byte` as `format`, bound to
+    /// texture unit `unit` (see `GlExt::point_buffer_texture`).
+    #[allow(clippy::too_many_arguments)]
+    fn point(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -135,22 +176,13 @@ impl Scratch {
             Some(t) => t,
             None => *self.views[slot].insert(super::new_buffer_texture(gl, unit)?),
         };
-        // SAFETY: the context is current; the texture is ours; the range lies in the buffer.
+        // SAFETY: the context is current; the texture is ours.
         unsafe {
             gl.active_texture(glow::TEXTURE0 + unit);
             gl.bind_texture(glow::TEXTURE_BUFFER, Some(t));
-            match ext.tex_buffer_range {
-                Some(tex_buffer_range) => tex_buffer_range(
-                    glow::TEXTURE_BUFFER,
-                    format,
-                    buffer.0.get(),
-                    first_byte as isize,
-                    bytes.max(4) as isize,
-                ),
-                None => gl.tex_buffer(glow::TEXTURE_BUFFER, format, Some(buffer)),
-            }
-            Ok(t)
         }
+        ext.point_buffer_texture(gl, format, buffer, first_byte, bytes);
+        Ok(t)
     }
 
     /// Points view `slot` at window `w` and binds it to texture unit `unit` for sampling: as
@@ -170,13 +202,14 @@ impl Scratch {
         } else {
             (glow::R32F, w.bytes)
         };
+        // A window of fewer than four elements has no whole texel for its RGBA view, which the
+        // kernel then never reads; `point` still gives the view one (see `storage_bytes`).
         self.view(gl, ext, slot, unit, w.buffer, format, w.first_byte, bytes)
-            .map(|_| ())
     }
 
-    pub fn delete_all(&mut self, gl: &glow::Context) {
+    pub fn delete_all(&mut self, gl: &glow::Context, ext: &GlExt) {
         for b in &mut self.buffers {
-            b.delete(gl);
+            b.delete(gl, ext);
         }
         for t in self.views.iter_mut().filter_map(Option::take) {
             // SAFETY: the context is current; the texture is ours.

@@ -14,6 +14,7 @@
 
 use glow::HasContext;
 
+use super::barriers::Access;
 use super::gl_ext::GlExt;
 use super::operand::{Matrix, Mem, Vector, OPERAND_UNITS};
 use super::scratch::GrowingBuffer;
@@ -45,13 +46,12 @@ struct Slot {
 }
 
 impl Staging {
-    pub fn delete_all(&mut self, gl: &glow::Context) {
+    pub fn delete_all(&mut self, gl: &glow::Context, ext: &GlExt) {
         for b in self.pinned.drain(..) {
-            // SAFETY: the context is current; the buffer is ours.
-            unsafe { gl.delete_buffer(b) };
+            ext.delete_buffer(gl, b);
         }
         for s in &mut self.slots {
-            s.buffer.delete(gl);
+            s.buffer.delete(gl, ext);
             s.busy = false;
         }
         if let Some(f) = self.pending.take() {
@@ -100,7 +100,7 @@ impl Staging {
             super::fault::allocation();
             gl.bind_buffer(EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD, None);
             if super::check_gl(gl, "pinned buffer").is_err() {
-                gl.delete_buffer(buffer);
+                ext.delete_buffer(gl, buffer);
                 return None;
             }
             self.pinned.push(buffer);
@@ -115,15 +115,16 @@ impl Staging {
     /// Marks the end of a call: later writes into staging wait for the device to finish the
     /// commands issued so far, and buffers over the caller's memory are released once the
     /// device is done with them.
-    pub fn end_call(&mut self, gl: &glow::Context) {
+    pub fn end_call(&mut self, gl: &glow::Context, ext: &GlExt) {
         if !self.pinned.is_empty() {
-            // SAFETY: the context is current.
-            unsafe { gl.memory_barrier(glow::CLIENT_MAPPED_BUFFER_BARRIER_BIT) };
+            for &b in &self.pinned {
+                ext.barriers.use_now(gl, b, Access::Mapped);
+            }
             // On failure (a lost context) nothing is running any more.
             let _ = self.wait_all(gl);
             for b in self.pinned.drain(..) {
-                // SAFETY: the context is current; the device is done with the buffer.
-                unsafe { gl.delete_buffer(b) };
+                // The device is done with the buffer.
+                ext.delete_buffer(gl, b);
             }
         }
         if self.slots.iter().any(|s| s.busy) {
@@ -187,14 +188,21 @@ impl Staging {
         let b = self.slots[unit]
             .buffer
             .ensure(gl, ext, elems, glow::STREAM_DRAW)?;
+        ext.barriers.use_now(gl, b, Access::Copy);
         // SAFETY: the context is current; the mapping is unmapped by `unmap` before any draw.
+        // Not with GL_MAP_INVALIDATE_BUFFER_BIT: on zink (Mesa 22.3) invalidating a staging
+        // buffer that a buffer texture views corrupted the heap, in Mesa's threaded context,
+        // which replaces the buffer's storage (GLES on zink with small launch limits: 3 runs of
+        // the Python kernel tests in 4 crashed or read stale elements; none with
+        // GALLIUM_THREAD=0 or without the bit). A plain write mapping lets the driver stage the
+        // data where the buffer is still in use.
         unsafe {
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
             let p = (ext.map_buffer_range)(
                 glow::COPY_WRITE_BUFFER,
                 0,
                 (elems * 4) as isize,
-                glow::MAP_WRITE_BIT | glow::MAP_INVALIDATE_BUFFER_BIT,
+                glow::MAP_WRITE_BIT,
             );
             if p.is_null() {
                 super::check_gl(gl, "glMapBufferRange")?;
@@ -336,11 +344,10 @@ impl Staging {
         elems: i64,
         read: impl FnOnce(&[f32]) -> T,
     ) -> Result<T> {
-        // SAFETY: the context is current.
-        unsafe { gl.memory_barrier(glow::CLIENT_MAPPED_BUFFER_BARRIER_BIT) };
+        let (buffer, p) = self.slots[unit].buffer.ensure_mapped(gl, ext, elems)?;
+        ext.barriers.use_now(gl, buffer, Access::Mapped);
         self.slots[unit].busy = true;
         self.settle(gl)?;
-        let (_, p) = self.slots[unit].buffer.ensure_mapped(gl, ext, elems)?;
         // SAFETY: the mapping holds at least `elems` floats, which the device has finished
         // writing; nothing writes them while the slice lives.
         Ok(read(unsafe {
@@ -350,7 +357,7 @@ impl Staging {
 }
 
 /// Waits for fence `f` (flushing the commands before it) and deletes it.
-fn wait(gl: &glow::Context, f: glow::Fence) -> Result<()> {
+pub fn wait(gl: &glow::Context, f: glow::Fence) -> Result<()> {
     let result = match wait_status(gl, f) {
         glow::WAIT_FAILED => super::check_gl(gl, "glClientWaitSync"),
         _ => Ok(()),

@@ -4,6 +4,7 @@ use std::ffi::c_void;
 
 use glow::HasContext;
 
+use super::barriers::Access;
 use super::memory::Location;
 use super::operand::Mem;
 use super::{check_gl, Engine};
@@ -61,6 +62,12 @@ impl Engine {
         upload: bool,
     ) -> Result<()> {
         let gl = &self.ctx.gl;
+        let access = if upload {
+            Access::Copy
+        } else {
+            Access::HostRead
+        };
+        self.ext.barriers.use_now(gl, buffer, access);
         // SAFETY: the context is current; the caller checked both ranges.
         unsafe {
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
@@ -148,6 +155,8 @@ impl Engine {
                     return self.buffer_io(db, doff as i64, bytes, tmp.as_mut_ptr().cast(), true);
                 }
                 let gl = &self.ctx.gl;
+                self.ext.barriers.use_now(gl, sb, Access::Copy);
+                self.ext.barriers.use_now(gl, db, Access::Copy);
                 // SAFETY: the context is current; both ranges were checked above.
                 unsafe {
                     gl.bind_buffer(glow::COPY_READ_BUFFER, Some(sb));

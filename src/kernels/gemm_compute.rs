@@ -7,8 +7,6 @@
 //! buffer that is read back into the host matrix column by column (so its padding rows are never
 //! written).
 
-use glow::HasContext;
-
 use super::gemm::{Gemm, PANELS};
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
@@ -222,13 +220,13 @@ fn multiply(
     }
     let gl = &e.ctx.gl;
     let w = Window::of(&e.ctx.info, out.mem, out.span());
-    let view = e.scratch.view(
+    e.scratch.image(
         gl,
         &e.ext,
         VIEW_OUT,
         UNIT_IMAGES,
+        IMAGE_OUT,
         w.buffer,
-        glow::R32F,
         w.first_byte,
         w.bytes,
     )?;
@@ -242,22 +240,7 @@ fn multiply(
     p.set_i32(gl, "uOut", IMAGE_OUT as i32);
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
-    // SAFETY: the context is current; program, textures and image are bound above.
-    crate::engine::fault::launch(|| unsafe {
-        gl.memory_barrier(glow::TEXTURE_FETCH_BARRIER_BIT);
-        gl.bind_image_texture(
-            IMAGE_OUT,
-            Some(view),
-            0,
-            false,
-            0,
-            glow::WRITE_ONLY,
-            glow::R32F,
-        );
-        gl.dispatch_compute(kernel.groups(m) as u32, kernel.groups(n) as u32, 1);
-        gl.memory_barrier(glow::ALL_BARRIER_BITS);
-    });
-    crate::engine::check_gl(gl, "gemm dispatch")
+    e.dispatch(kernel.groups(m), kernel.groups(n), "gemm dispatch")
 }
 
 /// Packs op(`src`) (`rows` × `cols`; the transpose of the stored matrix when `transposed`) into
@@ -276,35 +259,20 @@ fn pack(
     e.bind_matrix(&p, 0, "P", src, transposed)?;
     let gl = &e.ctx.gl;
     let buffer = e.scratch.buffer(gl, &e.ext, slot, ld * cols)?;
-    let view = e.scratch.view(
+    e.scratch.image(
         gl,
         &e.ext,
         VIEW_PACK,
         UNIT_IMAGES,
+        IMAGE_PANEL,
         buffer,
-        glow::R32F,
         0,
         ld * cols * 4,
     )?;
     p.set_i32(gl, "uRows", rows as i32);
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
-    // SAFETY: the context is current; the barrier orders this pass's stores after earlier reads
-    // of the panel.
-    crate::engine::fault::launch(|| unsafe {
-        gl.memory_barrier(glow::ALL_BARRIER_BITS);
-        gl.bind_image_texture(
-            IMAGE_PANEL,
-            Some(view),
-            0,
-            false,
-            0,
-            glow::WRITE_ONLY,
-            glow::R32F,
-        );
-        gl.dispatch_compute(((ld + 63) / 64) as u32, cols as u32, 1);
-    });
-    crate::engine::check_gl(gl, "gemm pack")
+    e.dispatch((ld + 63) / 64, cols, "gemm pack")
 }
 
 /// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`),

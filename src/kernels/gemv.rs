@@ -122,7 +122,7 @@ impl Part {
         // A's columns are whole texels where they all start at the same phase.
         let a_phase = ax
             .as_ref()
-            .filter(|(a, _)| a.ld % 4 == 0)
+            .filter(|(a, _)| a.ld % 4 == 0 && texels::rgba_viewable(e, a.mem))
             .and_then(|(a, _)| stream::phase(e, a.mem));
         let yd = if self.beta != 0.0 {
             Some(e.upload_vector_padded(2, ys, a_phase.unwrap_or(0))?)

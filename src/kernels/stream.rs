@@ -3,8 +3,6 @@
 //! texels line up with the device operands'),
 //! viewing an operand for four-at-a-time and one-at-a-time reads, and the dispatch.
 
-use glow::HasContext;
-
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::programs::Program;
 use crate::engine::Engine;
@@ -121,18 +119,10 @@ pub fn vec4(ops: &[&Operand]) -> bool {
 }
 
 /// Dispatches the bound program over `items` work items, each invocation looping over its
-/// share, with a barrier ordering later reads (by shaders or the host) after its writes.
-/// Returns the workgroup count (see `groups`).
+/// share. Returns the workgroup count (see `groups`).
 pub fn dispatch(e: &Engine, items: i64, what: &str) -> Result<i64> {
     let groups = groups(e, items);
-    let gl = &e.ctx.gl;
-    // SAFETY: the context is current; the caller bound the program and its operands. Every
-    // compute kernel ends its work with this barrier (sgemm too), so none is needed before.
-    crate::engine::fault::launch(|| unsafe {
-        gl.dispatch_compute(groups as u32, 1, 1);
-        gl.memory_barrier(glow::ALL_BARRIER_BITS);
-    });
-    crate::engine::check_gl(gl, what)?;
+    e.dispatch(groups, 1, what)?;
     Ok(groups)
 }
 

@@ -59,7 +59,10 @@ impl Grid {
     /// Whether device operand `v`, of as many elements as the grid, can be read whole texels
     /// at a time: unit stride in the grid's order, and its texels line up with the grid's.
     pub fn whole_texels(&self, e: &Engine, v: &Vector) -> bool {
-        v.inc == 1 && !self.reverse && stream::phase(e, v.mem) == Some(self.shift)
+        rgba_viewable(e, v.mem)
+            && v.inc == 1
+            && !self.reverse
+            && stream::phase(e, v.mem) == Some(self.shift)
     }
 
     pub fn set_uniforms(&self, e: &Engine, p: &Program) {
@@ -114,6 +117,18 @@ impl Grid {
         }
         Ok(())
     }
+}
+
+/// Whether device memory `mem` may be read through an RGBA32F view: where the device allows a
+/// second view of an operand's buffer, and the view reaches every element (without
+/// glTexBufferRange it covers the whole buffer, and one larger than a view can be is read
+/// through R32F copies of its windows, see `OperandUnits::copy_window`).
+pub fn rgba_viewable(e: &Engine, mem: Mem) -> bool {
+    let fits = match mem {
+        Mem::Device { len, .. } => len <= e.ctx.info.max_texture_buffer_size,
+        Mem::Host(_) => false,
+    };
+    e.ctx.info.rgba_operand_views() && (e.ext.tex_buffer_range.is_some() || fits)
 }
 
 /// Binds an RGBA32F view of the window over the `span` elements of device memory `mem` as

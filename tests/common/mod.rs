@@ -27,6 +27,19 @@ pub fn fill(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
+/// A small deterministic generator (an LCG), one per thread of a test.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
 /// A device allocation holding a copy of `data`, freed on drop.
 pub struct Dev(pub *mut c_void);
 

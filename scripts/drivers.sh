@@ -1,0 +1,105 @@
+# The OpenGL implementations glblas is tested and measured on, each by one name. Sourced by
+# scripts/test.sh and scripts/demo.sh, which call:
+#   driver_env NAME   install what configuration NAME needs, start its services and export its
+#                     environment (for this shell and what it runs);
+#   driver_stop       stop what driver_env started and restore the environment; fails if
+#                     virgl's renderer rejected a command meanwhile (a rejected command kills
+#                     the client process, so it must never be sent).
+#
+#   llvmpipe       Mesa's software rasterizer: desktop GL 4.5 core (the default device).
+#   llvmpipe-gles  llvmpipe through OpenGL ES 3.2 (GLBLAS_GL_API=gles).
+#   llvmpipe-gl33  llvmpipe presenting the GL 3.3 baseline: no glTexBufferRange, compute shaders
+#                  or buffer storage (Mesa's version and extension overrides).
+#   zink           Mesa's OpenGL 4.6 on Vulkan (zink), over lavapipe: asynchronous, explicit
+#                  barriers, no pinned memory, shaders through SPIR-V.
+#   zink-gles      zink through OpenGL ES 3.2.
+#   virgl          the OpenGL a virtual machine with a virtio-gpu device sees: Mesa's virgl
+#                  driver, whose commands virglrenderer's test server validates and replays
+#                  with the host's EGL (llvmpipe here).
+
+DRIVERS="llvmpipe llvmpipe-gles llvmpipe-gl33 zink zink-gles virgl"
+
+# Variables a configuration may set; driver_stop unsets them again.
+DRIVER_VARS="GALLIUM_DRIVER LIBGL_ALWAYS_SOFTWARE GLBLAS_GL_API MESA_GL_VERSION_OVERRIDE
+  MESA_GLSL_VERSION_OVERRIDE MESA_EXTENSION_OVERRIDE XDG_RUNTIME_DIR GLBLAS_DRIVER"
+
+_driver_install() {
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if ! dpkg -s "$@" >/dev/null 2>&1; then
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+  fi
+}
+
+driver_env() {
+  local name="$1"
+  _driver_saved_xdg="${XDG_RUNTIME_DIR-}"
+  case "$name" in
+    llvmpipe) ;;
+    llvmpipe-gles) export GLBLAS_GL_API=gles ;;
+    llvmpipe-gl33)
+      export MESA_GL_VERSION_OVERRIDE=3.3 MESA_GLSL_VERSION_OVERRIDE=330
+      export MESA_EXTENSION_OVERRIDE="-GL_ARB_texture_buffer_range -GL_ARB_buffer_storage -GL_ARB_compute_shader"
+      ;;
+    zink | zink-gles)
+      _driver_install mesa-vulkan-drivers libvulkan1
+      export GALLIUM_DRIVER=zink LIBGL_ALWAYS_SOFTWARE=1
+      # zink's window-system code wants a runtime directory, even without windows.
+      if [ -z "${XDG_RUNTIME_DIR-}" ]; then
+        XDG_RUNTIME_DIR="$(mktemp -d)"
+        _driver_made_xdg="$XDG_RUNTIME_DIR"
+        export XDG_RUNTIME_DIR
+      fi
+      [ "$name" = zink ] || export GLBLAS_GL_API=gles
+      ;;
+    virgl)
+      _driver_install virgl-server
+      # The server renders with the host's EGL: none of this shell's driver settings. It
+      # listens on the socket Mesa's client always connects to, so only one can serve at a
+      # time: any other is stopped (a process name is cut to 15 characters, hence -f), and a
+      # socket left behind is removed, so that the wait below sees this server's. It forks a
+      # renderer per client.
+      pkill -f '^virgl_test_server' 2>/dev/null || true
+      rm -f /tmp/.virgl_test
+      _driver_server_log="$(mktemp)"
+      env -u GALLIUM_DRIVER -u LIBGL_ALWAYS_SOFTWARE virgl_test_server --use-egl-surfaceless \
+        >"$_driver_server_log" 2>&1 &
+      _driver_server=$!
+      local i
+      for i in $(seq 50); do
+        [ -S /tmp/.virgl_test ] && break
+        sleep 0.1
+      done
+      [ -S /tmp/.virgl_test ] || { echo "virgl_test_server did not start:" >&2; cat "$_driver_server_log" >&2; return 1; }
+      export GALLIUM_DRIVER=virpipe LIBGL_ALWAYS_SOFTWARE=1
+      ;;
+    *)
+      echo "unknown driver configuration '$name' (one of: $DRIVERS)" >&2
+      return 1
+      ;;
+  esac
+  # The configuration's name, for what reports which one it ran on (the benchmark).
+  export GLBLAS_DRIVER="$name"
+}
+
+driver_stop() {
+  local status=0
+  if [ -n "${_driver_server-}" ]; then
+    kill "$_driver_server" 2>/dev/null || true
+    wait "$_driver_server" 2>/dev/null || true
+    if grep -q "context error" "$_driver_server_log"; then
+      echo "virgl's renderer rejected commands:" >&2
+      grep "context error" "$_driver_server_log" | sort | uniq -c >&2
+      status=1
+    fi
+    rm -f "$_driver_server_log"
+    _driver_server=""
+  fi
+  [ -z "${_driver_made_xdg-}" ] || rm -rf "$_driver_made_xdg"
+  _driver_made_xdg=""
+  local v
+  for v in $DRIVER_VARS; do unset "$v"; done
+  [ -z "${_driver_saved_xdg-}" ] || export XDG_RUNTIME_DIR="$_driver_saved_xdg"
+  return $status
+}
