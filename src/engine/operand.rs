@@ -11,6 +11,7 @@ use super::barriers::Access;
 use super::context::DeviceInfo;
 use super::gl_ext::GlExt;
 use super::programs::Program;
+use super::scratch::GrowingBuffer;
 use crate::status::{Error, Result};
 
 /// The first element of an operand's storage (its lowest address).
@@ -194,7 +195,7 @@ pub struct OperandUnits {
     /// Per unit, a copy of the window of an operand whose buffer is too large to be viewed whole
     /// on a device without glTexBufferRange, and its size in bytes; reused within a call, deleted
     /// at its end (`end_call`), since it can take as much memory as a window.
-    copies: RefCell<[Option<(glow::Buffer, i64)>; OPERAND_UNITS]>,
+    copies: RefCell<[GrowingBuffer; OPERAND_UNITS]>,
 }
 
 impl OperandUnits {
@@ -286,20 +287,7 @@ impl OperandUnits {
         offset: i64,
         count: i64,
     ) -> Result<()> {
-        let bytes = count.max(1) * 4;
-        let mut copies = self.copies.borrow_mut();
-        let copy = match copies[unit] {
-            Some((copy, size)) if size >= bytes => copy,
-            old => {
-                if let Some((b, _)) = old {
-                    copies[unit] = None;
-                    ext.delete_buffer(gl, b);
-                }
-                let b = super::new_buffer(gl, ext, bytes, glow::STREAM_COPY)?;
-                copies[unit] = Some((b, bytes));
-                b
-            }
-        };
+        let copy = self.copies.borrow_mut()[unit].ensure(gl, ext, count, glow::STREAM_COPY)?;
         ext.barriers.use_now(gl, buffer, Access::Copy);
         ext.barriers.bound(copy, Access::Fetch);
         // SAFETY: the context is current; both ranges lie inside their buffers.
@@ -317,14 +305,14 @@ impl OperandUnits {
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         }
         super::check_gl(gl, "glCopyBufferSubData")?;
-        ext.point_buffer_texture(gl, glow::R32F, copy, 0, bytes);
+        ext.point_buffer_texture(gl, glow::R32F, copy, 0, count * 4);
         Ok(())
     }
 
     /// Deletes the window copies made during the call.
     pub fn end_call(&self, gl: &glow::Context, ext: &GlExt) {
-        for (b, _) in self.copies.borrow_mut().iter_mut().filter_map(Option::take) {
-            ext.delete_buffer(gl, b);
+        for copy in self.copies.borrow_mut().iter_mut() {
+            copy.delete(gl, ext);
         }
     }
 
