@@ -167,7 +167,7 @@ glblasStatus_t glblasSgemv(glblasOperation_t trans,
                            int incy);
 
 /*
- C := alpha*op(A)*op(B) + beta*C, column-major.
+ C := alpha*op(A)*op(B) + beta*C, column-major, single precision.
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -184,6 +184,27 @@ glblasStatus_t glblasSgemm(glblasOperation_t transa,
                            int ldb,
                            float beta,
                            float *C,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(B) + beta*C, column-major, double precision (NOT_SUPPORTED on a device
+ without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasDgemm(glblasOperation_t transa,
+                           glblasOperation_t transb,
+                           int m,
+                           int n,
+                           int k,
+                           double alpha,
+                           const double *A,
+                           int lda,
+                           const double *B,
+                           int ldb,
+                           double beta,
+                           double *C,
                            int ldc);
 
 #ifdef __cplusplus

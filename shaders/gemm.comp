@@ -1,7 +1,8 @@
-// sgemm: C := alpha*op(A)*op(B) + beta*C, each invocation a BLOCK_M×BLOCK_N block of C held in
-// BLOCK_M/4 × BLOCK_N vec4 accumulators (register blocking). The operands come packed
-// (gemm_pack.comp) so that every load is one RGBA texel: 4 consecutive rows of op(A) at one l,
-// and 4 consecutive columns of op(B) at one l (op(B) is packed transposed). Per step of l:
+// gemm: C := alpha*op(A)*op(B) + beta*C, each invocation a BLOCK_M×BLOCK_N block of C held in
+// BLOCK_M/4 × BLOCK_N REAL4 accumulators (register blocking), REAL being float or double
+// (real.glsl). The operands come packed (gemm_pack.comp) so that every load is one 4-element
+// group (FETCH4): 4 consecutive rows of op(A) at one l, and 4 consecutive columns of op(B) at
+// one l (op(B) is packed transposed). Per step of l:
 // BLOCK_M/4 + BLOCK_N/4 loads and BLOCK_M·BLOCK_N/4 vec4 multiply-adds.
 // BLOCK_M and BLOCK_N (8 or 16 each) are defined by the host, per device (gemm_compute.rs).
 // With TILED, a workgroup of 16×16 invocations shares its rows of both panels through shared
@@ -15,18 +16,18 @@
 #define GROUP 8
 #endif
 layout(local_size_x = GROUP, local_size_y = GROUP) in;
-uniform samplerBuffer uAp;  // texel l*uApStep + i/4
-uniform samplerBuffer uBp;  // texel l*uBpStep + j/4
+uniform REAL_SAMPLER uAp;  // group l*uApStep + i/4
+uniform REAL_SAMPLER uBp;  // group l*uBpStep + j/4
 uniform int uApStep, uBpStep;
 uniform int uM, uN, uK;
-uniform float uAlpha, uBeta;
+uniform REAL_UNIFORM uAlpha, uBeta;
 // alpha != 0 and k > 0: otherwise A and B are not read and alpha is not applied (reference BLAS).
 uniform bool uUseAB;
 // beta != 0: otherwise C is not read, so NaN or Inf in it cannot leak.
 uniform bool uReadC;
-uniform samplerBuffer uC;  // element (i, j) at uCStart + i*uCRow + j*uCCol
+uniform REAL_SAMPLER uC;  // element (i, j) at uCStart + i*uCRow + j*uCCol
 uniform int uCStart, uCRow, uCCol;
-layout(r32f) writeonly uniform imageBuffer uOut;  // element (i, j) at uOutStart + i + j*uOutLd
+layout(REAL_IMAGE_FORMAT) writeonly uniform REAL_IMAGE uOut;  // (i, j) at uOutStart + i + j*uOutLd
 uniform int uOutStart, uOutLd;
 
 // Every loop over the registers is unrolled here, by macros, so that the arrays below are only
@@ -57,32 +58,32 @@ uniform int uOutStart, uOutLd;
 
 // acc[u * AT + t]: rows 4t..4t+3 of the block's column u. a[t]: those rows of op(A) at one l;
 // b[v]: columns 4v..4v+3 of op(B) at that l.
-#define ZERO(t, u) acc[(u) * AT + (t)] = vec4(0.0);
+#define ZERO(t, u) acc[(u) * AT + (t)] = REAL4(0.0);
 #define ZERO_COLUMN(u, x) FOR_A(ZERO, u)
 #ifdef TILED
 #define TILE_K 16
 // Texels of op(A) (op(B)) per step of l in the workgroup's tile.
 #define TILE_A (GROUP * AT)
 #define TILE_B (GROUP * BT)
-shared vec4 sA[TILE_K * TILE_A];
-shared vec4 sB[TILE_K * TILE_B];
+shared REAL4 sA[TILE_K * TILE_A];
+shared REAL4 sB[TILE_K * TILE_B];
 #define LOAD_A(t, x) a[t] = sA[(x) + (t)];
 #define LOAD_B(v, x) b[v] = sB[(x) + (v)];
 #else
-#define LOAD_A(t, x) a[t] = texelFetch(uAp, (x) + (t));
-#define LOAD_B(v, x) b[v] = texelFetch(uBp, (x) + (v));
+#define LOAD_A(t, x) a[t] = FETCH4(uAp, (x) + (t));
+#define LOAD_B(v, x) b[v] = FETCH4(uBp, (x) + (v));
 #endif
 #define MAD(t, u) acc[(u) * AT + (t)] += a[t] * b[(u) / 4][(u) % 4];
 #define MAD_COLUMN(u, x) FOR_A(MAD, u)
 
 // Element (i, j) of C from its accumulated product v.
-void store(int i, int j, float v) {
+void store(int i, int j, REAL v) {
     if (i < uM && j < uN) {
-        float r = uUseAB ? uAlpha * v : 0.0;
+        REAL r = uUseAB ? UNIFORM(uAlpha) * v : REAL(0.0);
         if (DYNAMIC_FLAG(uReadC)) {
-            r += uBeta * texelFetch(uC, uCStart + i * uCRow + j * uCCol).r;
+            r += UNIFORM(uBeta) * FETCH(uC, uCStart + i * uCRow + j * uCCol);
         }
-        imageStore(uOut, uOutStart + i + j * uOutLd, vec4(r));
+        STORE(uOut, uOutStart + i + j * uOutLd, r);
     }
 }
 
@@ -101,22 +102,22 @@ void main() {
 #ifdef TILED
     // Every invocation loads its share of the tiles and meets the barriers; store() skips the
     // elements past the edges of C (the panels are padded to whole tiles).
-    vec4 acc[AT * BLOCK_N];
+    REAL4 acc[AT * BLOCK_N];
     FOR_COLUMNS(ZERO_COLUMN, 0)
     if (DYNAMIC_FLAG(uUseAB)) {
-        vec4 a[AT];
-        vec4 b[BT];
+        REAL4 a[AT];
+        REAL4 b[BT];
         int tileA = int(gl_WorkGroupID.x) * TILE_A;
         int tileB = int(gl_WorkGroupID.y) * TILE_B;
         int self = int(gl_LocalInvocationIndex);
         for (int l0 = 0; l0 < DYNAMIC(uK); l0 += TILE_K) {
             for (int s = self; s < TILE_K * TILE_A; s += GROUP * GROUP) {
                 int l = l0 + s / TILE_A;
-                sA[s] = l < uK ? texelFetch(uAp, l * uApStep + tileA + s % TILE_A) : vec4(0.0);
+                sA[s] = l < uK ? FETCH4(uAp, l * uApStep + tileA + s % TILE_A) : REAL4(0.0);
             }
             for (int s = self; s < TILE_K * TILE_B; s += GROUP * GROUP) {
                 int l = l0 + s / TILE_B;
-                sB[s] = l < uK ? texelFetch(uBp, l * uBpStep + tileB + s % TILE_B) : vec4(0.0);
+                sB[s] = l < uK ? FETCH4(uBp, l * uBpStep + tileB + s % TILE_B) : REAL4(0.0);
             }
             barrier();
             for (int k = 0; k < TILE_K; k++) {
@@ -131,11 +132,11 @@ void main() {
     if (i0 >= uM || j0 >= uN) {
         return;
     }
-    vec4 acc[AT * BLOCK_N];
+    REAL4 acc[AT * BLOCK_N];
     FOR_COLUMNS(ZERO_COLUMN, 0)
     if (DYNAMIC_FLAG(uUseAB)) {
-        vec4 a[AT];
-        vec4 b[BT];
+        REAL4 a[AT];
+        REAL4 b[BT];
         int ia = i0 / 4;
         int ib = j0 / 4;
         for (int l = 0; l < DYNAMIC(uK); l++) {

@@ -6,6 +6,7 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
+use crate::engine::element::Real;
 use crate::engine::{self, with_engine};
 use crate::ffi::{
     dimension, guard, leading_dimension, non_null, nonzero_increment, MemcpyKindArg, OperationArg,
@@ -240,7 +241,7 @@ pub unsafe extern "C" fn glblasSgemv(
     })
 }
 
-/// C := alpha*op(A)*op(B) + beta*C, column-major.
+/// C := alpha*op(A)*op(B) + beta*C, column-major, single precision.
 ///
 /// # Safety
 /// Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -260,6 +261,63 @@ pub unsafe extern "C" fn glblasSgemm(
     C: *mut f32,
     ldc: c_int,
 ) -> glblasStatus_t {
+    gemm(
+        transa,
+        transb,
+        [m, n, k],
+        alpha,
+        (A, lda),
+        (B, ldb),
+        beta,
+        (C, ldc),
+    )
+}
+
+/// C := alpha*op(A)*op(B) + beta*C, column-major, double precision (NOT_SUPPORTED on a device
+/// without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDgemm(
+    transa: OperationArg,
+    transb: OperationArg,
+    m: c_int,
+    n: c_int,
+    k: c_int,
+    alpha: f64,
+    A: *const f64,
+    lda: c_int,
+    B: *const f64,
+    ldb: c_int,
+    beta: f64,
+    C: *mut f64,
+    ldc: c_int,
+) -> glblasStatus_t {
+    gemm(
+        transa,
+        transb,
+        [m, n, k],
+        alpha,
+        (A, lda),
+        (B, ldb),
+        beta,
+        (C, ldc),
+    )
+}
+
+/// glblasSgemm and glblasDgemm: the checks, then the routine.
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm<T: Real>(
+    transa: OperationArg,
+    transb: OperationArg,
+    [m, n, k]: [c_int; 3],
+    alpha: T,
+    (a, lda): (*const T, c_int),
+    (b, ldb): (*const T, c_int),
+    beta: T,
+    (c, ldc): (*mut T, c_int),
+) -> glblasStatus_t {
     guard(|| {
         let ta = transa.transposed()?;
         let tb = transb.transposed()?;
@@ -269,19 +327,19 @@ pub unsafe extern "C" fn glblasSgemm(
         leading_dimension(lda, if ta { k } else { m }, "lda")?;
         leading_dimension(ldb, if tb { n } else { k }, "ldb")?;
         leading_dimension(ldc, m, "ldc")?;
-        routines::sgemm(
+        routines::gemm(
             ta,
             tb,
             m.into(),
             n.into(),
             k.into(),
             alpha,
-            A,
+            a,
             lda.into(),
-            B,
+            b,
             ldb.into(),
             beta,
-            C,
+            c,
             ldc.into(),
         )
     })

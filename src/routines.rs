@@ -1,4 +1,4 @@
-//! The eight routines on the GL engine, for arguments already checked: NULL checks on the
+//! The routines on the GL engine, for arguments already checked: NULL checks on the
 //! pointers a call will use, quick returns, operand resolution and one kernel call. Shared by the
 //! glblas API (`api`) and the BLAS-compatible symbols (`blas`), which differ in how they check
 //! arguments and report errors, not in what a valid call computes. Sizes are 64-bit so that the
@@ -11,12 +11,13 @@
 // The Safety section above covers every function here.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::engine::element::Real;
 use crate::engine::operand::Vector;
 use crate::engine::{with_engine, Engine};
 use crate::ffi::non_null;
 use crate::kernels::gemm::Gemm;
 use crate::kernels::gemv::Gemv;
-use crate::kernels::{dot, gemm, gemv, level1};
+use crate::kernels::{dot, gemm, gemv, level1, precision_available};
 use crate::status::Result;
 
 /// y := alpha*x + y.
@@ -176,24 +177,24 @@ pub unsafe fn sgemv(
 
 /// C := alpha*op(A)*op(B) + beta*C, column-major; op is the transpose when `ta` / `tb`.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn sgemm(
+pub unsafe fn gemm<T: Real>(
     ta: bool,
     tb: bool,
     m: i64,
     n: i64,
     k: i64,
-    alpha: f32,
-    a: *const f32,
+    alpha: T,
+    a: *const T,
     lda: i64,
-    b: *const f32,
+    b: *const T,
     ldb: i64,
-    beta: f32,
-    c: *mut f32,
+    beta: T,
+    c: *mut T,
     ldc: i64,
 ) -> Result<()> {
     let empty = m == 0 || n == 0;
     // A and B are read only when they contribute (reference BLAS).
-    let reads_ab = !empty && k > 0 && alpha != 0.0;
+    let reads_ab = !empty && k > 0 && alpha != T::ZERO;
     if reads_ab {
         non_null(a, "A")?;
         non_null(b, "B")?;
@@ -202,6 +203,7 @@ pub unsafe fn sgemm(
         non_null(c, "C")?;
     }
     with_engine(|e| {
+        precision_available::<T>(e)?;
         if empty {
             return Ok(());
         }
@@ -221,7 +223,7 @@ pub unsafe fn sgemm(
             None
         };
         let c = e.matrix(c, m, n, ldc)?;
-        gemm::sgemm(
+        gemm::gemm(
             e,
             &Gemm {
                 ta,

@@ -483,11 +483,11 @@ impl Call {
                 let tb = g.transb.transposed().unwrap_or(false);
                 if g.layout == Layout::Row {
                     // Row-major C = op(A)op(B) is column-major C^T = op(B)^T op(A)^T.
-                    routines::sgemm(
+                    routines::gemm(
                         tb, ta, g.n, g.m, g.k, g.alpha, g.b, g.ldb, g.a, g.lda, g.beta, g.c, g.ldc,
                     )?
                 } else {
-                    routines::sgemm(
+                    routines::gemm(
                         ta, tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
                     )?
                 }

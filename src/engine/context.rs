@@ -65,6 +65,9 @@ pub struct DeviceInfo {
     /// reads operands as R32F only (`rgba_operand_views`); panels, which are only ever RGBA32F,
     /// keep their RGBA views.
     pub shared_buffer_views: bool,
+    /// Double precision in shaders (desktop GL 4.0, or GL_ARB_gpu_shader_fp64): what the
+    /// double-precision routines need. GLES has none.
+    pub fp64: bool,
     /// glblasShutdown keeps the context for the next initialisation instead of destroying it.
     /// On zink (Mesa 22.3), a context made after another on the same display was destroyed hung
     /// now and then in a driver mutex while creating a buffer (`c_tests/test_shutdown`, 4 runs
@@ -584,6 +587,8 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                 && (ver(4, 4) || gl.supported_extensions().contains("GL_ARB_buffer_storage")),
             shared_buffer_views,
             keep_context: renderer_is_zink,
+            fp64: !gles
+                && (ver(4, 0) || gl.supported_extensions().contains("GL_ARB_gpu_shader_fp64")),
         };
         while gl.get_error() != glow::NO_ERROR {}
         Ok(info)

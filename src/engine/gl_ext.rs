@@ -140,7 +140,7 @@ impl GlExt {
         first_byte: i64,
         bytes: i64,
     ) {
-        let texel = if format == glow::RGBA32F { 16 } else { 4 };
+        let texel = super::element::texel_bytes(format);
         // SAFETY: the context is current; the caller bound a buffer texture of ours, and the
         // range lies in the buffer.
         unsafe {

@@ -5,6 +5,7 @@
 pub mod barriers;
 pub mod census;
 pub mod context;
+pub mod element;
 mod exit;
 pub mod fault;
 mod fork;
@@ -27,6 +28,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::status::{Cause, Error, Result, Status};
 use context::GpuContext;
+use element::Real;
 use gl_ext::GlExt;
 use memory::{DeviceMemory, Location};
 use operand::{Matrix, Mem, OperandUnits, OutLayout, Vector};
@@ -352,7 +354,7 @@ impl Engine {
     }
 
     /// A host matrix as device memory over the caller's own storage (see `pin_vector`).
-    pub fn pin_matrix(&mut self, m: &Matrix) -> Option<Matrix> {
+    pub fn pin_matrix<T: Real>(&mut self, m: &Matrix<T>) -> Option<Matrix<T>> {
         match m.mem {
             Mem::Host(p) => {
                 let mem = self
@@ -365,7 +367,7 @@ impl Engine {
     }
 
     /// Makes `m` readable by kernels: host matrices are uploaded (packed) into staging buffer `unit`.
-    pub fn upload_matrix(&mut self, unit: usize, m: &Matrix) -> Result<Matrix> {
+    pub fn upload_matrix<T: Real>(&mut self, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
         self.staging
             .upload_matrix(&self.ctx.gl, &self.ext, unit, m, m.rows)
     }
@@ -379,18 +381,24 @@ impl Engine {
     }
 
     /// Binds device vector `v` to texture `unit` as operand `name` of program `p`.
-    pub fn bind_vector(&self, p: &Program, unit: usize, name: &str, v: &Vector) -> Result<()> {
+    pub fn bind_vector<T: Real>(
+        &self,
+        p: &Program,
+        unit: usize,
+        name: &str,
+        v: &Vector<T>,
+    ) -> Result<()> {
         self.units
             .bind_vector(&self.ctx.gl, &self.ext, &self.ctx.info, p, unit, name, v)
     }
 
     /// Binds device matrix `m` (transposed when `t`) to texture `unit` as operand `name` of `p`.
-    pub fn bind_matrix(
+    pub fn bind_matrix<T: Real>(
         &self,
         p: &Program,
         unit: usize,
         name: &str,
-        m: &Matrix,
+        m: &Matrix<T>,
         t: bool,
     ) -> Result<()> {
         self.units
@@ -493,18 +501,18 @@ impl Engine {
         check_gl(gl, what)
     }
 
-    /// Resolves a pointer argument covering `elems` floats from it: host memory, or a device
+    /// Resolves a pointer argument covering `elems` elements from it: host memory, or a device
     /// buffer with enough room (an out-of-range or misaligned device pointer is INVALID_VALUE).
-    pub fn mem(&self, ptr: *const f32, elems: i64) -> Result<Mem> {
+    pub fn mem<T: Real>(&self, ptr: *const T, elems: i64) -> Result<Mem<T>> {
         self.resolve(ptr, Some(elems))
     }
 
     /// As `mem`, for an extent that may be beyond 64-bit arithmetic (`None`). An extent no
     /// address space can hold runs past the end of any device allocation (INVALID_VALUE), and
     /// in host memory is DIMENSION_OVERFLOW: it is never wrapped to a smaller one.
-    fn resolve(&self, ptr: *const f32, elems: Option<i64>) -> Result<Mem> {
+    fn resolve<T: Real>(&self, ptr: *const T, elems: Option<i64>) -> Result<Mem<T>> {
         let need = elems
-            .and_then(|e| e.checked_mul(4))
+            .and_then(|e| e.checked_mul(T::SIZE))
             .filter(|&b| (ptr as usize).checked_add(b as usize).is_some());
         match self.memory.locate(ptr as usize) {
             Location::Host(_) => match need {
@@ -519,18 +527,20 @@ impl Engine {
                 offset,
                 available,
             } => {
-                if offset % 4 != 0 {
-                    return Err(Error::invalid("device pointer is not aligned to a float"));
+                if offset % T::SIZE as usize != 0 {
+                    return Err(Error::invalid(
+                        "device pointer is not aligned to an element",
+                    ));
                 }
                 if need.is_none_or(|need| need as i128 > available as i128) {
                     return Err(Error::invalid(
                         "operand extends past the end of its device allocation",
                     ));
                 }
-                let len = (offset as i64 + available as i64) / 4;
+                let len = (offset as i64 + available as i64) / T::SIZE;
                 Ok(Mem::Device {
                     buffer,
-                    offset: offset as i64 / 4,
+                    offset: offset as i64 / T::SIZE,
                     len,
                 })
             }
@@ -540,7 +550,7 @@ impl Engine {
     /// Resolves a BLAS vector argument, its extent in checked 64-bit arithmetic (see
     /// `resolve`). The increment of a vector of at most one element is never applied, so it
     /// is kept to its sign (any value there, even i64::MIN, is valid).
-    pub fn vector(&self, ptr: *const f32, n: i64, inc: i64) -> Result<Vector> {
+    pub fn vector<T: Real>(&self, ptr: *const T, n: i64, inc: i64) -> Result<Vector<T>> {
         let inc = if n <= 1 { inc.signum() } else { inc };
         let span = match n {
             ..=0 => Some(0),
@@ -559,7 +569,13 @@ impl Engine {
     /// Resolves a column-major matrix argument, its extent in checked 64-bit arithmetic. The
     /// leading dimension of a single column is never applied, so it is replaced by the row
     /// count: kernels then never see a value beyond 32 bits there.
-    pub fn matrix(&self, ptr: *const f32, rows: i64, cols: i64, ld: i64) -> Result<Matrix> {
+    pub fn matrix<T: Real>(
+        &self,
+        ptr: *const T,
+        rows: i64,
+        cols: i64,
+        ld: i64,
+    ) -> Result<Matrix<T>> {
         let ld = if cols <= 1 { rows.max(1) } else { ld };
         let span = match (rows, cols) {
             (..=0, _) | (_, ..=0) => Some(0),

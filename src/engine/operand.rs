@@ -9,6 +9,7 @@ use glow::HasContext;
 
 use super::barriers::Access;
 use super::context::DeviceInfo;
+use super::element::Real;
 use super::gl_ext::GlExt;
 use super::programs::Program;
 use super::scratch::GrowingBuffer;
@@ -16,8 +17,8 @@ use crate::status::{Error, Result};
 
 /// The first element of an operand's storage (its lowest address).
 #[derive(Clone, Copy, Debug)]
-pub enum Mem {
-    Host(*mut f32),
+pub enum Mem<T: Real = f32> {
+    Host(*mut T),
     /// `offset` elements into a device buffer of `len` elements.
     Device {
         buffer: glow::Buffer,
@@ -26,8 +27,8 @@ pub enum Mem {
     },
 }
 
-impl Mem {
-    pub fn advance(self, elems: i64) -> Mem {
+impl<T: Real> Mem<T> {
+    pub fn advance(self, elems: i64) -> Mem<T> {
         match self {
             // SAFETY (of later use): callers stay inside the operand the pointer was checked for.
             Mem::Host(p) => Mem::Host(p.wrapping_offset(elems as isize)),
@@ -48,7 +49,7 @@ impl Mem {
     }
 
     /// The same buffer, for aliasing checks: host memory is one address space.
-    pub fn same_space(&self, other: &Mem) -> bool {
+    pub fn same_space(&self, other: &Mem<T>) -> bool {
         match (self, other) {
             (Mem::Host(_), Mem::Host(_)) => true,
             (Mem::Device { buffer: a, .. }, Mem::Device { buffer: b, .. }) => a == b,
@@ -60,7 +61,7 @@ impl Mem {
     pub fn byte_position(&self) -> i64 {
         match *self {
             Mem::Host(p) => p as i64,
-            Mem::Device { offset, .. } => offset * 4,
+            Mem::Device { offset, .. } => offset * T::SIZE,
         }
     }
 }
@@ -68,13 +69,13 @@ impl Mem {
 /// A BLAS vector: `n` elements, logical element i at storage index `i*inc` (inc >= 0) or
 /// `(n-1-i)*|inc|` (inc < 0), counted from `mem`.
 #[derive(Clone, Copy, Debug)]
-pub struct Vector {
-    pub mem: Mem,
+pub struct Vector<T: Real = f32> {
+    pub mem: Mem<T>,
     pub n: i64,
     pub inc: i64,
 }
 
-impl Vector {
+impl<T: Real> Vector<T> {
     /// Elements from the lowest to the highest address touched.
     pub fn span(&self) -> i64 {
         if self.n == 0 {
@@ -85,7 +86,7 @@ impl Vector {
     }
 
     /// Logical elements `i0..i1` as a vector of their own.
-    pub fn slice(&self, i0: i64, i1: i64) -> Vector {
+    pub fn slice(&self, i0: i64, i1: i64) -> Vector<T> {
         let lowest = if self.inc >= 0 {
             i0 * self.inc
         } else {
@@ -114,14 +115,14 @@ impl Vector {
 
 /// A column-major matrix as BLAS describes it: `rows`×`cols`, column stride `ld`.
 #[derive(Clone, Copy, Debug)]
-pub struct Matrix {
-    pub mem: Mem,
+pub struct Matrix<T: Real = f32> {
+    pub mem: Mem<T>,
     pub rows: i64,
     pub cols: i64,
     pub ld: i64,
 }
 
-impl Matrix {
+impl<T: Real> Matrix<T> {
     pub fn span(&self) -> i64 {
         if self.rows == 0 || self.cols == 0 {
             0
@@ -131,7 +132,7 @@ impl Matrix {
     }
 
     /// Rows `r0..r1` of columns `c0..c1`.
-    pub fn block(&self, r0: i64, r1: i64, c0: i64, c1: i64) -> Matrix {
+    pub fn block(&self, r0: i64, r1: i64, c0: i64, c1: i64) -> Matrix<T> {
         Matrix {
             mem: self.mem.advance(r0 + c0 * self.ld),
             rows: r1 - r0,
@@ -158,17 +159,19 @@ pub struct Window {
 
 impl Window {
     /// The window holding the `count` elements from device memory `mem`.
-    pub fn of(info: &DeviceInfo, mem: Mem, count: i64) -> Window {
+    pub fn of<T: Real>(info: &DeviceInfo, mem: Mem<T>, count: i64) -> Window {
         let Mem::Device { buffer, offset, .. } = mem else {
             unreachable!("host operands are staged before they are viewed")
         };
+        // A multiple of the element size too: alignments are powers of two of at least 4
+        // bytes, and a double's offset is a multiple of 8.
         let align = info.window_alignment();
-        let first_byte = offset * 4 / align * align;
+        let first_byte = offset * T::SIZE / align * align;
         Window {
             buffer,
             first_byte,
-            bytes: (offset + count.max(1)) * 4 - first_byte,
-            start: offset - first_byte / 4,
+            bytes: (offset + count.max(1)) * T::SIZE - first_byte,
+            start: offset - first_byte / T::SIZE,
         }
     }
 
@@ -229,13 +232,13 @@ impl OperandUnits {
 
     /// Binds elements `lo..lo+count` of `mem`'s buffer to texture unit `unit` for the next launch
     /// to sample, and returns the element index the window starts at.
-    fn bind_window(
+    fn bind_window<T: Real>(
         &self,
         gl: &glow::Context,
         ext: &GlExt,
         info: &DeviceInfo,
         unit: usize,
-        mem: Mem,
+        mem: Mem<T>,
         count: i64,
     ) -> Result<i64> {
         let Mem::Device {
@@ -257,7 +260,7 @@ impl OperandUnits {
         let copied = ext.tex_buffer_range.is_none() && len > info.max_texture_buffer_size;
         let (elems, first) = if ext.tex_buffer_range.is_some() {
             let w = Window::of(info, mem, count);
-            (w.bytes / 4, w.first_byte / 4)
+            (w.bytes / T::SIZE, w.first_byte / T::SIZE)
         } else if copied {
             (count, offset)
         } else {
@@ -269,15 +272,24 @@ impl OperandUnits {
             ));
         }
         if copied {
-            self.copy_window(gl, ext, unit, buffer, offset, count)?;
+            self.copy_window(
+                gl,
+                ext,
+                unit,
+                buffer,
+                offset * T::SIZE,
+                count * T::SIZE,
+                T::FORMAT,
+            )?;
         } else {
-            ext.point_buffer_texture(gl, glow::R32F, buffer, first * 4, elems * 4);
+            ext.point_buffer_texture(gl, T::FORMAT, buffer, first * T::SIZE, elems * T::SIZE);
         }
         Ok(first)
     }
 
-    /// Copies elements `offset..offset+count` of `buffer` into unit `unit`'s copy buffer and
-    /// points the unit's view at it (see `copies`).
+    /// Copies `bytes` of `buffer` from byte `offset` into unit `unit`'s copy buffer and points
+    /// the unit's view at it as `format` (see `copies`).
+    #[allow(clippy::too_many_arguments)]
     fn copy_window(
         &self,
         gl: &glow::Context,
@@ -285,9 +297,10 @@ impl OperandUnits {
         unit: usize,
         buffer: glow::Buffer,
         offset: i64,
-        count: i64,
+        bytes: i64,
+        format: u32,
     ) -> Result<()> {
-        let copy = self.copies.borrow_mut()[unit].ensure(gl, ext, count, glow::STREAM_COPY)?;
+        let copy = self.copies.borrow_mut()[unit].ensure(gl, ext, bytes / 4, glow::STREAM_COPY)?;
         ext.barriers.use_now(gl, buffer, Access::Copy);
         ext.barriers.bound(copy, Access::Fetch);
         // SAFETY: the context is current; both ranges lie inside their buffers.
@@ -297,15 +310,15 @@ impl OperandUnits {
             (ext.copy_buffer_sub_data)(
                 glow::COPY_READ_BUFFER,
                 glow::COPY_WRITE_BUFFER,
-                (offset * 4) as isize,
+                offset as isize,
                 0,
-                (count * 4) as isize,
+                bytes as isize,
             );
             gl.bind_buffer(glow::COPY_READ_BUFFER, None);
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         }
         super::check_gl(gl, "glCopyBufferSubData")?;
-        ext.point_buffer_texture(gl, glow::R32F, copy, 0, count * 4);
+        ext.point_buffer_texture(gl, format, copy, 0, bytes);
         Ok(())
     }
 
@@ -318,7 +331,7 @@ impl OperandUnits {
 
     /// Binds device vector `v` as operand `name` (uniforms u<name>, u<name>Start, u<name>Inc).
     #[allow(clippy::too_many_arguments)]
-    pub fn bind_vector(
+    pub fn bind_vector<T: Real>(
         &self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -326,7 +339,7 @@ impl OperandUnits {
         p: &Program,
         unit: usize,
         name: &str,
-        v: &Vector,
+        v: &Vector<T>,
     ) -> Result<()> {
         let window = self.bind_window(gl, ext, info, unit, v.mem, v.span())?;
         let Mem::Device { offset, .. } = v.mem else {
@@ -345,7 +358,7 @@ impl OperandUnits {
     /// Binds device matrix `m` as operand `name`: element (r, c) of `m` (of its transpose when
     /// `transposed`) is texel `u<name>Start + r*u<name>Row + c*u<name>Col`.
     #[allow(clippy::too_many_arguments)]
-    pub fn bind_matrix(
+    pub fn bind_matrix<T: Real>(
         &self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -353,7 +366,7 @@ impl OperandUnits {
         p: &Program,
         unit: usize,
         name: &str,
-        m: &Matrix,
+        m: &Matrix<T>,
         transposed: bool,
     ) -> Result<()> {
         let window = self.bind_window(gl, ext, info, unit, m.mem, m.span())?;

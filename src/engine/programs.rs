@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use glow::HasContext;
 
+use super::element::Real;
 use crate::status::{Error, Result, Status};
 
 /// The vertex stage every fragment kernel shares: one triangle covering the viewport.
@@ -13,6 +14,8 @@ const FULLSCREEN_VERT: &str = include_str!("../../shaders/fullscreen.vert");
 const COMMON: &str = include_str!("../../shaders/common.glsl");
 /// What every compute kernel includes: uniforms no driver may compile into a shader variant.
 const COMPUTE_COMMON: &str = include_str!("../../shaders/compute.glsl");
+/// The element type of a compute kernel: `REAL` and its texel access (see `element.rs`).
+const REAL: &str = include_str!("../../shaders/real.glsl");
 
 /// A linked program and its active uniforms.
 pub struct Program {
@@ -31,6 +34,12 @@ impl Program {
     pub fn set_f32(&self, gl: &glow::Context, name: &str, v: f32) {
         // SAFETY: as above.
         unsafe { gl.uniform_1_f32(self.uniforms.get(name), v) }
+    }
+
+    /// Sets a `REAL_UNIFORM` of `shaders/real.glsl`.
+    pub fn set_real<T: Real>(&self, gl: &glow::Context, name: &str, v: T) {
+        // SAFETY: as above.
+        unsafe { T::set_uniform(gl, self.uniforms.get(name), v) }
     }
 }
 
@@ -76,7 +85,7 @@ impl Programs {
         self.use_stages(gl, name, defines, |defines| {
             vec![(
                 glow::COMPUTE_SHADER,
-                format!("#version 430 core\n{defines}{COMPUTE_COMMON}{comp}"),
+                format!("#version 430 core\n{defines}{COMPUTE_COMMON}{REAL}{comp}"),
             )]
         })
     }

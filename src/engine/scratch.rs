@@ -133,7 +133,7 @@ impl Scratch {
         Ok(())
     }
 
-    /// View `slot` of `bytes` of `buffer` from `first_byte` as R32F (on texture unit `unit`,
+    /// View `slot` of `bytes` of `buffer` from `first_byte` as `format` (on texture unit `unit`,
     /// which no sampler of the program may use), bound to image unit `image` for the next
     /// launch to write.
     #[allow(clippy::too_many_arguments)]
@@ -145,12 +145,13 @@ impl Scratch {
         unit: u32,
         image: u32,
         buffer: glow::Buffer,
+        format: u32,
         first_byte: i64,
         bytes: i64,
     ) -> Result<()> {
-        let t = self.point(gl, ext, slot, unit, buffer, glow::R32F, first_byte, bytes)?;
+        let t = self.point(gl, ext, slot, unit, buffer, format, first_byte, bytes)?;
         // SAFETY: the context is current; the texture is a buffer texture of ours.
-        unsafe { gl.bind_image_texture(image, Some(t), 0, false, 0, glow::WRITE_ONLY, glow::R32F) };
+        unsafe { gl.bind_image_texture(image, Some(t), 0, false, 0, glow::WRITE_ONLY, format) };
         ext.barriers.bound(buffer, Access::ImageStore);
         Ok(())
     }

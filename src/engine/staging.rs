@@ -15,6 +15,7 @@
 use glow::HasContext;
 
 use super::barriers::Access;
+use super::element::Real;
 use super::gl_ext::GlExt;
 use super::operand::{Matrix, Mem, Vector, OPERAND_UNITS};
 use super::scratch::GrowingBuffer;
@@ -70,22 +71,23 @@ impl Staging {
     /// "copy it". The buffer covers the whole pages holding the range (a page is readable
     /// wherever one of its bytes is); it lives until the end of the call, which waits for the
     /// device to finish with it.
-    pub fn pin(
+    pub fn pin<T: Real>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
         info: &super::context::DeviceInfo,
-        ptr: *const f32,
+        ptr: *const T,
         elems: i64,
-    ) -> Option<Mem> {
+    ) -> Option<Mem<T>> {
         let addr = ptr as usize;
-        if !info.pinned_memory || elems * 4 < PIN_MIN_BYTES || !addr.is_multiple_of(4) {
+        let size = T::SIZE as usize;
+        if !info.pinned_memory || elems * T::SIZE < PIN_MIN_BYTES || !addr.is_multiple_of(size) {
             return None;
         }
         // SAFETY: sysconf has no preconditions.
         let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
         let first = addr / page * page;
-        let end = (addr + elems as usize * 4).div_ceil(page) * page;
+        let end = (addr + elems as usize * size).div_ceil(page) * page;
         // SAFETY: the context is current; the caller vouches for the range, whose pages are
         // therefore mapped; the buffer is deleted (after the device is done) by `end_call`.
         unsafe {
@@ -106,8 +108,8 @@ impl Staging {
             self.pinned.push(buffer);
             Some(Mem::Device {
                 buffer,
-                offset: ((addr - first) / 4) as i64,
-                len: ((end - first) / 4) as i64,
+                offset: ((addr - first) / size) as i64,
+                len: ((end - first) / size) as i64,
             })
         }
     }
@@ -228,16 +230,16 @@ impl Staging {
 
     /// Fills a staging buffer of `count` floats for `unit` through `fill` (given the host memory
     /// behind it) and returns it as device memory.
-    fn stage(
+    fn stage<T: Real>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
         unit: usize,
         count: i64,
-        fill: impl FnOnce(*mut f32),
-    ) -> Result<Mem> {
-        let (buffer, dst) = self.map(gl, ext, unit, count.max(1))?;
-        fill(dst);
+        fill: impl FnOnce(*mut T),
+    ) -> Result<Mem<T>> {
+        let (buffer, dst) = self.map(gl, ext, unit, T::words(count.max(1)))?;
+        fill(dst.cast());
         Self::unmap(gl, ext)?;
         Ok(Mem::Device {
             buffer,
@@ -248,18 +250,18 @@ impl Staging {
 
     /// Copies the elements of host vector `v` (and only those) to the device, in memory order
     /// after `pad` unused elements, and returns the same vector as a device operand.
-    pub fn upload_vector(
+    pub fn upload_vector<T: Real>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
         unit: usize,
-        v: &Vector,
+        v: &Vector<T>,
         pad: i64,
-    ) -> Result<Vector> {
+    ) -> Result<Vector<T>> {
         let Mem::Host(src) = v.mem else { return Ok(*v) };
         let count = if v.inc == 0 { 1 } else { v.n };
         let step = v.inc.unsigned_abs() as usize;
-        let mem = self.stage(gl, ext, unit, pad + count, |dst| {
+        let mem = self.stage(gl, ext, unit, pad + count, |dst: *mut T| {
             // SAFETY: the caller vouches for `n` elements at stride |inc| from `src`; `dst`
             // holds `pad + count`.
             unsafe {
@@ -282,14 +284,14 @@ impl Staging {
 
     /// Copies the `rows`×`cols` elements of host matrix `m` to the device, columns `staged_ld`
     /// (at least `rows`) apart, the floats between them unset.
-    pub fn upload_matrix(
+    pub fn upload_matrix<T: Real>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
         unit: usize,
-        m: &Matrix,
+        m: &Matrix<T>,
         staged_ld: i64,
-    ) -> Result<Matrix> {
+    ) -> Result<Matrix<T>> {
         let Mem::Host(src) = m.mem else { return Ok(*m) };
         debug_assert!(staged_ld >= m.rows);
         let count = staged_ld * m.cols;

@@ -5,6 +5,7 @@ use std::ffi::c_void;
 use glow::HasContext;
 
 use super::barriers::Access;
+use super::element::Real;
 use super::memory::Location;
 use super::operand::Mem;
 use super::{check_gl, Engine};
@@ -20,15 +21,15 @@ pub enum CopyKind {
 }
 
 impl Engine {
-    /// Reads `out.len()` floats from device memory or host memory.
-    pub fn read(&self, src: Mem, out: &mut [f32]) -> Result<()> {
+    /// Reads `out.len()` elements from device memory or host memory.
+    pub fn read<T: Real>(&self, src: Mem<T>, out: &mut [T]) -> Result<()> {
         match src {
             // SAFETY: the caller checked `out.len()` elements at `p`.
             Mem::Host(p) => unsafe { std::ptr::copy(p, out.as_mut_ptr(), out.len()) },
             Mem::Device { buffer, offset, .. } => self.buffer_io(
                 buffer,
-                offset * 4,
-                out.len() * 4,
+                offset * T::SIZE,
+                out.len() * T::SIZE as usize,
                 out.as_mut_ptr().cast(),
                 false,
             )?,
@@ -37,14 +38,14 @@ impl Engine {
     }
 
     /// Writes `data` to device memory or host memory.
-    pub fn write(&self, dst: Mem, data: &[f32]) -> Result<()> {
+    pub fn write<T: Real>(&self, dst: Mem<T>, data: &[T]) -> Result<()> {
         match dst {
             // SAFETY: the caller checked `data.len()` elements at `p`.
             Mem::Host(p) => unsafe { std::ptr::copy(data.as_ptr(), p, data.len()) },
             Mem::Device { buffer, offset, .. } => self.buffer_io(
                 buffer,
-                offset * 4,
-                data.len() * 4,
+                offset * T::SIZE,
+                data.len() * T::SIZE as usize,
                 data.as_ptr().cast_mut().cast(),
                 true,
             )?,

@@ -50,7 +50,7 @@ pub fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> 
     let partials = e
         .staging
         .output(&e.ctx.gl, &e.ext, UNIT_PARTIALS, most_groups)?;
-    let partials = Mem::Device {
+    let partials: Mem = Mem::Device {
         buffer: partials,
         offset: 0,
         len: most_groups,

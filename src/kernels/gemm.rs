@@ -1,7 +1,8 @@
-//! sgemm: C := alpha*op(A)*op(B) + beta*C, column-major. This is where sgemm picks its kernel: the
-//! compute pipeline (`gemm_compute.rs`: packed panels, 16×16 or 8×8 register blocks) where the
-//! device has compute shaders and the operands fit one buffer-texture window, unless
-//! `GLBLAS_PIPELINE=fragment`; otherwise the fragment pipeline below.
+//! gemm: C := alpha*op(A)*op(B) + beta*C, column-major, in single or double precision. This is
+//! where gemm picks its kernel: the compute pipeline (`gemm_compute.rs`: packed panels, 16×16 or
+//! 8×8 register blocks) where the device has compute shaders and the operands fit one
+//! buffer-texture window, unless `GLBLAS_PIPELINE=fragment`; otherwise, in single precision,
+//! the fragment pipeline below (float-only: double precision is NOT_SUPPORTED there).
 //!
 //! Fragment pipeline (`gemm.frag`): C is cut into tiles of at most `Limits::target_side`² elements
 //! and k into chunks of at most `target_side` (and of at most `MAX_LOOP_ITERATIONS`, the longest
@@ -15,6 +16,9 @@
 //! buffer-texture window, tiles shrink, and then k is cut into smaller chunks. Chunks' products
 //! are added into C in turn (beta applies to the first chunk only).
 
+use std::any::Any;
+
+use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem};
 use crate::engine::programs::Program;
 use crate::engine::targets::Kind;
@@ -52,9 +56,9 @@ pub(super) struct Panel {
 }
 
 impl Panel {
-    /// Binds this panel, `texels` RGBA texels per column and `depth` columns (its scratch buffer
+    /// Binds this panel, `texels` groups of 4 elements per column and `depth` columns (its scratch buffer
     /// grown to hold them), as sampler `name` of program `p`, with its column step `{name}Step`.
-    pub(super) fn bind(
+    pub(super) fn bind<T: Real>(
         &self,
         e: &mut Engine,
         p: &Program,
@@ -63,18 +67,17 @@ impl Panel {
         depth: i64,
     ) -> Result<()> {
         let gl = &e.ctx.gl;
-        let buffer = e
-            .scratch
-            .buffer(gl, &e.ext, self.buffer, texels * 4 * depth)?;
+        let elems = texels * 4 * depth;
+        let buffer = e.scratch.buffer(gl, &e.ext, self.buffer, T::words(elems))?;
         e.scratch.view(
             gl,
             &e.ext,
             self.view,
             self.unit,
             buffer,
-            glow::RGBA32F,
+            T::FORMAT16,
             0,
-            texels * 16 * depth,
+            elems * T::SIZE,
         )?;
         p.set_i32(gl, name, self.unit as i32);
         p.set_i32(gl, &format!("{name}Step"), texels as i32);
@@ -82,30 +85,30 @@ impl Panel {
     }
 }
 
-/// An sgemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).
-pub struct Gemm {
+/// A gemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).
+pub struct Gemm<T: Real = f32> {
     pub ta: bool,
     pub tb: bool,
     pub m: i64,
     pub n: i64,
     pub k: i64,
-    pub alpha: f32,
-    pub beta: f32,
+    pub alpha: T,
+    pub beta: T,
     /// `None` when alpha == 0 or k == 0: A and B are not read.
-    pub ab: Option<(Matrix, Matrix)>,
-    pub c: Matrix,
+    pub ab: Option<(Matrix<T>, Matrix<T>)>,
+    pub c: Matrix<T>,
 }
 
-impl Gemm {
+impl<T: Real> Gemm<T> {
     /// The parts of stored `a` and `b` (this call's A and B, or copies laid out alike) that give
     /// rows `i0..i1` of op(A) and columns `j0..j1` of op(B), over steps `l0..l1` of k.
     pub(super) fn parts(
         &self,
-        (a, b): (&Matrix, &Matrix),
+        (a, b): (&Matrix<T>, &Matrix<T>),
         (i0, i1): (i64, i64),
         (j0, j1): (i64, i64),
         (l0, l1): (i64, i64),
-    ) -> (Matrix, Matrix) {
+    ) -> (Matrix<T>, Matrix<T>) {
         let a = if self.ta {
             a.block(l0, l1, i0, i1)
         } else {
@@ -128,13 +131,24 @@ struct Plan {
     tk: i64,
 }
 
-pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
+/// Computes `g` on the compute pipeline where it can, else (single precision only: see
+/// `precision_available`) on the fragment pipeline.
+pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     if g.m == 0 || g.n == 0 {
         return Ok(());
     }
     if super::compute_available(e) && super::gemm_compute::fits(e, g) {
-        return super::gemm_compute::sgemm(e, g);
+        return super::gemm_compute::gemm(e, g);
     }
+    match (g as &dyn Any).downcast_ref::<Gemm>() {
+        Some(g) => fragment(e, g),
+        None => Err(Error::overflow(
+            "double-precision gemm operands exceed one buffer-texture window",
+        )),
+    }
+}
+
+fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
     let plan = plan(e, g)?;
     let mut j0 = 0;
     while j0 < g.n {
@@ -208,7 +222,7 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
                         "sgemm panel exceeds one buffer-texture window",
                     ));
                 }
-                panel.bind(e, &p, name, texels, l1 - l0)?;
+                panel.bind::<f32>(e, &p, name, texels, l1 - l0)?;
             }
         }
         if let Some(cd) = &cd {

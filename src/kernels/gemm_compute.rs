@@ -1,4 +1,5 @@
-//! sgemm on the compute pipeline (desktop GL 4.3+).
+//! gemm on the compute pipeline (desktop GL 4.3+), in single or double precision (the shaders'
+//! `REAL`, from `Real::DEFINES`).
 //!
 //! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major and
 //! op(B) transposed, rows padded with zeros to whole blocks or tiles), then `gemm.comp` computes
@@ -8,6 +9,7 @@
 //! written).
 
 use super::gemm::{Gemm, PANELS};
+use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -89,14 +91,19 @@ impl Kernel {
         }
     }
 
-    fn defines(&self) -> Vec<(&'static str, String)> {
+    fn defines<T: Real>(&self) -> Vec<(&'static str, String)> {
         let b = self.block.to_string();
         let mut d = vec![("BLOCK_M", b.clone()), ("BLOCK_N", b)];
         if self.tiled {
             d.push(("TILED", String::new()));
         }
+        d.extend(real_defines::<T>());
         d
     }
+}
+
+fn real_defines<T: Real>() -> impl Iterator<Item = (&'static str, String)> {
+    T::DEFINES.iter().map(|&(k, v)| (k, v.to_string()))
 }
 
 fn round_up(v: i64, to: i64) -> i64 {
@@ -106,7 +113,7 @@ fn round_up(v: i64, to: i64) -> i64 {
 /// Whether these operands can take the compute path: every buffer the passes view lies within
 /// one buffer-texture window (a panel for at least one step of k); other calls use the fragment
 /// tiles.
-pub fn fits(e: &Engine, g: &Gemm) -> bool {
+pub fn fits<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
     let w = e.max_window();
     let kernel = Kernel::of(e);
     let pad = kernel.pad();
@@ -125,7 +132,7 @@ pub fn fits(e: &Engine, g: &Gemm) -> bool {
 /// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
 /// packing pass dispatches one workgroup row per step of it, and each panel holds it within one
 /// window.
-fn chunk_k(e: &Engine, g: &Gemm, kernel: Kernel) -> i64 {
+fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
     let w = e.max_window();
     g.k.min(kernel.max_depth())
         .min(MAX_GROUPS)
@@ -135,11 +142,11 @@ fn chunk_k(e: &Engine, g: &Gemm, kernel: Kernel) -> i64 {
 
 /// Computes C chunk of k by chunk: per chunk, packs op(A) and op(B)'s parts and adds their
 /// product into C (beta applies to the first chunk; later ones read back the output so far).
-pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
+pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let (m, n) = (g.m, g.n);
     let kernel = Kernel::of(e);
     // Host matrices are used in place where the device can map host memory, else copied.
-    let mut resident = |unit, m: &Matrix| match e.pin_matrix(m) {
+    let mut resident = |unit, m: &Matrix<T>| match e.pin_matrix(m) {
         Some(pinned) => Ok(pinned),
         None => e.upload_matrix(unit, m),
     };
@@ -148,7 +155,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         None => None,
     };
     let c = e.pin_matrix(&g.c).unwrap_or(g.c);
-    let cd = if g.beta != 0.0 {
+    let cd = if g.beta != T::ZERO {
         Some(e.upload_matrix(2, &c)?)
     } else {
         None
@@ -158,7 +165,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         Mem::Device { .. } => c,
         Mem::Host(_) => Matrix {
             mem: Mem::Device {
-                buffer: e.scratch.buffer(&e.ctx.gl, &e.ext, OUT, m * n)?,
+                buffer: e.scratch.buffer(&e.ctx.gl, &e.ext, OUT, T::words(m * n))?,
                 offset: 0,
                 len: m * n,
             },
@@ -181,7 +188,7 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
         let (beta, c_in) = if l0 == 0 {
             (g.beta, cd)
         } else {
-            (1.0, Some(out))
+            (T::ONE, Some(out))
         };
         multiply(e, g, kernel, l1 - l0, beta, c_in.as_ref(), &out)?;
         l0 = l1;
@@ -200,20 +207,20 @@ pub fn sgemm(e: &mut Engine, g: &Gemm) -> Result<()> {
 
 /// One pass of gemm.comp: `out` := alpha * (the packed panels' product over `depth` steps of k)
 /// + beta * `c_in` (not read when `None`).
-fn multiply(
+fn multiply<T: Real>(
     e: &mut Engine,
-    g: &Gemm,
+    g: &Gemm<T>,
     kernel: Kernel,
     depth: i64,
-    beta: f32,
-    c_in: Option<&Matrix>,
-    out: &Matrix,
+    beta: T,
+    c_in: Option<&Matrix<T>>,
+    out: &Matrix<T>,
 ) -> Result<()> {
     let (m, n) = (g.m, g.n);
-    let p = e.compute_program("gemm.comp", COMP, &kernel.defines())?;
+    let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>())?;
     if g.ab.is_some() {
-        PANELS[0].bind(e, &p, "uAp", round_up(m, kernel.pad()) / 4, depth)?;
-        PANELS[1].bind(e, &p, "uBp", round_up(n, kernel.pad()) / 4, depth)?;
+        PANELS[0].bind::<T>(e, &p, "uAp", round_up(m, kernel.pad()) / 4, depth)?;
+        PANELS[1].bind::<T>(e, &p, "uBp", round_up(n, kernel.pad()) / 4, depth)?;
     }
     if let Some(c_in) = c_in {
         e.bind_matrix(&p, 2, "C", c_in, false)?;
@@ -227,14 +234,15 @@ fn multiply(
         UNIT_IMAGES,
         IMAGE_OUT,
         w.buffer,
+        T::FORMAT,
         w.first_byte,
         w.bytes,
     )?;
     p.set_i32(gl, "uM", m as i32);
     p.set_i32(gl, "uN", n as i32);
     p.set_i32(gl, "uK", depth as i32);
-    p.set_f32(gl, "uAlpha", g.alpha);
-    p.set_f32(gl, "uBeta", beta);
+    p.set_real(gl, "uAlpha", g.alpha);
+    p.set_real(gl, "uBeta", beta);
     p.set_i32(gl, "uUseAB", i32::from(g.ab.is_some()));
     p.set_i32(gl, "uReadC", i32::from(c_in.is_some()));
     p.set_i32(gl, "uOut", IMAGE_OUT as i32);
@@ -245,9 +253,9 @@ fn multiply(
 
 /// Packs op(`src`) (`rows` × `cols`; the transpose of the stored matrix when `transposed`) into
 /// panel `slot`, rows padded with zeros to a multiple of `block`.
-fn pack(
+fn pack<T: Real>(
     e: &mut Engine,
-    src: &Matrix,
+    src: &Matrix<T>,
     transposed: bool,
     rows: i64,
     cols: i64,
@@ -255,10 +263,11 @@ fn pack(
     block: i64,
 ) -> Result<()> {
     let ld = round_up(rows, block);
-    let p = e.compute_program("gemm_pack.comp", PACK, &[])?;
+    let defines: Vec<_> = real_defines::<T>().collect();
+    let p = e.compute_program("gemm_pack.comp", PACK, &defines)?;
     e.bind_matrix(&p, 0, "P", src, transposed)?;
     let gl = &e.ctx.gl;
-    let buffer = e.scratch.buffer(gl, &e.ext, slot, ld * cols)?;
+    let buffer = e.scratch.buffer(gl, &e.ext, slot, T::words(ld * cols))?;
     e.scratch.image(
         gl,
         &e.ext,
@@ -266,8 +275,9 @@ fn pack(
         UNIT_IMAGES,
         IMAGE_PANEL,
         buffer,
+        T::FORMAT,
         0,
-        ld * cols * 4,
+        ld * cols * T::SIZE,
     )?;
     p.set_i32(gl, "uRows", rows as i32);
     p.set_i32(gl, "uLd", ld as i32);
@@ -277,15 +287,15 @@ fn pack(
 
 /// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`),
 /// in one read when the columns are contiguous there too, else column by column.
-fn read_back(
+fn read_back<T: Real>(
     e: &Engine,
     buffer: glow::Buffer,
     m: i64,
     n: i64,
-    dst: *mut f32,
+    dst: *mut T,
     ld: i64,
 ) -> Result<()> {
-    let packed = Mem::Device {
+    let packed = Mem::<T>::Device {
         buffer,
         offset: 0,
         len: m * n,

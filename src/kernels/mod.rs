@@ -14,8 +14,10 @@ mod texels;
 
 use once_cell::sync::OnceCell;
 
+use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
+use crate::status::{Error, Result, Status};
 
 /// Most loop iterations one shader invocation may run in a launch. llvmpipe ends loops without
 /// any error once an invocation has run 65535 iterations (gallivm's
@@ -42,6 +44,18 @@ fn compute_available(e: &Engine) -> bool {
         && !e.ctx.info.gles
         && e.ext.tex_buffer_range.is_some()
         && e.ext.buffer_storage.is_some()
+}
+
+/// Whether kernels can compute in `T`'s precision here: single everywhere; double only on the
+/// compute pipeline (the fragment kernels are float-only) of a device with fp64 shaders.
+pub fn precision_available<T: Real>(e: &Engine) -> Result<()> {
+    if T::SIZE == 4 || (compute_available(e) && e.ctx.info.fp64) {
+        return Ok(());
+    }
+    Err(Error::new(
+        Status::NotSupported,
+        "double precision needs the compute pipeline and fp64 shaders",
+    ))
 }
 
 /// The pipeline the kernels take on this device (for calls that fit one window): "compute" or

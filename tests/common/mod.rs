@@ -44,12 +44,13 @@ impl Rng {
 pub struct Dev(pub *mut c_void);
 
 impl Dev {
-    pub fn new(data: &[f32]) -> Dev {
+    pub fn new<T: Copy>(data: &[T]) -> Dev {
+        let bytes = std::mem::size_of_val(data);
         let mut p = std::ptr::null_mut();
         unsafe {
-            assert_eq!(glblasMalloc(&mut p, data.len() * 4), Status::Success);
+            assert_eq!(glblasMalloc(&mut p, bytes), Status::Success);
             assert_eq!(
-                glblasMemcpy(p, data.as_ptr().cast(), data.len() * 4, MemcpyKindArg(1)),
+                glblasMemcpy(p, data.as_ptr().cast(), bytes, MemcpyKindArg(1)),
                 Status::Success
             );
         }
@@ -58,11 +59,18 @@ impl Dev {
     pub fn f(&self) -> *mut f32 {
         self.0.cast()
     }
+    pub fn d(&self) -> *mut f64 {
+        self.0.cast()
+    }
     pub fn get(&self, len: usize) -> Vec<f32> {
-        let mut out = vec![0.0f32; len];
+        self.get_as(len)
+    }
+    pub fn get_as<T: Copy + Default>(&self, len: usize) -> Vec<T> {
+        let mut out = vec![T::default(); len];
+        let bytes = std::mem::size_of_val(&out[..]);
         unsafe {
             assert_eq!(
-                glblasMemcpy(out.as_mut_ptr().cast(), self.0, len * 4, MemcpyKindArg(2)),
+                glblasMemcpy(out.as_mut_ptr().cast(), self.0, bytes, MemcpyKindArg(2)),
                 Status::Success
             )
         };

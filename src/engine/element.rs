@@ -1,0 +1,77 @@
+//! The element types kernels compute in, and everything that differs between them: size, how a
+//! buffer texture or image views one, how a uniform carries one, and the shader define that
+//! selects the variant of a kernel's source (`shaders/real.glsl`). Engine paths generic over
+//! [`Real`] are the one path for both precisions.
+
+use glow::HasContext;
+
+/// `f32` or `f64`.
+pub trait Real:
+    Copy + Default + PartialEq + PartialOrd + std::fmt::Debug + Send + Sync + 'static
+{
+    /// Bytes per element.
+    const SIZE: i64;
+    /// Buffer-texture and image format of one element per texel: R32F, or RG32UI for a double
+    /// (its two 32-bit halves, joined by `packDouble2x32`: no GL format holds a double).
+    const FORMAT: u32;
+    /// Format of a 16-byte texel: four floats (RGBA32F) or two doubles (RGBA32UI).
+    const FORMAT16: u32;
+    /// What `shaders/real.glsl` needs to be told: nothing for float, `DOUBLE` for double.
+    const DEFINES: &'static [(&'static str, &'static str)];
+    /// For messages: "single" or "double".
+    const PRECISION: &'static str;
+    const ZERO: Self;
+    const ONE: Self;
+
+    /// Sets uniform `location` (declared `REAL_UNIFORM` in the shader) to `v`.
+    ///
+    /// # Safety
+    /// The program the location belongs to is bound, and the context is current.
+    unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: Self);
+
+    /// 4-byte words that `n` elements take: the unit scratch and staging buffers are sized in.
+    fn words(n: i64) -> i64 {
+        n * (Self::SIZE / 4)
+    }
+}
+
+impl Real for f32 {
+    const SIZE: i64 = 4;
+    const FORMAT: u32 = glow::R32F;
+    const FORMAT16: u32 = glow::RGBA32F;
+    const DEFINES: &'static [(&'static str, &'static str)] = &[];
+    const PRECISION: &'static str = "single";
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+
+    unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: f32) {
+        gl.uniform_1_f32(location, v)
+    }
+}
+
+impl Real for f64 {
+    const SIZE: i64 = 8;
+    const FORMAT: u32 = glow::RG32UI;
+    const FORMAT16: u32 = glow::RGBA32UI;
+    const DEFINES: &'static [(&'static str, &'static str)] = &[("DOUBLE", "")];
+    const PRECISION: &'static str = "double";
+    const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
+
+    /// As a uvec2 of the double's halves, low word first (`packDouble2x32`'s order), exactly:
+    /// glUniform1d would do, but it is not in every loader's core set.
+    unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: f64) {
+        let bits = v.to_bits();
+        gl.uniform_2_u32(location, bits as u32, (bits >> 32) as u32)
+    }
+}
+
+/// Bytes per texel of buffer-texture format `format`, for the formats operands and panels are
+/// viewed as.
+pub fn texel_bytes(format: u32) -> i64 {
+    match format {
+        glow::RGBA32F | glow::RGBA32UI => 16,
+        glow::RG32UI => 8,
+        _ => 4,
+    }
+}
