@@ -56,11 +56,12 @@ def make_inputs(np):
 
 def _cases(np):
     F = np.asfortranarray
-    # name -> (kind, function of the input dict).  kind "f32": float32 result that may be computed
-    # by glblas (checked against an fp32 bound); kind "exact": float64/complex result that glblas
-    # never sees (checked for bitwise equality with the run without LD_PRELOAD).  Every f32
-    # function is a sum of products of its operands (bilinear), so the caller evaluates it on
-    # float64 copies for the exact value and on |operands| for the bound's |A|@|B|.
+    # name -> (kind, function of the input dict).  kind "f32" ("f64"): float32 (float64) result
+    # that may be computed by glblas (checked against an fp32 (fp64) bound); kind "exact":
+    # float64/complex result that glblas never sees (checked for bitwise equality with the run
+    # without LD_PRELOAD).  Every f32 and f64 function is a sum of products of its operands
+    # (bilinear), so the caller evaluates it on more precise copies (float64, long double) for
+    # the exact value and on |operands| for the bound's |A|@|B|.
     return {
         "mm_c": ("f32", lambda X: X["a"] @ X["b"]),
         "mm_at_b": ("f32", lambda X: X["at"].T @ X["b"]),
@@ -84,8 +85,8 @@ def _cases(np):
         "matmul_1d": ("f32", lambda X: X["x"] @ X["y"]),
         "mm_batched": ("f32", lambda X: X["ba"] @ X["bb"]),
         "syrk_a_at": ("f32", lambda X: X["a"] @ X["a"].T),  # numpy uses ssyrk: never glblas
-        "d_mm": ("exact", lambda X: X["da"] @ X["db"]),
-        "d_mm_t": ("exact", lambda X: X["db"].T @ X["da"].T),
+        "d_mm": ("f64", lambda X: X["da"] @ X["db"]),
+        "d_mm_t": ("f64", lambda X: X["db"].T @ X["da"].T),
         "d_mv": ("exact", lambda X: X["da"] @ X["dv"]),
         "d_dot": ("exact", lambda X: np.dot(X["dx"], X["dy"])),
         "d_syrk": ("exact", lambda X: X["da"] @ X["da"].T),

@@ -23,9 +23,10 @@ def f32(v):
 
 
 def assert_close(got, ref, bound, what=""):
-    got = np.asarray(got, dtype=np.float64)
-    ref = np.asarray(ref, dtype=np.float64)
-    bound = np.asarray(bound, dtype=np.float64)
+    # In long double, so that a float64 result is compared without a rounding of its own.
+    got = np.asarray(got, dtype=np.longdouble)
+    ref = np.asarray(ref, dtype=np.longdouble)
+    bound = np.asarray(bound, dtype=np.longdouble)
     assert got.shape == ref.shape, (got.shape, ref.shape)
     assert np.all(np.isfinite(got)), f"{what}: non-finite result at {np.argwhere(~np.isfinite(got))[:5].tolist()}"
     err = np.abs(got - ref)
@@ -35,7 +36,7 @@ def assert_close(got, ref, bound, what=""):
         first = tuple(idx[0])
         worst = np.unravel_index(np.argmax(err - bound), err.shape) if err.ndim else ()
         raise AssertionError(
-            f"{what}: {int(bad.sum())}/{bad.size} elements outside the fp32 bound; "
+            f"{what}: {int(bad.sum())}/{bad.size} elements outside the error bound; "
             f"first at {first}: got {got[first]!r} ref {ref[first]!r} err {err[first]:.3g} "
             f"bound {bound[first]:.3g}; worst at {tuple(int(i) for i in worst)}: got {got[worst]!r} "
             f"ref {ref[worst]!r} err {err[worst]:.3g} bound {bound[worst]:.3g}")

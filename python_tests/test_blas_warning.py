@@ -11,6 +11,7 @@ import sys
 import textwrap
 
 import glblas_ctypes as g
+from gl_device import is_glblas_setting
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -42,7 +43,7 @@ print("done")
 def run_script(script, **env_vars):
     """Runs `script` in a fresh process with GLBLAS_BACKEND=gl (and `env_vars`); returns its
     warning lines and its GLBLAS_TRACE lines."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GLBLAS_")}
+    env = {k: v for k, v in os.environ.items() if not is_glblas_setting(k)}
     env.update(GLBLAS_BACKEND="gl", GLBLAS_TRACE="1", **env_vars)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=120)

@@ -23,8 +23,11 @@ computes those without BLAS while its np.dot copies and calls sgemm; a stack of 
 sgemm per matrix); matrix @ vector and vector @ matrix -> sgemv (C-ordered A @ v is issued as
 col-major Trans); 1-D np.dot / np.vdot / np.inner / @ -> sdot (strided views pass incx/incy);
 A @ A.T -> ssyrk (not exported by glblas: numpy's BLAS answers directly); numpy's import-time
-sanity check calls sdot once with n = 2.  float64 and complex operations call d*/c*/z* routines,
-which glblas does not export, so they never reach it.
+sanity check calls sdot once with n = 2.  float64 matmul of 2-D operands -> dgemm, as for
+sgemm; the other float64 and the complex operations call d*/c*/z* routines glblas does not
+export, so they never reach it.  Where the device cannot compute in double (no compute
+pipeline or fp64 shaders: GLES, GL 3.3, virgl) glblas passes dgemm to the CPU BLAS with
+reason=no-double, even under GLBLAS_BACKEND=gl.
 
 Numerical checks: every float32 result f(A, B) is a sum of k products; the exact value is f
 evaluated on the float64 copies of the (float32) inputs (products of two float32 values are exact
@@ -35,7 +38,8 @@ gamma's denominator and an extra rounding of alpha*acc).  |A|@|B| is f evaluated
 is f evaluated on all-ones inputs (it counts the terms of each output element).  float64/complex
 results never go through glblas and numpy's own BLAS is deterministic for the same inputs and
 thread count, so they must be bitwise equal to the reference run; the same holds for float32 A@A.T
-(ssyrk).
+(ssyrk).  float64 matmul results are checked alike against a long-double evaluation (64-bit
+mantissa: its own error is 2^-11 of the fp64 bound) with eps = 2^-53.
 """
 
 import functools
@@ -49,6 +53,7 @@ import pytest
 
 import numpy_workload as wl
 from glblas_ctypes import EPS, default_library_path
+from gl_device import doubles_on_gl, driver_env
 from reference import C_SAFETY, assert_close
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,7 +63,8 @@ TIMEOUT_S = 120
 DEBIAN_PYTHON = "/usr/bin/python3"
 DEBIAN_NUMPY_DIR = "/usr/lib/python3/dist-packages/numpy"
 
-ROUTINES = ("saxpy", "sdot", "sscal", "scopy", "sswap", "sasum", "sgemv", "sgemm")
+ROUTINES = ("saxpy", "sdot", "sscal", "scopy", "sswap", "sasum", "sgemv", "sgemm", "dgemm")
+EPS64 = 2.0 ** -53
 INTERPRETERS = ("pip", "debian")
 
 
@@ -73,8 +79,8 @@ EXPORTED = frozenset([f"cblas_{r}" for r in ROUTINES] + [f"{r}_" for r in ROUTIN
 
 # ---- expected BLAS calls per workload case ---------------------------------------------------
 
-def gemm(layout, ta, tb, m, n, k, lda, ldb, ldc):
-    return ("sgemm", dict(layout=layout, transa=ta, transb=tb, m=m, n=n, k=k, lda=lda, ldb=ldb, ldc=ldc,
+def gemm(layout, ta, tb, m, n, k, lda, ldb, ldc, routine="sgemm"):
+    return (routine, dict(layout=layout, transa=ta, transb=tb, m=m, n=n, k=k, lda=lda, ldb=ldb, ldc=ldc,
                           alpha=1.0, beta=0.0))
 
 
@@ -114,6 +120,8 @@ EXPECTED = {
     "dot_1d_strided": [dot(334, 3, 3)],
     "mm_batched": [gemm("row", "N", "N", 17, 19, 23, 23, 19, 19)] * 3,
     "syrk_a_at": [],  # ssyrk: not a glblas routine
+    "d_mm": [gemm("row", "N", "N", 67, 53, 45, 45, 53, 53, "dgemm")],
+    "d_mm_t": [gemm("row", "T", "T", 53, 67, 45, 53, 45, 67, "dgemm")],
 }
 # float32 results that never pass through glblas: must be bitwise equal to the reference.
 F32_UNTOUCHED = {"syrk_a_at"}
@@ -129,11 +137,12 @@ def expected_calls(interp, case):
 
 CASES = wl.cases(np)
 F32_CASES = [c for c, (kind, _) in CASES.items() if kind == "f32"]
+F64_CASES = [c for c, (kind, _) in CASES.items() if kind == "f64"]
 EXACT_CASES = [c for c, (kind, _) in CASES.items() if kind == "exact"]
 
 
 def test_expected_table_covers_workload():
-    assert set(EXPECTED) == set(F32_CASES)
+    assert set(EXPECTED) == set(F32_CASES + F64_CASES)
 
 
 # ---- running the workload --------------------------------------------------------------------
@@ -164,9 +173,10 @@ MODES = {
 
 
 def child_env(extra):
-    """A fresh environment: nothing GLBLAS_*, LD_*, PYTHON* or EGL-related leaks in from ours."""
+    """A fresh environment: nothing GLBLAS_*, LD_*, PYTHON* or EGL-related leaks in from ours,
+    but the GL configuration under test (gl_device.DRIVER_VARS)."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"),
-           "LC_ALL": "C.UTF-8"}
+           "LC_ALL": "C.UTF-8", **driver_env()}
     for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "TMPDIR"):
         if k in os.environ:
             env[k] = os.environ[k]
@@ -256,21 +266,26 @@ def runs(tmp_path_factory):
 
 @functools.lru_cache(maxsize=None)
 def exact_and_bound(case):
-    """float64 exact value, fp32 error bound and term count of a float32 case (from its inputs)."""
+    """Exact value (float64 for a float32 case, long double for a float64 one), error bound and
+    term count of a case (from its inputs)."""
     X = wl.make_inputs(np)
     fn = CASES[case][1]
-    X64 = {k: v.astype(np.float64) for k, v in X.items() if v.dtype == np.float32}
-    exact = np.asarray(fn(X64), dtype=np.float64)
-    mag = np.asarray(fn({k: np.abs(v) for k, v in X64.items()}), dtype=np.float64)
-    k = np.asarray(fn({k: np.ones_like(v) for k, v in X64.items()}), dtype=np.float64)
-    return exact, C_SAFETY * (k + 2) * EPS * mag
+    dtype, wide, eps = ((np.float32, np.float64, EPS) if CASES[case][0] == "f32"
+                        else (np.float64, np.longdouble, EPS64))
+    Xw = {k: v.astype(wide) for k, v in X.items() if v.dtype == dtype}
+    exact = np.asarray(fn(Xw), dtype=wide)
+    mag = np.asarray(fn({k: np.abs(v) for k, v in Xw.items()}), dtype=wide)
+    k = np.asarray(fn({k: np.ones_like(v) for k, v in Xw.items()}), dtype=wide)
+    return exact, C_SAFETY * (k + 2) * eps * mag
 
 
 def check_results(run, ref):
-    """float32 cases within the fp32 bound of the exact value; the rest bitwise equal to ref."""
-    for case in F32_CASES:
+    """float32 (float64) cases within the fp32 (fp64) bound of the exact value; the rest bitwise
+    equal to ref."""
+    for case in F32_CASES + F64_CASES:
         got = run.result(case)
-        assert got.dtype == np.float32, f"{run.what} {case}: dtype {got.dtype}"
+        want_dtype = np.float32 if case in F32_CASES else np.float64
+        assert got.dtype == want_dtype, f"{run.what} {case}: dtype {got.dtype}"
         exact, bound = exact_and_bound(case)
         assert got.shape == exact.shape, f"{run.what} {case}: shape {got.shape} != {exact.shape}"
         assert_close(got, exact, bound, f"{run.what} {case}")
@@ -291,15 +306,19 @@ def check_results(run, ref):
 
 
 def check_trace(run, route, reason):
-    """Every trace line names an exported single-precision symbol of this numpy's flavour with the
-    given route/reason, and each case made exactly the expected calls."""
+    """Every trace line names an exported symbol of this numpy's flavour with the given
+    route/reason (dgemm's: route=cpu reason=no-double where GL was asked and the device cannot
+    compute in double), and each case made exactly the expected calls."""
     interp = run.interp
+    no_double = route == "gl" and not doubles_on_gl(library_path())
     for t in run.all_trace:
         assert t["symbol"] in EXPORTED, f"{run.what}: trace names a routine glblas does not export: {t['line']}"
         assert t["symbol"] in {symbol(interp, r) for r in ROUTINES}, (
             f"{run.what}: unexpected symbol flavour for {interp} numpy: {t['line']}")
-        assert (t["fields"]["route"], t["fields"]["reason"]) == (route, reason), (
-            f"{run.what}: expected route={route} reason={reason}: {t['line']}")
+        want = ("cpu", "no-double") if no_double and t["symbol"] == symbol(interp, "dgemm") \
+            else (route, reason)
+        assert (t["fields"]["route"], t["fields"]["reason"]) == want, (
+            f"{run.what}: expected route={want[0]} reason={want[1]}: {t['line']}")
     for case in CASES:
         want = [(symbol(interp, r), f) for r, f in expected_calls(interp, case)]
         got = run.trace[case]
@@ -316,9 +335,9 @@ def check_trace(run, route, reason):
     # numpy's import does a float32 dot sanity check: only exported names, no other routine
     for t in run.trace["<prelude>"]:
         assert t["symbol"] == symbol(interp, "sdot"), f"{run.what}: unexpected call at import: {t['line']}"
-    # the three routines numpy uses must all have been intercepted
+    # the routines numpy uses must all have been intercepted
     seen = {t["symbol"] for t in run.all_trace}
-    for r in ("sgemm", "sgemv", "sdot"):
+    for r in ("sgemm", "sgemv", "sdot", "dgemm"):
         assert symbol(interp, r) in seen, f"{run.what}: no trace line for {symbol(interp, r)}"
 
 
@@ -340,8 +359,9 @@ def test_reference_run_imports_expected_numpy(runs, interp):
 
 @pytest.mark.parametrize("interp", INTERPRETERS)
 def test_gl_backend_intercepts(runs, interp):
-    """GLBLAS_BACKEND=gl: float32 sgemm/sgemv/sdot run in glblas on GL (route=gl reason=backend),
-    results within fp32 bounds; float64/complex are untouched and bitwise equal."""
+    """GLBLAS_BACKEND=gl: float32 sgemm/sgemv/sdot and float64 dgemm run in glblas on GL
+    (route=gl reason=backend), results within fp32 and fp64 bounds; the other float64 and the
+    complex operations are untouched and bitwise equal."""
     ref, run = runs(interp, "ref"), runs(interp, "gl")
     assert run.meta == ref.meta
     check_results(run, ref)
@@ -366,14 +386,14 @@ def test_auto_without_gl_falls_back_to_cpu(runs, interp):
 def test_cpu_fallback_is_numpys_own_blas(runs, interp):
     """The CPU BLAS behind the fallback is the next definition of the symbol in the process, i.e.
     numpy's own BLAS: forwarding the same call with the same arguments gives bitwise the same
-    float32 results as numpy without glblas."""
+    float32 and float64 results as numpy without glblas."""
     ref, run = runs(interp, "ref"), runs(interp, "auto_nogl")
-    for case in F32_CASES:
+    for case in F32_CASES + F64_CASES:
         got, want = run.result(case), ref.result(case)
         if got.tobytes() != want.tobytes():
             diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
             raise AssertionError(
-                f"{run.what} {case}: the CPU fallback's float32 result differs from numpy's own BLAS "
+                f"{run.what} {case}: the CPU fallback's result differs from numpy's own BLAS "
                 f"(max |diff| {diff.max():.3g}, {int(np.count_nonzero(diff))}/{diff.size} elements): "
                 f"the fallback did not forward to {symbol(interp, 'sgemm')} of numpy's BLAS?")
 

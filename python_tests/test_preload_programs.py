@@ -30,6 +30,8 @@ import subprocess
 import numpy as np
 import pytest
 
+from gl_device import is_glblas_setting
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_DIR = os.path.normpath(os.path.join(HERE, os.pardir, "c_tests", "preload"))
 
@@ -108,7 +110,7 @@ def lib_path():
 def clean_env():
     """The test process's environment without any glblas setting, preload or EGL override."""
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith("GLBLAS_") and k not in ("LD_PRELOAD", "__EGL_VENDOR_LIBRARY_FILENAMES")}
+           if not is_glblas_setting(k) and k not in ("LD_PRELOAD", "__EGL_VENDOR_LIBRARY_FILENAMES")}
     env["OPENBLAS_NUM_THREADS"] = "1"  # tiny problems: spare the 2 cores the thread pool
     if avx512_cpu():
         # Debian's OpenBLAS 0.3.21 picks its SkylakeX/Cooperlake kernels on AVX-512 machines, and

@@ -23,6 +23,8 @@ import subprocess
 
 import pytest
 
+from gl_device import is_glblas_setting
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_DIR = os.path.join(HERE, os.pardir, "c_tests", "preload")
 
@@ -90,7 +92,7 @@ def programs(tmp_path_factory):
 def _env(lib, **glblas):
     """The test's environment: no inherited GLBLAS_* settings or preloads, then `glblas`."""
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith("GLBLAS_") and k not in ("LD_PRELOAD", "__EGL_VENDOR_LIBRARY_FILENAMES")}
+           if not is_glblas_setting(k) and k not in ("LD_PRELOAD", "__EGL_VENDOR_LIBRARY_FILENAMES")}
     env["LD_PRELOAD"] = lib
     env.update({k: str(v) for k, v in glblas.items()})
     return env

@@ -114,6 +114,15 @@ impl Error {
         }
     }
 
+    /// A feature the call needs and the device lacks (`reason` is the trace's): the BLAS
+    /// symbols let the CPU BLAS answer without a warning.
+    pub fn unsupported(reason: &'static str, detail: impl Into<String>) -> Error {
+        Error {
+            cause: Cause::Declined(reason),
+            ..Error::new(Status::NotSupported, detail)
+        }
+    }
+
     /// An operand larger than the device's limits allow.
     pub fn overflow(detail: impl Into<String>) -> Error {
         Error {

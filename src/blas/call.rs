@@ -5,11 +5,12 @@
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
+use crate::engine::element::Real;
 use crate::engine::memory::is_device_address;
 use crate::routines;
 use crate::status::Result;
 
-/// The eight routines, for routing thresholds and the profile.
+/// The routines, for routing thresholds and the profile.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Routine {
     Saxpy,
@@ -20,10 +21,11 @@ pub enum Routine {
     Sasum,
     Sgemv,
     Sgemm,
+    Dgemm,
 }
 
 impl Routine {
-    pub const ALL: [Routine; 8] = [
+    pub const ALL: [Routine; 9] = [
         Routine::Saxpy,
         Routine::Sdot,
         Routine::Sscal,
@@ -32,6 +34,7 @@ impl Routine {
         Routine::Sasum,
         Routine::Sgemv,
         Routine::Sgemm,
+        Routine::Dgemm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -44,6 +47,7 @@ impl Routine {
             Routine::Sasum => "sasum",
             Routine::Sgemv => "sgemv",
             Routine::Sgemm => "sgemm",
+            Routine::Dgemm => "dgemm",
         }
     }
 }
@@ -164,21 +168,22 @@ pub struct GemvArgs {
     pub incy: i64,
 }
 
+/// The arguments of sgemm (`T = f32`) or dgemm.
 #[derive(Clone, Copy, Debug)]
-pub struct GemmArgs {
+pub struct GemmArgs<T: Real = f32> {
     pub layout: Layout,
     pub transa: Op,
     pub transb: Op,
     pub m: i64,
     pub n: i64,
     pub k: i64,
-    pub alpha: f32,
-    pub a: *const f32,
+    pub alpha: T,
+    pub a: *const T,
     pub lda: i64,
-    pub b: *const f32,
+    pub b: *const T,
     pub ldb: i64,
-    pub beta: f32,
-    pub c: *mut f32,
+    pub beta: T,
+    pub c: *mut T,
     pub ldc: i64,
 }
 
@@ -227,9 +232,10 @@ pub enum Call {
     },
     Gemv(GemvArgs),
     Gemm(GemmArgs),
+    Dgemm(GemmArgs<f64>),
 }
 
-/// sgemm's checks in the reference order; the Fortran parameter number of the first failure.
+/// gemm's checks in the reference order; the Fortran parameter number of the first failure.
 #[allow(clippy::too_many_arguments)]
 fn gemm_info(ta: Op, tb: Op, m: i64, n: i64, k: i64, lda: i64, ldb: i64, ldc: i64) -> i32 {
     let (Some(ta), Some(tb)) = (ta.transposed(), tb.transposed()) else {
@@ -318,7 +324,7 @@ fn fault(info: i32, layout: Layout) -> std::result::Result<(), Fault> {
     }
 }
 
-impl GemmArgs {
+impl<T: Real> GemmArgs<T> {
     /// C as the column-major matrix it is stored as, (rows, cols): row-major C (m×n) is the
     /// column-major n×m matrix C^T.
     pub fn c_shape(&self) -> (i64, i64) {
@@ -344,6 +350,38 @@ impl GemmArgs {
             gemm_info(g.transa, g.transb, g.m, g.n, g.k, g.lda, g.ldb, g.ldc)
         };
         fault(info, g.layout)
+    }
+
+    /// Computes the checked call on GL.
+    ///
+    /// # Safety
+    /// As for `Call::run_gl`.
+    unsafe fn run_gl(&self) -> Result<()> {
+        let g = self;
+        let ta = g.transa.transposed().unwrap_or(false);
+        let tb = g.transb.transposed().unwrap_or(false);
+        if g.layout == Layout::Row {
+            // Row-major C = op(A)op(B) is column-major C^T = op(B)^T op(A)^T.
+            routines::gemm(
+                tb, ta, g.n, g.m, g.k, g.alpha, g.b, g.ldb, g.a, g.lda, g.beta, g.c, g.ldc,
+            )
+        } else {
+            routines::gemm(
+                ta, tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
+            )
+        }
+    }
+}
+
+/// The trace's text of gemm's arguments.
+impl<T: Real + fmt::Display> fmt::Display for GemmArgs<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let g = self;
+        write!(
+            f,
+            "{}transa={} transb={} m={} n={} k={} alpha={} lda={} ldb={} beta={} ldc={}",
+            g.layout, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.lda, g.ldb, g.beta, g.ldc
+        )
     }
 }
 
@@ -388,6 +426,7 @@ impl Call {
         match self {
             Call::Gemv(g) => g.check(),
             Call::Gemm(g) => g.check(),
+            Call::Dgemm(g) => g.check(),
             _ => Ok(()),
         }
     }
@@ -397,6 +436,7 @@ impl Call {
         match self {
             Call::Gemv(g) => g.layout,
             Call::Gemm(g) => g.layout,
+            Call::Dgemm(g) => g.layout,
             _ => Layout::Fortran,
         }
     }
@@ -416,22 +456,24 @@ impl Call {
             | Call::Asum { n, .. } => product(&[n]),
             Call::Gemv(g) => product(&[2, g.m, g.n]),
             Call::Gemm(g) => product(&[2, g.m, g.n, g.k]),
+            Call::Dgemm(g) => product(&[2, g.m, g.n, g.k]),
         }
     }
 
     /// Whether an operand is a glblas device pointer (which only GL can read).
     pub fn touches_device_memory(&self) -> bool {
-        let ptrs: [*const f32; 3] = match *self {
-            Call::Axpy { x, y, .. } | Call::Copy { x, y, .. } => [x, y, x],
-            Call::Dot { x, y, .. } => [x, y, x],
-            Call::Swap { x, y, .. } => [x, y, x],
-            Call::Scal { x, .. } => [x, x, x],
-            Call::Asum { x, .. } => [x, x, x],
-            Call::Gemv(g) => [g.a, g.x, g.y],
-            Call::Gemm(g) => [g.a, g.b, g.c],
+        let addr = |p: *const f32| p as usize;
+        let ptrs: [usize; 3] = match *self {
+            Call::Axpy { x, y, .. } | Call::Copy { x, y, .. } => [addr(x), addr(y), 0],
+            Call::Dot { x, y, .. } => [addr(x), addr(y), 0],
+            Call::Swap { x, y, .. } => [addr(x), addr(y), 0],
+            Call::Scal { x, .. } => [addr(x), 0, 0],
+            Call::Asum { x, .. } => [addr(x), 0, 0],
+            Call::Gemv(g) => [addr(g.a), addr(g.x), addr(g.y)],
+            Call::Gemm(g) => [addr(g.a), addr(g.b), addr(g.c)],
+            Call::Dgemm(g) => [g.a as usize, g.b as usize, g.c as usize],
         };
-        ptrs.iter()
-            .any(|&p| !p.is_null() && is_device_address(p as usize))
+        ptrs.iter().any(|&p| p != 0 && is_device_address(p))
     }
 
     /// Computes the (checked) call on GL; the value is the result of sdot and sasum.
@@ -478,20 +520,8 @@ impl Call {
                     t, m, n, g.alpha, g.a, g.lda, g.x, g.incx, g.beta, g.y, g.incy,
                 )?
             }
-            Call::Gemm(g) => {
-                let ta = g.transa.transposed().unwrap_or(false);
-                let tb = g.transb.transposed().unwrap_or(false);
-                if g.layout == Layout::Row {
-                    // Row-major C = op(A)op(B) is column-major C^T = op(B)^T op(A)^T.
-                    routines::gemm(
-                        tb, ta, g.n, g.m, g.k, g.alpha, g.b, g.ldb, g.a, g.lda, g.beta, g.c, g.ldc,
-                    )?
-                } else {
-                    routines::gemm(
-                        ta, tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
-                    )?
-                }
-            }
+            Call::Gemm(g) => g.run_gl()?,
+            Call::Dgemm(g) => g.run_gl()?,
         }
         Ok(value)
     }
@@ -529,11 +559,8 @@ impl fmt::Display for Call {
                 "{}trans={} m={} n={} alpha={} lda={} incx={} beta={} incy={}",
                 g.layout, g.trans, g.m, g.n, g.alpha, g.lda, g.incx, g.beta, g.incy
             ),
-            Call::Gemm(g) => write!(
-                f,
-                "{}transa={} transb={} m={} n={} k={} alpha={} lda={} ldb={} beta={} ldc={}",
-                g.layout, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.lda, g.ldb, g.beta, g.ldc
-            ),
+            Call::Gemm(g) => g.fmt(f),
+            Call::Dgemm(g) => g.fmt(f),
         }
     }
 }

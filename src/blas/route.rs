@@ -79,7 +79,9 @@ fn auto(routine: Routine, flops: u64) -> Route {
         };
     }
     let threshold = match routine {
-        Routine::Sgemm => GPU_GEMM_FLOPS,
+        // dgemm: the same estimate, unmeasured (GPUs' fp64 rates range from 1/64 of fp32 to
+        // 1/2).
+        Routine::Sgemm | Routine::Dgemm => GPU_GEMM_FLOPS,
         _ => return Route::Cpu("small"),
     };
     if flops < threshold {

@@ -92,7 +92,7 @@ struct Counters {
     flops: AtomicU64,
 }
 
-static COUNTERS: [Counters; 8] = [const {
+static COUNTERS: [Counters; Routine::ALL.len()] = [const {
     Counters {
         calls: AtomicU64::new(0),
         gl: AtomicU64::new(0),
@@ -100,7 +100,7 @@ static COUNTERS: [Counters; 8] = [const {
         nanos: AtomicU64::new(0),
         flops: AtomicU64::new(0),
     }
-}; 8];
+}; Routine::ALL.len()];
 
 fn profile(routine: Routine, flops: u64, outcome: Outcome, elapsed: Duration) {
     static AT_EXIT: Once = Once::new();

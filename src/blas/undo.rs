@@ -6,11 +6,14 @@
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
 use super::call::Call;
+use crate::engine::element::Real;
 
-/// Elements `base[r + c*ld]` for r < rows, c < cols: a matrix, or a vector (rows = 1, ld = its
-/// increment's magnitude; a negative increment addresses the same elements).
+/// Elements `base[r + c*ld]` for r < rows, c < cols, of `size` bytes each: a matrix, or a
+/// vector (rows = 1, ld = its increment's magnitude; a negative increment addresses the same
+/// elements).
 struct Region {
-    base: *mut f32,
+    base: *mut u8,
+    size: usize,
     rows: usize,
     cols: usize,
     ld: usize,
@@ -19,23 +22,35 @@ struct Region {
 impl Region {
     fn vector(base: *mut f32, n: i64, inc: i64) -> Region {
         Region {
-            base,
+            base: base.cast(),
+            size: 4,
             rows: 1,
             cols: n.max(0) as usize,
             ld: inc.unsigned_abs() as usize,
         }
     }
 
-    fn elements(&self) -> impl Iterator<Item = *mut f32> + '_ {
+    fn matrix<T: Real>(base: *mut T, (rows, cols): (i64, i64), ld: i64) -> Region {
+        Region {
+            base: base.cast(),
+            size: T::SIZE as usize,
+            rows: rows.max(0) as usize,
+            cols: cols.max(0) as usize,
+            ld: ld.max(0) as usize,
+        }
+    }
+
+    /// The first byte of each element.
+    fn elements(&self) -> impl Iterator<Item = *mut u8> + '_ {
         (0..self.cols).flat_map(move |c| {
             // SAFETY (of the caller's use): inside the operand the caller passed.
-            (0..self.rows).map(move |r| self.base.wrapping_add(c * self.ld + r))
+            (0..self.rows).map(move |r| self.base.wrapping_add((c * self.ld + r) * self.size))
         })
     }
 }
 
-/// The saved values of a call's read-then-written outputs.
-pub struct Snapshot(Vec<(Region, Vec<f32>)>);
+/// The saved bytes of a call's read-then-written outputs.
+pub struct Snapshot(Vec<(Region, Vec<u8>)>);
 
 impl Snapshot {
     /// Copies the outputs `call` reads before writing.
@@ -57,23 +72,19 @@ impl Snapshot {
                 incy,
             } => vec![Region::vector(x, n, incx), Region::vector(y, n, incy)],
             Call::Gemv(g) if g.beta != 0.0 => vec![Region::vector(g.y, g.y_len(), g.incy)],
-            Call::Gemm(g) if g.beta != 0.0 => {
-                let (rows, cols) = g.c_shape();
-                vec![Region {
-                    base: g.c,
-                    rows: rows.max(0) as usize,
-                    cols: cols.max(0) as usize,
-                    ld: g.ldc.max(0) as usize,
-                }]
-            }
+            Call::Gemm(g) if g.beta != 0.0 => vec![Region::matrix(g.c, g.c_shape(), g.ldc)],
+            Call::Dgemm(g) if g.beta != 0.0 => vec![Region::matrix(g.c, g.c_shape(), g.ldc)],
             _ => vec![],
         };
         Snapshot(
             regions
                 .into_iter()
                 .map(|r| {
-                    // SAFETY: elements of the caller's operand.
-                    let values = r.elements().map(|p| unsafe { *p }).collect();
+                    let mut values = Vec::with_capacity(r.rows * r.cols * r.size);
+                    for p in r.elements() {
+                        // SAFETY: an element of the caller's operand.
+                        values.extend_from_slice(unsafe { std::slice::from_raw_parts(p, r.size) });
+                    }
                     (r, values)
                 })
                 .collect(),
@@ -86,9 +97,9 @@ impl Snapshot {
     /// As for [`Snapshot::take`], with the same call's operands.
     pub unsafe fn restore(&self) {
         for (region, values) in &self.0 {
-            for (p, v) in region.elements().zip(values) {
+            for (p, v) in region.elements().zip(values.chunks_exact(region.size)) {
                 // SAFETY: the element was read from this address by `take`.
-                unsafe { *p = *v };
+                unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, region.size) };
             }
         }
     }

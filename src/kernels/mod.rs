@@ -17,7 +17,7 @@ use once_cell::sync::OnceCell;
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
-use crate::status::{Error, Result, Status};
+use crate::status::{Error, Result};
 
 /// Most loop iterations one shader invocation may run in a launch. llvmpipe ends loops without
 /// any error once an invocation has run 65535 iterations (gallivm's
@@ -52,8 +52,8 @@ pub fn precision_available<T: Real>(e: &Engine) -> Result<()> {
     if T::SIZE == 4 || (compute_available(e) && e.ctx.info.fp64) {
         return Ok(());
     }
-    Err(Error::new(
-        Status::NotSupported,
+    Err(Error::unsupported(
+        "no-double",
         "double precision needs the compute pipeline and fp64 shaders",
     ))
 }

@@ -1,0 +1,51 @@
+"""What the GL device under test can do, asked of the library in a process of its own (so that
+the asking creates no context in the test process)."""
+
+import functools
+import os
+import subprocess
+import sys
+
+_PROBE = """
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+d = ctypes.c_double
+p = ctypes.POINTER(d)
+lib.glblasDgemm.argtypes = [ctypes.c_int] * 5 + [d, p, ctypes.c_int, p, ctypes.c_int, d, p,
+                                                 ctypes.c_int]
+a, c = d(2.0), d(0.0)
+s = lib.glblasDgemm(0, 0, 1, 1, 1, 1.0, ctypes.byref(a), 1, ctypes.byref(a), 1, 0.0,
+                    ctypes.byref(c), 1)
+print(s, c.value)
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def doubles_on_gl(lib_path):
+    """Whether the device computes in double: a 1×1×1 glblasDgemm succeeds (and is right), where
+    it is NOT_SUPPORTED without the compute pipeline or fp64 shaders."""
+    out = subprocess.run([sys.executable, "-c", _PROBE, lib_path], capture_output=True,
+                         text=True, timeout=300, check=True).stdout.split()
+    assert out[0] in ("0", "4"), out  # SUCCESS or NOT_SUPPORTED
+    if out[0] == "0":
+        assert float(out[1]) == 4.0, out
+    return out[0] == "0"
+
+
+# What scripts/drivers.sh sets to select a GL configuration. A test that starts a process
+# with an environment of its own passes these on, so that the child runs on the configuration
+# under test (GLES, GL 3.3, zink, virgl) rather than on the default device.
+DRIVER_VARS = ("GALLIUM_DRIVER", "LIBGL_ALWAYS_SOFTWARE", "GLBLAS_GL_API",
+               "MESA_GL_VERSION_OVERRIDE", "MESA_GLSL_VERSION_OVERRIDE", "MESA_EXTENSION_OVERRIDE",
+               "XDG_RUNTIME_DIR")
+
+
+def is_glblas_setting(name):
+    """A glblas variable a test must not let through to a child it sets up itself: any
+    GLBLAS_* except the configuration's GLBLAS_GL_API."""
+    return name.startswith("GLBLAS_") and name not in DRIVER_VARS
+
+
+def driver_env():
+    """The configuration's variables of this process's environment."""
+    return {k: os.environ[k] for k in DRIVER_VARS if k in os.environ}
