@@ -48,7 +48,8 @@ import numpy as np
 import pytest
 
 import numpy_workload as wl
-from glblas_ctypes import EPS, default_library_path
+import glblas
+from helpers import EPS
 from reference import C_SAFETY, assert_close
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -137,12 +138,6 @@ def test_expected_table_covers_workload():
 
 
 # ---- running the workload --------------------------------------------------------------------
-
-def library_path():
-    path = os.path.abspath(default_library_path())
-    assert os.path.exists(path), f"libglblas not found at {path} (build it or set GLBLAS_LIB)"
-    return path
-
 
 def interpreter(interp):
     """(executable, directory its numpy must come from, required numpy version or None)."""
@@ -240,7 +235,7 @@ def runs(tmp_path_factory):
         exe, numpy_dir, version = interpreter(interp)
         extra = {}
         if MODES[mode] is not None:
-            extra = dict(MODES[mode], LD_PRELOAD=library_path())
+            extra = dict(MODES[mode], LD_PRELOAD=glblas.library_path())
         env = child_env(extra)
         out_dir = tmp_path_factory.mktemp(f"{interp}_{mode}")
         cmd = [exe, "-I", WORKLOAD, str(out_dir), "--expect-numpy-dir", numpy_dir]

@@ -44,6 +44,9 @@ pub struct DeviceInfo {
     pub texture_buffer_range: bool,
     pub texture_buffer_offset_alignment: i64,
     pub compute_shaders: bool,
+    /// Double-precision shader arithmetic: desktop GL 4.0, or GL_ARB_gpu_shader_fp64 (never on
+    /// GLES, which has no doubles).
+    pub fp64: bool,
     /// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT where compute shaders exist, else 1.
     pub storage_buffer_offset_alignment: i64,
     /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
@@ -575,6 +578,8 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                 1
             },
             compute_shaders,
+            fp64: !gles
+                && (ver(4, 0) || gl.supported_extensions().contains("GL_ARB_gpu_shader_fp64")),
             storage_buffer_offset_alignment: if compute_shaders {
                 i64::from(gl.get_parameter_i32(glow::SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT)).max(1)
             } else {
