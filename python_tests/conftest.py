@@ -28,6 +28,6 @@ def lib():
 
 @pytest.fixture
 def rng(request):
-    """A per-test generator with a fixed seed derived from the test name (incl. parameters), so every test is
-    reproducible on its own and independent of execution order."""
+    """A per-test generator with a fixed seed derived from the test name (incl. parameters), so
+    every test is reproducible on its own and independent of execution order."""
     return np.random.default_rng(zlib.crc32(request.node.name.encode()))

@@ -21,4 +21,10 @@ __all__ = [
     "DeviceArray", "GlblasError", "asum", "axpy", "copy", "device_info", "device_name", "dot",
     "empty", "gemm", "gemv", "lib", "library_path", "matmul", "scal", "shutdown",
     "status_string", "supports", "swap", "sync", "to_device",
+    # The C API's constants, and its status check, for calls through ``lib``.
+    "ALL_STATUSES", "GLBLAS_OP_C", "GLBLAS_OP_N", "GLBLAS_OP_T", "GLBLAS_STATUS_ALLOC_FAILED",
+    "GLBLAS_STATUS_DIMENSION_OVERFLOW", "GLBLAS_STATUS_EXECUTION_FAILED",
+    "GLBLAS_STATUS_INVALID_VALUE", "GLBLAS_STATUS_NOT_INITIALIZED", "GLBLAS_STATUS_NOT_SUPPORTED",
+    "GLBLAS_STATUS_SUCCESS", "check", "glblasMemcpyDeviceToDevice", "glblasMemcpyDeviceToHost",
+    "glblasMemcpyHostToDevice", "glblasMemcpyInfer",
 ]
