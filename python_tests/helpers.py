@@ -18,7 +18,7 @@ from ctypes import byref, c_float, c_void_p
 import numpy as np
 
 from glblas import (GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_STATUS_SUCCESS, glblasMemcpyDeviceToHost,
-                    glblasMemcpyHostToDevice, status_string)
+                    glblasMemcpyHostToDevice, lib, status_string)
 from glblas._blas import _matrix_layout, _vector_layout
 
 F32 = np.dtype(np.float32)
@@ -143,6 +143,21 @@ class DeviceBuffer:
 
     def __exit__(self, *exc):
         self.free()
+
+
+class CountingLib:
+    """``glblas.lib`` with the pointers of its glblasFree calls recorded in ``freed``: set as
+    ``glblas._device.lib``, where the package's finalizers look the library up when they run."""
+
+    def __init__(self):
+        self.freed = []
+
+    def __getattr__(self, name):
+        return getattr(lib, name)
+
+    def glblasFree(self, p):
+        self.freed.append(p)
+        return lib.glblasFree(p)
 
 
 class Mirror:

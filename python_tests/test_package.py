@@ -28,6 +28,7 @@ import pytest
 
 import glblas
 from glblas import DeviceArray, GlblasError
+from helpers import CountingLib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DTYPES = [np.float32, np.float64]
@@ -387,8 +388,10 @@ def test_status_errors_carry_the_status_and_the_librarys_text():
 
 
 def run_python(code, env=None):
-    """Runs ``code`` in a fresh interpreter that imports glblas from the repository."""
-    code = f"import sys\nsys.path.insert(0, {str(ROOT / 'python')!r})\n" + textwrap.dedent(code)
+    """Runs ``code`` in a fresh interpreter that imports glblas (and the test helpers) from the
+    repository."""
+    paths = [str(ROOT / "python"), str(ROOT / "python_tests")]
+    code = f"import sys\nsys.path[:0] = {paths!r}\n" + textwrap.dedent(code)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=dict(os.environ, **(env or {})), timeout=120)
 
@@ -443,19 +446,10 @@ def test_device_array_basics(rng):
 
 
 def count_frees(monkeypatch):
-    """The pointers glblasFree is called with (the finalizers look the library up when run)."""
-    freed = []
-
-    class Lib:
-        def __getattr__(self, name):
-            return getattr(glblas.lib, name)
-
-        def glblasFree(self, p):
-            freed.append(p)
-            return glblas.lib.glblasFree(p)
-
-    monkeypatch.setattr(glblas._device, "lib", Lib())
-    return freed
+    """The pointers glblasFree is called with from now on."""
+    counting = CountingLib()
+    monkeypatch.setattr(glblas._device, "lib", counting)
+    return counting.freed
 
 
 def test_device_arrays_are_freed_once_when_collected(monkeypatch):
@@ -547,17 +541,8 @@ def test_fork_child_leaves_the_parents_device_arrays_alone():
         if pid == 0:
             # GL is not available in a fork() child, and the parent's memory is not the child's
             # to free: collecting d there must not call glblasFree.
-            frees = []
-
-            class Lib:
-                def __getattr__(self, name):
-                    return getattr(glblas.lib, name)
-
-                def glblasFree(self, p):
-                    frees.append(p)
-                    return glblas.lib.glblasFree(p)
-
-            glblas._device.lib = Lib()
+            from helpers import CountingLib
+            glblas._device.lib = counting = CountingLib()
             try:
                 glblas.asum(d)
                 status = 3
@@ -565,7 +550,7 @@ def test_fork_child_leaves_the_parents_device_arrays_alone():
                 status = 0 if e.status == glblas.GLBLAS_STATUS_NOT_INITIALIZED else 4
             del d
             gc.collect()
-            print("child frees:", frees, flush=True)
+            print("child frees:", counting.freed, flush=True)
             raise SystemExit(status)
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0, status
