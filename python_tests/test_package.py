@@ -551,7 +551,9 @@ def test_fork_child_leaves_the_parents_device_arrays_alone():
             del d
             gc.collect()
             print("child frees:", counting.freed, flush=True)
-            raise SystemExit(status)
+            # _exit, as the library's own fork tests leave: on zink a child that runs the exit
+            # handlers of a process that used GL crashes in them (also with no package code).
+            os._exit(status)
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0, status
         assert glblas.device_info()["allocations"] == start
