@@ -145,7 +145,7 @@ glblasStatus_t glblasMemcpy(void *dst, const void *src, size_t bytes, glblasMemc
 glblasStatus_t glblasSync(void);
 
 /*
- y := alpha*x + y.
+ y := alpha*x + y, single precision.
 
  # Safety
  Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -153,7 +153,16 @@ glblasStatus_t glblasSync(void);
 glblasStatus_t glblasSaxpy(int n, float alpha, const float *x, int incx, float *y, int incy);
 
 /*
- *result := x·y. `result` may be a device pointer.
+ y := alpha*x + y, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasDaxpy(int n, double alpha, const double *x, int incx, double *y, int incy);
+
+/*
+ *result := x·y. `result` may be a device pointer, single precision.
 
  # Safety
  Host vectors must hold the elements BLAS addresses; `result` one float.
@@ -161,7 +170,21 @@ glblasStatus_t glblasSaxpy(int n, float alpha, const float *x, int incx, float *
 glblasStatus_t glblasSdot(int n, const float *x, int incx, const float *y, int incy, float *result);
 
 /*
- x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS).
+ *result := x·y. `result` may be a device pointer, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses; `result` one double.
+ */
+glblasStatus_t glblasDdot(int n,
+                          const double *x,
+                          int incx,
+                          const double *y,
+                          int incy,
+                          double *result);
+
+/*
+ x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS), single precision.
 
  # Safety
  A host vector must hold the elements BLAS addresses for `n` and the increment.
@@ -169,7 +192,19 @@ glblasStatus_t glblasSdot(int n, const float *x, int incx, const float *y, int i
 glblasStatus_t glblasSscal(int n, float alpha, float *x, int incx);
 
 /*
- y := x.
+ x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS), double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses for `n` and the increment.
+ */
+glblasStatus_t glblasDscal(int n,
+                           double alpha,
+                           double *x,
+                           int incx);
+
+/*
+ y := x, single precision.
 
  # Safety
  Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -177,7 +212,16 @@ glblasStatus_t glblasSscal(int n, float alpha, float *x, int incx);
 glblasStatus_t glblasScopy(int n, const float *x, int incx, float *y, int incy);
 
 /*
- x <-> y.
+ y := x, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasDcopy(int n, const double *x, int incx, double *y, int incy);
+
+/*
+ x <-> y, single precision.
 
  # Safety
  Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -185,8 +229,17 @@ glblasStatus_t glblasScopy(int n, const float *x, int incx, float *y, int incy);
 glblasStatus_t glblasSswap(int n, float *x, int incx, float *y, int incy);
 
 /*
+ x <-> y, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasDswap(int n, double *x, int incx, double *y, int incy);
+
+/*
  *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
- device pointer.
+ device pointer, single precision.
 
  # Safety
  A host vector must hold the elements BLAS addresses; `result` one float.
@@ -194,7 +247,17 @@ glblasStatus_t glblasSswap(int n, float *x, int incx, float *y, int incy);
 glblasStatus_t glblasSasum(int n, const float *x, int incx, float *result);
 
 /*
- y := alpha*op(A)*x + beta*y, column-major A (m×n).
+ *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
+ device pointer, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one double.
+ */
+glblasStatus_t glblasDasum(int n, const double *x, int incx, double *result);
+
+/*
+ y := alpha*op(A)*x + beta*y, column-major A (m×n), single precision.
 
  # Safety
  Host operands must hold the elements their dimensions, `lda` and increments address.
@@ -209,6 +272,25 @@ glblasStatus_t glblasSgemv(glblasOperation_t trans,
                            int incx,
                            float beta,
                            float *y,
+                           int incy);
+
+/*
+ y := alpha*op(A)*x + beta*y, column-major A (m×n), double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ pipeline).
+
+ # Safety
+ Host operands must hold the elements their dimensions, `lda` and increments address.
+ */
+glblasStatus_t glblasDgemv(glblasOperation_t trans,
+                           int m,
+                           int n,
+                           double alpha,
+                           const double *A,
+                           int lda,
+                           const double *x,
+                           int incx,
+                           double beta,
+                           double *y,
                            int incy);
 
 /*

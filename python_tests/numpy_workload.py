@@ -50,6 +50,8 @@ def make_inputs(np):
         "cx": c(np.complex64, 1001), "cy": c(np.complex64, 1001),
         "za": c(np.complex128, 67, 45), "zb": c(np.complex128, 45, 53), "zv": c(np.complex128, 45),
         "zx": c(np.complex128, 1001), "zy": c(np.complex128, 1001),
+        # float64 again (drawn last, so that the operands above keep their values)
+        "dv67": rng.uniform(-1, 1, size=67), "dv90": rng.uniform(-1, 1, size=90),
     }
     return X
 
@@ -87,8 +89,12 @@ def _cases(np):
         "syrk_a_at": ("f32", lambda X: X["a"] @ X["a"].T),  # numpy uses ssyrk: never glblas
         "d_mm": ("f64", lambda X: X["da"] @ X["db"]),
         "d_mm_t": ("f64", lambda X: X["db"].T @ X["da"].T),
-        "d_mv": ("exact", lambda X: X["da"] @ X["dv"]),
-        "d_dot": ("exact", lambda X: np.dot(X["dx"], X["dy"])),
+        "d_mv": ("f64", lambda X: X["da"] @ X["dv"]),
+        "d_vm": ("f64", lambda X: X["dv67"] @ X["da"]),
+        "d_mv_t": ("f64", lambda X: X["db"].T @ X["dv"]),
+        "d_mv_strided_x": ("f64", lambda X: X["da"] @ X["dv90"][::2]),
+        "d_dot": ("f64", lambda X: np.dot(X["dx"], X["dy"])),
+        "d_dot_strided": ("f64", lambda X: np.dot(X["dx"][::3], X["dy"][1::3])),
         "d_syrk": ("exact", lambda X: X["da"] @ X["da"].T),
         "c_mm": ("exact", lambda X: X["ca"] @ X["cb"]),
         "c_mv": ("exact", lambda X: X["ca"] @ X["cv"]),

@@ -1,6 +1,6 @@
 """The reference BLAS's own test programs (netlib's xblat1/2/3 for the Fortran names and the
-CBLAS xcblat1/2/3 for the cblas_* names, single precision, and the double-precision level-3
-ones for dgemm, as Debian's libblas-test ships them) run with glblas preloaded and
+CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, as Debian's
+libblas-test ships them) run with glblas preloaded and
 ``GLBLAS_BACKEND=gl``: every computational test and every error exit of the routines glblas
 defines must pass as it does without the preload, and the profile must show that GL answered
 the calls (the double-precision ones only where the device computes in double: elsewhere the
@@ -33,8 +33,15 @@ SUITES = [
     ("xscblat3", "sin3", ["sgemm"], ["cblas_sgemm  PASSED THE TESTS OF ERROR-EXITS",
                                       "cblas_sgemm  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_sgemm  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
+    ("xblat1d", None, ["ddot", "daxpy", "dcopy", "dswap", "dasum", "dscal"], None),
+    ("xblat2d", "dblat2.in", ["dgemv"], ["DGEMV  PASSED THE TESTS OF ERROR-EXITS",
+                                          "DGEMV  PASSED THE COMPUTATIONAL TESTS"]),
     ("xblat3d", "dblat3.in", ["dgemm"], ["DGEMM  PASSED THE TESTS OF ERROR-EXITS",
                                           "DGEMM  PASSED THE COMPUTATIONAL TESTS"]),
+    ("xdcblat1", None, ["ddot", "daxpy", "dcopy", "dswap", "dasum", "dscal"], None),
+    ("xdcblat2", "din2", ["dgemv"], ["cblas_dgemv  PASSED THE TESTS OF ERROR-EXITS",
+                                      "cblas_dgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
+                                      "cblas_dgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
     ("xdcblat3", "din3", ["dgemm"], ["cblas_dgemm  PASSED THE TESTS OF ERROR-EXITS",
                                       "cblas_dgemm  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_dgemm  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),

@@ -23,11 +23,11 @@ computes those without BLAS while its np.dot copies and calls sgemm; a stack of 
 sgemm per matrix); matrix @ vector and vector @ matrix -> sgemv (C-ordered A @ v is issued as
 col-major Trans); 1-D np.dot / np.vdot / np.inner / @ -> sdot (strided views pass incx/incy);
 A @ A.T -> ssyrk (not exported by glblas: numpy's BLAS answers directly); numpy's import-time
-sanity check calls sdot once with n = 2.  float64 matmul of 2-D operands -> dgemm, as for
-sgemm; the other float64 and the complex operations call d*/c*/z* routines glblas does not
-export, so they never reach it.  Where the device cannot compute in double (no compute
-pipeline or fp64 shaders: GLES, GL 3.3, virgl) glblas passes dgemm to the CPU BLAS with
-reason=no-double, even under GLBLAS_BACKEND=gl.
+sanity check calls sdot once with n = 2.  float64 operations call dgemm, dgemv and ddot exactly
+as float32 ones call sgemm, sgemv and sdot; A @ A.T (dsyrk) and the complex operations call
+routines glblas does not export, so they never reach it.  Where the device cannot compute in
+double (no compute pipeline or fp64 shaders: GLES, GL 3.3, virgl) glblas passes every
+double-precision call to the CPU BLAS with reason=no-double, even under GLBLAS_BACKEND=gl.
 
 Numerical checks: every float32 result f(A, B) is a sum of k products; the exact value is f
 evaluated on the float64 copies of the (float32) inputs (products of two float32 values are exact
@@ -38,7 +38,7 @@ gamma's denominator and an extra rounding of alpha*acc).  |A|@|B| is f evaluated
 is f evaluated on all-ones inputs (it counts the terms of each output element).  float64/complex
 results never go through glblas and numpy's own BLAS is deterministic for the same inputs and
 thread count, so they must be bitwise equal to the reference run; the same holds for float32 A@A.T
-(ssyrk).  float64 matmul results are checked alike against a long-double evaluation (64-bit
+(ssyrk).  float64 matmul, matvec and dot results are checked alike against a long-double evaluation (64-bit
 mantissa: its own error is 2^-11 of the fp64 bound) with eps = 2^-53.
 """
 
@@ -64,7 +64,8 @@ TIMEOUT_S = 120
 DEBIAN_PYTHON = "/usr/bin/python3"
 DEBIAN_NUMPY_DIR = "/usr/lib/python3/dist-packages/numpy"
 
-ROUTINES = ("saxpy", "sdot", "sscal", "scopy", "sswap", "sasum", "sgemv", "sgemm", "dgemm")
+ROUTINES = ("saxpy", "sdot", "sscal", "scopy", "sswap", "sasum", "sgemv", "sgemm",
+            "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dgemv", "dgemm")
 EPS64 = 2.0 ** -53
 INTERPRETERS = ("pip", "debian")
 
@@ -85,13 +86,13 @@ def gemm(layout, ta, tb, m, n, k, lda, ldb, ldc, routine="sgemm"):
                           alpha=1.0, beta=0.0))
 
 
-def gemv(layout, trans, m, n, lda, incx, incy):
-    return ("sgemv", dict(layout=layout, trans=trans, m=m, n=n, lda=lda, incx=incx, incy=incy,
+def gemv(layout, trans, m, n, lda, incx, incy, routine="sgemv"):
+    return (routine, dict(layout=layout, trans=trans, m=m, n=n, lda=lda, incx=incx, incy=incy,
                           alpha=1.0, beta=0.0))
 
 
-def dot(n, incx, incy):
-    return ("sdot", dict(n=n, incx=incx, incy=incy))
+def dot(n, incx, incy, routine="sdot"):
+    return (routine, dict(n=n, incx=incx, incy=incy))
 
 
 MM_C = [gemm("row", "N", "N", 67, 53, 45, 45, 53, 53)]
@@ -123,6 +124,12 @@ EXPECTED = {
     "syrk_a_at": [],  # ssyrk: not a glblas routine
     "d_mm": [gemm("row", "N", "N", 67, 53, 45, 45, 53, 53, "dgemm")],
     "d_mm_t": [gemm("row", "T", "T", 53, 67, 45, 53, 45, 67, "dgemm")],
+    "d_mv": [gemv("col", "T", 45, 67, 45, 1, 1, "dgemv")],
+    "d_vm": [gemv("row", "T", 67, 45, 45, 1, 1, "dgemv")],
+    "d_mv_t": [gemv("row", "T", 45, 53, 53, 1, 1, "dgemv")],
+    "d_mv_strided_x": [gemv("col", "T", 45, 67, 45, 2, 1, "dgemv")],
+    "d_dot": [dot(1001, 1, 1, "ddot")],
+    "d_dot_strided": [dot(334, 3, 3, "ddot")],
 }
 # float32 results that never pass through glblas: must be bitwise equal to the reference.
 F32_UNTOUCHED = {"syrk_a_at"}
@@ -302,16 +309,16 @@ def check_results(run, ref):
 
 def check_trace(run, route, reason):
     """Every trace line names an exported symbol of this numpy's flavour with the given
-    route/reason (dgemm's: route=cpu reason=no-double where GL was asked and the device cannot
-    compute in double), and each case made exactly the expected calls."""
+    route/reason (the double-precision routines': route=cpu reason=no-double where GL was asked
+    and the device cannot compute in double), and each case made exactly the expected calls."""
     interp = run.interp
     no_double = route == "gl" and not doubles_on_gl(glblas.library_path())
+    doubles = {symbol(interp, r) for r in ROUTINES if r.startswith("d")}
     for t in run.all_trace:
         assert t["symbol"] in EXPORTED, f"{run.what}: trace names a routine glblas does not export: {t['line']}"
         assert t["symbol"] in {symbol(interp, r) for r in ROUTINES}, (
             f"{run.what}: unexpected symbol flavour for {interp} numpy: {t['line']}")
-        want = ("cpu", "no-double") if no_double and t["symbol"] == symbol(interp, "dgemm") \
-            else (route, reason)
+        want = ("cpu", "no-double") if no_double and t["symbol"] in doubles else (route, reason)
         assert (t["fields"]["route"], t["fields"]["reason"]) == want, (
             f"{run.what}: expected route={want[0]} reason={want[1]}: {t['line']}")
     for case in CASES:
@@ -332,7 +339,7 @@ def check_trace(run, route, reason):
         assert t["symbol"] == symbol(interp, "sdot"), f"{run.what}: unexpected call at import: {t['line']}"
     # the routines numpy uses must all have been intercepted
     seen = {t["symbol"] for t in run.all_trace}
-    for r in ("sgemm", "sgemv", "sdot", "dgemm"):
+    for r in ("sgemm", "sgemv", "sdot", "dgemm", "dgemv", "ddot"):
         assert symbol(interp, r) in seen, f"{run.what}: no trace line for {symbol(interp, r)}"
 
 
@@ -354,9 +361,9 @@ def test_reference_run_imports_expected_numpy(runs, interp):
 
 @pytest.mark.parametrize("interp", INTERPRETERS)
 def test_gl_backend_intercepts(runs, interp):
-    """GLBLAS_BACKEND=gl: float32 sgemm/sgemv/sdot and float64 dgemm run in glblas on GL
-    (route=gl reason=backend), results within fp32 and fp64 bounds; the other float64 and the
-    complex operations are untouched and bitwise equal."""
+    """GLBLAS_BACKEND=gl: float32 sgemm/sgemv/sdot and float64 dgemm/dgemv/ddot run in glblas on
+    GL (route=gl reason=backend), results within fp32 and fp64 bounds; dsyrk and the complex
+    operations are untouched and bitwise equal."""
     ref, run = runs(interp, "ref"), runs(interp, "gl")
     assert run.meta == ref.meta
     check_results(run, ref)

@@ -1,10 +1,10 @@
 // Element-wise level-1 kernels on the compute pipeline, in place on the operands' buffers:
-// AXPY y := y + alpha*x, SCAL y := alpha*y, COPY y := x, SWAP x <-> y.
+// AXPY y := y + alpha*x, SCAL y := alpha*y, COPY y := x, SWAP x <-> y, in REAL (real.glsl).
 // Logical element i of an operand is element uStart + i*uInc of its window. Operands are read
 // through buffer textures and written through storage blocks (on llvmpipe the fastest load and
 // store paths). With VEC4 both operands are unit-stride and their windows share alignment, so
-// whole texels are loaded and stored four elements at a time and only the partial texels at
-// the ends go element by element.
+// whole groups of four elements (a texel of floats, two of doubles) are loaded and stored at a
+// time and only the partial groups at the ends go element by element.
 layout(local_size_x = 64) in;
 
 // SWAP reads y through its storage block: a texture fetch of y could legally be moved after
@@ -15,31 +15,31 @@ layout(local_size_x = 64) in;
 #define Y_ACCESS writeonly
 #endif
 
-uniform highp samplerBuffer uX1;
-uniform highp samplerBuffer uY1;
-layout(std430, binding = 0) Y_ACCESS buffer Y1 { float y1[]; };
+uniform highp REAL_SAMPLER uX1;
+uniform highp REAL_SAMPLER uY1;
+layout(std430, binding = 0) Y_ACCESS buffer Y1 { REAL y1[]; };
 #ifdef SWAP
-layout(std430, binding = 1) writeonly buffer X1 { float x1[]; };
+layout(std430, binding = 1) writeonly buffer X1 { REAL x1[]; };
 #endif
 #ifdef VEC4
-uniform highp samplerBuffer uX4;
-uniform highp samplerBuffer uY4;
-layout(std430, binding = 2) Y_ACCESS buffer Y4 { vec4 y4[]; };
+uniform highp REAL_SAMPLER uX4;
+uniform highp REAL_SAMPLER uY4;
+layout(std430, binding = 2) Y_ACCESS buffer Y4 { REAL4 y4[]; };
 #ifdef SWAP
-layout(std430, binding = 3) writeonly buffer X4 { vec4 x4[]; };
+layout(std430, binding = 3) writeonly buffer X4 { REAL4 x4[]; };
 #endif
-// x's texel holding the elements of y's texel t is t + uXShift.
+// x's group holding the elements of y's group t is t + uXShift.
 uniform int uXShift;
 #endif
 
 uniform int uN;
-uniform float uAlpha;
+uniform REAL_UNIFORM uAlpha;
 uniform int uXStart, uXInc, uYStart, uYInc;
 
 #if defined(AXPY)
-#define NEW_Y(x, y) ((y) + uAlpha * (x))
+#define NEW_Y(x, y) ((y) + UNIFORM(uAlpha) * (x))
 #elif defined(SCAL)
-#define NEW_Y(x, y) (uAlpha * (y))
+#define NEW_Y(x, y) (UNIFORM(uAlpha) * (y))
 #else
 #define NEW_Y(x, y) (x)
 #endif
@@ -57,14 +57,14 @@ uniform int uXStart, uXInc, uYStart, uYInc;
 void element(int i) {
     int xi = uXStart + i * uXInc;
     int yi = uYStart + i * uYInc;
-    float x = 0.0, y = 0.0;
+    REAL x = REAL(0.0), y = REAL(0.0);
 #if READS_X
-    x = texelFetch(uX1, xi).r;
+    x = FETCH(uX1, xi);
 #endif
 #if defined(SWAP)
     y = y1[yi];
 #elif READS_Y
-    y = texelFetch(uY1, yi).r;
+    y = FETCH(uY1, yi);
 #endif
     y1[yi] = NEW_Y(x, y);
 #ifdef SWAP
@@ -74,14 +74,14 @@ void element(int i) {
 
 #ifdef VEC4
 void texel(int t) {
-    vec4 x = vec4(0.0), y = vec4(0.0);
+    REAL4 x = REAL4(0.0), y = REAL4(0.0);
 #if READS_X
-    x = texelFetch(uX4, t + uXShift);
+    x = FETCH4(uX4, t + uXShift);
 #endif
 #if defined(SWAP)
     y = y4[t];
 #elif READS_Y
-    y = texelFetch(uY4, t);
+    y = FETCH4(uY4, t);
 #endif
     y4[t] = NEW_Y(x, y);
 #ifdef SWAP
@@ -97,7 +97,7 @@ void main() {
     int lid = int(gl_LocalInvocationID.x);
     int groups = int(gl_NumWorkGroups.x);
 #ifdef VEC4
-    // Texel t of y holds logical elements 4t - uYStart .. 4t - uYStart + 3; texels
+    // Group t of y holds logical elements 4t - uYStart .. 4t - uYStart + 3; groups
     // first..last-1 are whole, and the elements outside them go one by one.
     int first = (uYStart + 3) / 4;
     int last = (uN + uYStart) / 4;

@@ -1,42 +1,43 @@
-// sgemv on the compute pipeline: y := alpha*op(A)*x + beta*y, column-major A, element (r, c)
-// at uAStart + r + c*uLd of its window. Without TRANS each invocation computes four consecutive
+// gemv on the compute pipeline, in REAL (real.glsl): y := alpha*op(A)*x + beta*y, column-major
+// A, element (r, c) at uAStart + r + c*uLd of its window. Without TRANS each invocation computes four consecutive
 // elements of y, walking the columns (neighbouring invocations read neighbouring texels);
 // with TRANS each invocation computes one element of y as a column's dot product with x. VEC4:
-// every column starts a texel (uAStart and uLd multiples of 4), so A is read as RGBA texels.
+// every column starts a group of four (uAStart and uLd multiples of 4), so A is read four
+// elements at a time (FETCH4). Without A (alpha = 0) the inner range is empty: y := beta*y.
 // One launch takes the part uL0..uL1-1 of the inner dimension (llvmpipe gives all loops of an
-// invocation MAX_LOOP_ITERATIONS in all); with TRANS, uL0 is a multiple of 4, so texels stay
+// invocation MAX_LOOP_ITERATIONS in all); with TRANS, uL0 is a multiple of 4, so groups stay
 // aligned.
 layout(local_size_x = 64) in;
 
-uniform highp samplerBuffer uA1;
+uniform highp REAL_SAMPLER uA1;
 #ifdef VEC4
-uniform highp samplerBuffer uA4;
+uniform highp REAL_SAMPLER uA4;
 #endif
-uniform highp samplerBuffer uX1;
-uniform highp samplerBuffer uY1;
-layout(std430, binding = 0) writeonly buffer Y1 { float y1[]; };
+uniform highp REAL_SAMPLER uX1;
+uniform highp REAL_SAMPLER uY1;
+layout(std430, binding = 0) writeonly buffer Y1 { REAL y1[]; };
 
 // A is stored uM×uN.
 uniform int uM, uN;
 uniform int uAStart, uLd;
 uniform int uL0, uL1;
 uniform int uXStart, uXInc, uYStart, uYInc;
-uniform float uAlpha, uBeta;
+uniform REAL_UNIFORM uAlpha, uBeta;
 uniform int uReadY;
 
-float x_at(int i) {
-    return texelFetch(uX1, uXStart + i * uXInc).r;
+REAL x_at(int i) {
+    return FETCH(uX1, uXStart + i * uXInc);
 }
 
-float a_at(int r, int c) {
-    return texelFetch(uA1, uAStart + r + c * uLd).r;
+REAL a_at(int r, int c) {
+    return FETCH(uA1, uAStart + r + c * uLd);
 }
 
-void store(int i, float acc) {
+void store(int i, REAL acc) {
     int at = uYStart + i * uYInc;
-    float v = uAlpha * acc;
+    REAL v = UNIFORM(uAlpha) * acc;
     if (DYNAMIC_FLAG(uReadY != 0)) {
-        v += uBeta * texelFetch(uY1, at).r;
+        v += UNIFORM(uBeta) * FETCH(uY1, at);
     }
     y1[at] = v;
 }
@@ -47,12 +48,12 @@ void main() {
     int stride = int(gl_NumWorkGroups.x * gl_WorkGroupSize.x);
 #ifdef TRANS
     for (int j = id; j < uN; j += stride) {
-        vec4 acc = vec4(0.0);
+        REAL4 acc = REAL4(0.0);
         int r = uL0;
 #ifdef VEC4
         int base = (uAStart + j * uLd) / 4;
         for (; r + 4 <= l1; r += 4) {
-            acc += texelFetch(uA4, base + r / 4) * vec4(x_at(r), x_at(r + 1), x_at(r + 2), x_at(r + 3));
+            acc += FETCH4(uA4, base + r / 4) * REAL4(x_at(r), x_at(r + 1), x_at(r + 2), x_at(r + 3));
         }
 #endif
         for (; r < l1; ++r) {
@@ -62,19 +63,19 @@ void main() {
     }
 #else
     for (int r = 4 * id; r < uM; r += 4 * stride) {
-        vec4 acc = vec4(0.0);
+        REAL4 acc = REAL4(0.0);
 #ifdef VEC4
         if (r + 4 <= uM) {
             int base = (uAStart + r) / 4;
             int step = uLd / 4;
             for (int c = uL0; c < l1; ++c) {
-                acc += texelFetch(uA4, base + c * step) * x_at(c);
+                acc += FETCH4(uA4, base + c * step) * x_at(c);
             }
         } else
 #endif
         {
             for (int c = uL0; c < l1; ++c) {
-                float xc = x_at(c);
+                REAL xc = x_at(c);
                 for (int k = 0; k < 4 && r + k < uM; ++k) {
                     acc[k] += a_at(r + k, c) * xc;
                 }

@@ -1,43 +1,45 @@
-// Reductions on the compute pipeline: DOT x[i]*y[i], SUM x[i], ASUM |x[i]|. Each invocation
+// Reductions on the compute pipeline, in REAL (real.glsl): DOT x[i]*y[i], SUM x[i], ASUM |x[i]|.
+// Each invocation
 // adds its share of the terms in four running sums, the workgroup adds its invocations' sums as
 // a tree, and one partial sum per workgroup is stored for the host to add. Logical element i of
 // an operand is element uStart + i*uInc of its window; with VEC4 both operands are unit-stride
-// and share alignment, so whole texels are read four terms at a time.
+// and share alignment, so whole groups (a texel of floats, two of doubles) are read four terms
+// at a time.
 layout(local_size_x = 64) in;
 
-uniform highp samplerBuffer uX1;
-uniform highp samplerBuffer uY1;
+uniform highp REAL_SAMPLER uX1;
+uniform highp REAL_SAMPLER uY1;
 #ifdef VEC4
-uniform highp samplerBuffer uX4;
-uniform highp samplerBuffer uY4;
-// y's texel holding the elements of x's texel t is t + uYShift.
+uniform highp REAL_SAMPLER uX4;
+uniform highp REAL_SAMPLER uY4;
+// y's group holding the elements of x's group t is t + uYShift.
 uniform int uYShift;
 #endif
-layout(std430, binding = 0) writeonly buffer Partials { float partials[]; };
+layout(std430, binding = 0) writeonly buffer Partials { REAL partials[]; };
 
 uniform int uN;
 uniform int uXStart, uXInc, uYStart, uYInc;
 
 #if defined(DOT)
-#define TERM(i) (texelFetch(uX1, uXStart + (i) * uXInc).r * texelFetch(uY1, uYStart + (i) * uYInc).r)
-#define TERM4(t) (texelFetch(uX4, t) * texelFetch(uY4, (t) + uYShift))
+#define TERM(i) (FETCH(uX1, uXStart + (i) * uXInc) * FETCH(uY1, uYStart + (i) * uYInc))
+#define TERM4(t) (FETCH4(uX4, t) * FETCH4(uY4, (t) + uYShift))
 #elif defined(SUM)
-#define TERM(i) texelFetch(uX1, uXStart + (i) * uXInc).r
-#define TERM4(t) texelFetch(uX4, t)
+#define TERM(i) FETCH(uX1, uXStart + (i) * uXInc)
+#define TERM4(t) FETCH4(uX4, t)
 #elif defined(ASUM)
-#define TERM(i) abs(texelFetch(uX1, uXStart + (i) * uXInc).r)
-#define TERM4(t) abs(texelFetch(uX4, t))
+#define TERM(i) abs(FETCH(uX1, uXStart + (i) * uXInc))
+#define TERM4(t) abs(FETCH4(uX4, t))
 #endif
 
-shared float sums[64];
+shared REAL sums[64];
 
 void main() {
     // Each workgroup takes one contiguous run of the terms, its invocations interleaved in it.
     int lid = int(gl_LocalInvocationID.x);
     int groups = int(gl_NumWorkGroups.x);
-    vec4 acc = vec4(0.0);
+    REAL4 acc = REAL4(0.0);
 #ifdef VEC4
-    // Texel t of x holds logical elements 4t - uXStart .. 4t - uXStart + 3; texels
+    // Group t of x holds logical elements 4t - uXStart .. 4t - uXStart + 3; groups
     // first..last-1 are whole, and the elements outside them go one by one.
     int first = (uXStart + 3) / 4;
     int last = (uN + uXStart) / 4;
@@ -65,7 +67,7 @@ void main() {
     int end = min(begin + run, uN);
     int i = begin + lid;
     for (; i + 192 < end; i += 256) {
-        acc += vec4(TERM(i), TERM(i + 64), TERM(i + 128), TERM(i + 192));
+        acc += REAL4(TERM(i), TERM(i + 64), TERM(i + 128), TERM(i + 192));
     }
     for (; i < end; i += 64) {
         acc.x += TERM(i);

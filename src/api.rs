@@ -156,7 +156,7 @@ pub extern "C" fn glblasSync() -> glblasStatus_t {
     guard(|| with_engine(|e| e.sync()))
 }
 
-/// y := alpha*x + y.
+/// y := alpha*x + y, single precision.
 ///
 /// # Safety
 /// Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -169,10 +169,27 @@ pub unsafe extern "C" fn glblasSaxpy(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
-    guard(|| routines::saxpy(n.into(), alpha, x, incx.into(), y, incy.into()))
+    guard(|| routines::axpy(n.into(), alpha, x, incx.into(), y, incy.into()))
 }
 
-/// *result := x·y. `result` may be a device pointer.
+/// y := alpha*x + y, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+/// pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDaxpy(
+    n: c_int,
+    alpha: f64,
+    x: *const f64,
+    incx: c_int,
+    y: *mut f64,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::axpy(n.into(), alpha, x, incx.into(), y, incy.into()))
+}
+
+/// *result := x·y. `result` may be a device pointer, single precision.
 ///
 /// # Safety
 /// Host vectors must hold the elements BLAS addresses; `result` one float.
@@ -185,10 +202,27 @@ pub unsafe extern "C" fn glblasSdot(
     incy: c_int,
     result: *mut f32,
 ) -> glblasStatus_t {
-    guard(|| routines::sdot(n.into(), x, incx.into(), y, incy.into(), result))
+    guard(|| routines::dot(n.into(), x, incx.into(), y, incy.into(), result))
 }
 
-/// x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS).
+/// *result := x·y. `result` may be a device pointer, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+/// pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses; `result` one double.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDdot(
+    n: c_int,
+    x: *const f64,
+    incx: c_int,
+    y: *const f64,
+    incy: c_int,
+    result: *mut f64,
+) -> glblasStatus_t {
+    guard(|| routines::dot(n.into(), x, incx.into(), y, incy.into(), result))
+}
+
+/// x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS), single precision.
 ///
 /// # Safety
 /// A host vector must hold the elements BLAS addresses for `n` and the increment.
@@ -199,10 +233,25 @@ pub unsafe extern "C" fn glblasSscal(
     x: *mut f32,
     incx: c_int,
 ) -> glblasStatus_t {
-    guard(|| routines::sscal(n.into(), alpha, x, incx.into()))
+    guard(|| routines::scal(n.into(), alpha, x, incx.into()))
 }
 
-/// y := x.
+/// x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS), double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+/// pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses for `n` and the increment.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDscal(
+    n: c_int,
+    alpha: f64,
+    x: *mut f64,
+    incx: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::scal(n.into(), alpha, x, incx.into()))
+}
+
+/// y := x, single precision.
 ///
 /// # Safety
 /// Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -214,10 +263,26 @@ pub unsafe extern "C" fn glblasScopy(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
-    guard(|| routines::scopy(n.into(), x, incx.into(), y, incy.into()))
+    guard(|| routines::copy(n.into(), x, incx.into(), y, incy.into()))
 }
 
-/// x <-> y.
+/// y := x, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+/// pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDcopy(
+    n: c_int,
+    x: *const f64,
+    incx: c_int,
+    y: *mut f64,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::copy(n.into(), x, incx.into(), y, incy.into()))
+}
+
+/// x <-> y, single precision.
 ///
 /// # Safety
 /// Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -229,11 +294,27 @@ pub unsafe extern "C" fn glblasSswap(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
-    guard(|| routines::sswap(n.into(), x, incx.into(), y, incy.into()))
+    guard(|| routines::swap(n.into(), x, incx.into(), y, incy.into()))
+}
+
+/// x <-> y, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+/// pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDswap(
+    n: c_int,
+    x: *mut f64,
+    incx: c_int,
+    y: *mut f64,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::swap(n.into(), x, incx.into(), y, incy.into()))
 }
 
 /// *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
-/// device pointer.
+/// device pointer, single precision.
 ///
 /// # Safety
 /// A host vector must hold the elements BLAS addresses; `result` one float.
@@ -244,10 +325,26 @@ pub unsafe extern "C" fn glblasSasum(
     incx: c_int,
     result: *mut f32,
 ) -> glblasStatus_t {
-    guard(|| routines::sasum(n.into(), x, incx.into(), result))
+    guard(|| routines::asum(n.into(), x, incx.into(), result))
 }
 
-/// y := alpha*op(A)*x + beta*y, column-major A (m×n).
+/// *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
+/// device pointer, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+/// pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one double.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDasum(
+    n: c_int,
+    x: *const f64,
+    incx: c_int,
+    result: *mut f64,
+) -> glblasStatus_t {
+    guard(|| routines::asum(n.into(), x, incx.into(), result))
+}
+
+/// y := alpha*op(A)*x + beta*y, column-major A (m×n), single precision.
 ///
 /// # Safety
 /// Host operands must hold the elements their dimensions, `lda` and increments address.
@@ -265,6 +362,41 @@ pub unsafe extern "C" fn glblasSgemv(
     y: *mut f32,
     incy: c_int,
 ) -> glblasStatus_t {
+    gemv(trans, [m, n], alpha, (A, lda), (x, incx), beta, (y, incy))
+}
+
+/// y := alpha*op(A)*x + beta*y, column-major A (m×n), double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+/// pipeline).
+///
+/// # Safety
+/// Host operands must hold the elements their dimensions, `lda` and increments address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDgemv(
+    trans: OperationArg,
+    m: c_int,
+    n: c_int,
+    alpha: f64,
+    A: *const f64,
+    lda: c_int,
+    x: *const f64,
+    incx: c_int,
+    beta: f64,
+    y: *mut f64,
+    incy: c_int,
+) -> glblasStatus_t {
+    gemv(trans, [m, n], alpha, (A, lda), (x, incx), beta, (y, incy))
+}
+
+/// glblasSgemv and glblasDgemv: the checks, then the routine.
+unsafe fn gemv<T: Real>(
+    trans: OperationArg,
+    [m, n]: [c_int; 2],
+    alpha: T,
+    (a, lda): (*const T, c_int),
+    (x, incx): (*const T, c_int),
+    beta: T,
+    (y, incy): (*mut T, c_int),
+) -> glblasStatus_t {
     guard(|| {
         let t = trans.transposed()?;
         dimension(m, "m")?;
@@ -272,12 +404,12 @@ pub unsafe extern "C" fn glblasSgemv(
         leading_dimension(lda, m, "lda")?;
         nonzero_increment(incx, "incx")?;
         nonzero_increment(incy, "incy")?;
-        routines::sgemv(
+        routines::gemv(
             t,
             m.into(),
             n.into(),
             alpha,
-            A,
+            a,
             lda.into(),
             x,
             incx.into(),

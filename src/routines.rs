@@ -21,25 +21,25 @@ use crate::kernels::{dot, gemm, gemv, level1, precision_available};
 use crate::status::Result;
 
 /// y := alpha*x + y.
-pub unsafe fn saxpy(
+pub unsafe fn axpy<T: Real>(
     n: i64,
-    alpha: f32,
-    x: *const f32,
+    alpha: T,
+    x: *const T,
     incx: i64,
-    y: *mut f32,
+    y: *mut T,
     incy: i64,
 ) -> Result<()> {
-    two_vectors(n, x, incx, y, incy, |e, x, y| level1::saxpy(e, alpha, x, y))
+    two_vectors(n, x, incx, y, incy, |e, x, y| level1::axpy(e, alpha, x, y))
 }
 
 /// *result := x·y (0 for `n <= 0`). `result` may be a device pointer.
-pub unsafe fn sdot(
+pub unsafe fn dot<T: Real>(
     n: i64,
-    x: *const f32,
+    x: *const T,
     incx: i64,
-    y: *const f32,
+    y: *const T,
     incy: i64,
-    result: *mut f32,
+    result: *mut T,
 ) -> Result<()> {
     non_null(result, "result")?;
     if n > 0 {
@@ -47,76 +47,80 @@ pub unsafe fn sdot(
         non_null(y, "y")?;
     }
     with_engine(|e| {
+        precision_available::<T>(e)?;
         let out = e.mem(result, 1)?;
         // An empty sum reads neither vector: their pointers are not looked at.
         if n <= 0 {
-            return e.write(out, &[0.0]);
+            return e.write(out, &[T::ZERO]);
         }
         let x = e.vector(x, n, incx)?;
         let y = e.vector(y, n, incy)?;
-        dot::sdot(e, &x, &y, out)
+        dot::dot(e, &x, &y, out)
     })
 }
 
 /// x := alpha*x; nothing for `n <= 0` or `incx <= 0` (reference BLAS).
-pub unsafe fn sscal(n: i64, alpha: f32, x: *mut f32, incx: i64) -> Result<()> {
+pub unsafe fn scal<T: Real>(n: i64, alpha: T, x: *mut T, incx: i64) -> Result<()> {
     let active = n > 0 && incx > 0;
     if active {
         non_null(x, "x")?;
     }
     with_engine(|e| {
+        precision_available::<T>(e)?;
         if !active {
             return Ok(());
         }
         let x = e.vector(x, n, incx)?;
-        level1::sscal(e, alpha, &x)
+        level1::scal(e, alpha, &x)
     })
 }
 
 /// y := x.
-pub unsafe fn scopy(n: i64, x: *const f32, incx: i64, y: *mut f32, incy: i64) -> Result<()> {
-    two_vectors(n, x, incx, y, incy, level1::scopy)
+pub unsafe fn copy<T: Real>(n: i64, x: *const T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
+    two_vectors(n, x, incx, y, incy, level1::copy)
 }
 
 /// x <-> y.
-pub unsafe fn sswap(n: i64, x: *mut f32, incx: i64, y: *mut f32, incy: i64) -> Result<()> {
-    two_vectors(n, x, incx, y, incy, level1::sswap)
+pub unsafe fn swap<T: Real>(n: i64, x: *mut T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
+    two_vectors(n, x, incx, y, incy, level1::swap)
 }
 
 /// *result := sum of |x[i]|; 0 for `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
 /// device pointer.
-pub unsafe fn sasum(n: i64, x: *const f32, incx: i64, result: *mut f32) -> Result<()> {
+pub unsafe fn asum<T: Real>(n: i64, x: *const T, incx: i64, result: *mut T) -> Result<()> {
     non_null(result, "result")?;
     let active = n > 0 && incx > 0;
     if active {
         non_null(x, "x")?;
     }
     with_engine(|e| {
+        precision_available::<T>(e)?;
         let out = e.mem(result, 1)?;
-        // As for sdot: x is not looked at when nothing is read from it.
+        // As for dot: x is not looked at when nothing is read from it.
         if !active {
-            return e.write(out, &[0.0]);
+            return e.write(out, &[T::ZERO]);
         }
         let x = e.vector(x, n, incx)?;
-        dot::sasum(e, &x, out)
+        dot::asum(e, &x, out)
     })
 }
 
 /// The shared shape of level-1 calls on two vectors: NULL checks, quick return for `n <= 0`,
 /// pointer resolution.
-fn two_vectors(
+fn two_vectors<T: Real>(
     n: i64,
-    x: *const f32,
+    x: *const T,
     incx: i64,
-    y: *const f32,
+    y: *const T,
     incy: i64,
-    op: impl FnOnce(&mut Engine, &Vector, &Vector) -> Result<()>,
+    op: impl FnOnce(&mut Engine, &Vector<T>, &Vector<T>) -> Result<()>,
 ) -> Result<()> {
     if n > 0 {
         non_null(x, "x")?;
         non_null(y, "y")?;
     }
     with_engine(|e| {
+        precision_available::<T>(e)?;
         if n <= 0 {
             return Ok(());
         }
@@ -128,22 +132,22 @@ fn two_vectors(
 
 /// y := alpha*op(A)*x + beta*y, column-major A (m×n), transposed when `trans`.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn sgemv(
+pub unsafe fn gemv<T: Real>(
     trans: bool,
     m: i64,
     n: i64,
-    alpha: f32,
-    a: *const f32,
+    alpha: T,
+    a: *const T,
     lda: i64,
-    x: *const f32,
+    x: *const T,
     incx: i64,
-    beta: f32,
-    y: *mut f32,
+    beta: T,
+    y: *mut T,
     incy: i64,
 ) -> Result<()> {
-    let quick = m == 0 || n == 0 || (alpha == 0.0 && beta == 1.0);
+    let quick = m == 0 || n == 0 || (alpha == T::ZERO && beta == T::ONE);
     // A and x are read only when they contribute (reference BLAS).
-    let reads_ax = !quick && alpha != 0.0;
+    let reads_ax = !quick && alpha != T::ZERO;
     if reads_ax {
         non_null(a, "A")?;
         non_null(x, "x")?;
@@ -152,6 +156,7 @@ pub unsafe fn sgemv(
         non_null(y, "y")?;
     }
     with_engine(|e| {
+        precision_available::<T>(e)?;
         if quick {
             return Ok(());
         }
@@ -162,7 +167,7 @@ pub unsafe fn sgemv(
             None
         };
         let y = e.vector(y, leny, incy)?;
-        gemv::sgemv(
+        gemv::gemv(
             e,
             &Gemv {
                 trans,

@@ -22,10 +22,17 @@ pub enum Routine {
     Sgemv,
     Sgemm,
     Dgemm,
+    Daxpy,
+    Ddot,
+    Dscal,
+    Dcopy,
+    Dswap,
+    Dasum,
+    Dgemv,
 }
 
 impl Routine {
-    pub const ALL: [Routine; 9] = [
+    pub const ALL: [Routine; 16] = [
         Routine::Saxpy,
         Routine::Sdot,
         Routine::Sscal,
@@ -35,6 +42,13 @@ impl Routine {
         Routine::Sgemv,
         Routine::Sgemm,
         Routine::Dgemm,
+        Routine::Daxpy,
+        Routine::Ddot,
+        Routine::Dscal,
+        Routine::Dcopy,
+        Routine::Dswap,
+        Routine::Dasum,
+        Routine::Dgemv,
     ];
 
     pub fn name(self) -> &'static str {
@@ -48,6 +62,13 @@ impl Routine {
             Routine::Sgemv => "sgemv",
             Routine::Sgemm => "sgemm",
             Routine::Dgemm => "dgemm",
+            Routine::Daxpy => "daxpy",
+            Routine::Ddot => "ddot",
+            Routine::Dscal => "dscal",
+            Routine::Dcopy => "dcopy",
+            Routine::Dswap => "dswap",
+            Routine::Dasum => "dasum",
+            Routine::Dgemv => "dgemv",
         }
     }
 }
@@ -152,19 +173,20 @@ impl Fault {
     }
 }
 
+/// The arguments of sgemv (`T = f32`) or dgemv.
 #[derive(Clone, Copy, Debug)]
-pub struct GemvArgs {
+pub struct GemvArgs<T: Real = f32> {
     pub layout: Layout,
     pub trans: Op,
     pub m: i64,
     pub n: i64,
-    pub alpha: f32,
-    pub a: *const f32,
+    pub alpha: T,
+    pub a: *const T,
     pub lda: i64,
-    pub x: *const f32,
+    pub x: *const T,
     pub incx: i64,
-    pub beta: f32,
-    pub y: *mut f32,
+    pub beta: T,
+    pub y: *mut T,
     pub incy: i64,
 }
 
@@ -187,52 +209,70 @@ pub struct GemmArgs<T: Real = f32> {
     pub ldc: i64,
 }
 
-/// A call's arguments as given (sizes widened to 64 bits).
+/// A call's routine and arguments as given (sizes widened to 64 bits), in precision `T`.
 #[derive(Clone, Copy, Debug)]
-pub enum Call {
+pub enum Args<T: Real = f32> {
     Axpy {
         n: i64,
-        alpha: f32,
-        x: *const f32,
+        alpha: T,
+        x: *const T,
         incx: i64,
-        y: *mut f32,
+        y: *mut T,
         incy: i64,
     },
     Dot {
         n: i64,
-        x: *const f32,
+        x: *const T,
         incx: i64,
-        y: *const f32,
+        y: *const T,
         incy: i64,
     },
     Scal {
         n: i64,
-        alpha: f32,
-        x: *mut f32,
+        alpha: T,
+        x: *mut T,
         incx: i64,
     },
     Copy {
         n: i64,
-        x: *const f32,
+        x: *const T,
         incx: i64,
-        y: *mut f32,
+        y: *mut T,
         incy: i64,
     },
     Swap {
         n: i64,
-        x: *mut f32,
+        x: *mut T,
         incx: i64,
-        y: *mut f32,
+        y: *mut T,
         incy: i64,
     },
     Asum {
         n: i64,
-        x: *const f32,
+        x: *const T,
         incx: i64,
     },
-    Gemv(GemvArgs),
-    Gemm(GemmArgs),
-    Dgemm(GemmArgs<f64>),
+    Gemv(GemvArgs<T>),
+    Gemm(GemmArgs<T>),
+}
+
+/// A call in either precision: what the exports hand to `dispatch` (`Args::….into()`).
+#[derive(Clone, Copy, Debug)]
+pub enum Call {
+    Single(Args<f32>),
+    Double(Args<f64>),
+}
+
+impl From<Args<f32>> for Call {
+    fn from(a: Args<f32>) -> Call {
+        Call::Single(a)
+    }
+}
+
+impl From<Args<f64>> for Call {
+    fn from(a: Args<f64>) -> Call {
+        Call::Double(a)
+    }
 }
 
 /// gemm's checks in the reference order; the Fortran parameter number of the first failure.
@@ -374,7 +414,7 @@ impl<T: Real> GemmArgs<T> {
 }
 
 /// The trace's text of gemm's arguments.
-impl<T: Real + fmt::Display> fmt::Display for GemmArgs<T> {
+impl<T: Real> fmt::Display for GemmArgs<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let g = self;
         write!(
@@ -385,7 +425,7 @@ impl<T: Real + fmt::Display> fmt::Display for GemmArgs<T> {
     }
 }
 
-impl GemvArgs {
+impl<T: Real> GemvArgs<T> {
     /// The column-major call this is, (transposed, m, n) of the stored A: row-major A is the
     /// column-major transpose (M and N exchanged, the operation flipped). Checked calls only.
     pub fn column_major(&self) -> (bool, i64, i64) {
@@ -420,13 +460,12 @@ impl GemvArgs {
     }
 }
 
-impl Call {
+impl<T: Real> Args<T> {
     /// The reference BLAS's argument checks (level 1 has none: bad sizes are quick returns).
     pub fn check(&self) -> std::result::Result<(), Fault> {
         match self {
-            Call::Gemv(g) => g.check(),
-            Call::Gemm(g) => g.check(),
-            Call::Dgemm(g) => g.check(),
+            Args::Gemv(g) => g.check(),
+            Args::Gemm(g) => g.check(),
             _ => Ok(()),
         }
     }
@@ -434,9 +473,8 @@ impl Call {
     /// The layout of a level-2/3 call (Fortran for level 1, which has none).
     pub fn layout(&self) -> Layout {
         match self {
-            Call::Gemv(g) => g.layout,
-            Call::Gemm(g) => g.layout,
-            Call::Dgemm(g) => g.layout,
+            Args::Gemv(g) => g.layout,
+            Args::Gemm(g) => g.layout,
             _ => Layout::Fortran,
         }
     }
@@ -449,81 +487,120 @@ impl Call {
                 .fold(1u64, |acc, &v| acc.saturating_mul(v.max(0) as u64))
         };
         match *self {
-            Call::Axpy { n, .. } | Call::Dot { n, .. } => product(&[2, n]),
-            Call::Scal { n, .. }
-            | Call::Copy { n, .. }
-            | Call::Swap { n, .. }
-            | Call::Asum { n, .. } => product(&[n]),
-            Call::Gemv(g) => product(&[2, g.m, g.n]),
-            Call::Gemm(g) => product(&[2, g.m, g.n, g.k]),
-            Call::Dgemm(g) => product(&[2, g.m, g.n, g.k]),
+            Args::Axpy { n, .. } | Args::Dot { n, .. } => product(&[2, n]),
+            Args::Scal { n, .. }
+            | Args::Copy { n, .. }
+            | Args::Swap { n, .. }
+            | Args::Asum { n, .. } => product(&[n]),
+            Args::Gemv(g) => product(&[2, g.m, g.n]),
+            Args::Gemm(g) => product(&[2, g.m, g.n, g.k]),
         }
     }
 
     /// Whether an operand is a glblas device pointer (which only GL can read).
     pub fn touches_device_memory(&self) -> bool {
-        let addr = |p: *const f32| p as usize;
+        let addr = |p: *const T| p as usize;
         let ptrs: [usize; 3] = match *self {
-            Call::Axpy { x, y, .. } | Call::Copy { x, y, .. } => [addr(x), addr(y), 0],
-            Call::Dot { x, y, .. } => [addr(x), addr(y), 0],
-            Call::Swap { x, y, .. } => [addr(x), addr(y), 0],
-            Call::Scal { x, .. } => [addr(x), 0, 0],
-            Call::Asum { x, .. } => [addr(x), 0, 0],
-            Call::Gemv(g) => [addr(g.a), addr(g.x), addr(g.y)],
-            Call::Gemm(g) => [addr(g.a), addr(g.b), addr(g.c)],
-            Call::Dgemm(g) => [g.a as usize, g.b as usize, g.c as usize],
+            Args::Axpy { x, y, .. } | Args::Copy { x, y, .. } => [addr(x), addr(y), 0],
+            Args::Dot { x, y, .. } => [addr(x), addr(y), 0],
+            Args::Swap { x, y, .. } => [addr(x), addr(y), 0],
+            Args::Scal { x, .. } => [addr(x), 0, 0],
+            Args::Asum { x, .. } => [addr(x), 0, 0],
+            Args::Gemv(g) => [addr(g.a), addr(g.x), addr(g.y)],
+            Args::Gemm(g) => [addr(g.a), addr(g.b), addr(g.c)],
         };
         ptrs.iter().any(|&p| p != 0 && is_device_address(p))
     }
 
-    /// Computes the (checked) call on GL; the value is the result of sdot and sasum.
+    /// Computes the (checked) call on GL; the value is the result of dot and asum.
     ///
     /// # Safety
     /// The operands must be valid for the call, as for the BLAS routine itself.
-    pub unsafe fn run_gl(&self) -> Result<f32> {
-        let mut value = 0.0f32;
+    pub unsafe fn run_gl(&self) -> Result<T> {
+        let mut value = T::ZERO;
         match *self {
-            Call::Axpy {
+            Args::Axpy {
                 n,
                 alpha,
                 x,
                 incx,
                 y,
                 incy,
-            } => routines::saxpy(n, alpha, x, incx, y, incy)?,
-            Call::Dot {
+            } => routines::axpy(n, alpha, x, incx, y, incy)?,
+            Args::Dot {
                 n,
                 x,
                 incx,
                 y,
                 incy,
-            } => routines::sdot(n, x, incx, y, incy, &mut value)?,
-            Call::Scal { n, alpha, x, incx } => routines::sscal(n, alpha, x, incx)?,
-            Call::Copy {
+            } => routines::dot(n, x, incx, y, incy, &mut value)?,
+            Args::Scal { n, alpha, x, incx } => routines::scal(n, alpha, x, incx)?,
+            Args::Copy {
                 n,
                 x,
                 incx,
                 y,
                 incy,
-            } => routines::scopy(n, x, incx, y, incy)?,
-            Call::Swap {
+            } => routines::copy(n, x, incx, y, incy)?,
+            Args::Swap {
                 n,
                 x,
                 incx,
                 y,
                 incy,
-            } => routines::sswap(n, x, incx, y, incy)?,
-            Call::Asum { n, x, incx } => routines::sasum(n, x, incx, &mut value)?,
-            Call::Gemv(g) => {
+            } => routines::swap(n, x, incx, y, incy)?,
+            Args::Asum { n, x, incx } => routines::asum(n, x, incx, &mut value)?,
+            Args::Gemv(g) => {
                 let (t, m, n) = g.column_major();
-                routines::sgemv(
+                routines::gemv(
                     t, m, n, g.alpha, g.a, g.lda, g.x, g.incx, g.beta, g.y, g.incy,
                 )?
             }
-            Call::Gemm(g) => g.run_gl()?,
-            Call::Dgemm(g) => g.run_gl()?,
+            Args::Gemm(g) => g.run_gl()?,
         }
         Ok(value)
+    }
+}
+
+/// Runs `$body` with `$a` bound to the call's `Args`, whichever its precision.
+macro_rules! each_precision {
+    ($call:expr, $a:ident => $body:expr) => {
+        match $call {
+            Call::Single($a) => $body,
+            Call::Double($a) => $body,
+        }
+    };
+}
+pub(crate) use each_precision;
+
+impl Call {
+    /// See [`Args::check`].
+    pub fn check(&self) -> std::result::Result<(), Fault> {
+        each_precision!(self, a => a.check())
+    }
+
+    /// See [`Args::layout`].
+    pub fn layout(&self) -> Layout {
+        each_precision!(self, a => a.layout())
+    }
+
+    /// See [`Args::flops`].
+    pub fn flops(&self) -> u64 {
+        each_precision!(self, a => a.flops())
+    }
+
+    /// See [`Args::touches_device_memory`].
+    pub fn touches_device_memory(&self) -> bool {
+        each_precision!(self, a => a.touches_device_memory())
+    }
+
+    /// Computes the (checked) call on GL; the value is the result of dot and asum, in double
+    /// (exactly the single-precision result for the `s` routines).
+    ///
+    /// # Safety
+    /// As for [`Args::run_gl`].
+    pub unsafe fn run_gl(&self) -> Result<f64> {
+        each_precision!(self, a => a.run_gl().map(Real::to_f64))
     }
 }
 
@@ -541,26 +618,31 @@ impl fmt::Display for Layout {
 /// The trace's `key=value` list of a call's sizes, scalars, increments and leading dimensions.
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        each_precision!(self, a => a.fmt(f))
+    }
+}
+
+impl<T: Real> fmt::Display for Args<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match *self {
-            Call::Axpy {
+            Args::Axpy {
                 n,
                 alpha,
                 incx,
                 incy,
                 ..
             } => write!(f, "n={n} alpha={alpha} incx={incx} incy={incy}"),
-            Call::Dot { n, incx, incy, .. }
-            | Call::Copy { n, incx, incy, .. }
-            | Call::Swap { n, incx, incy, .. } => write!(f, "n={n} incx={incx} incy={incy}"),
-            Call::Scal { n, alpha, incx, .. } => write!(f, "n={n} alpha={alpha} incx={incx}"),
-            Call::Asum { n, incx, .. } => write!(f, "n={n} incx={incx}"),
-            Call::Gemv(g) => write!(
+            Args::Dot { n, incx, incy, .. }
+            | Args::Copy { n, incx, incy, .. }
+            | Args::Swap { n, incx, incy, .. } => write!(f, "n={n} incx={incx} incy={incy}"),
+            Args::Scal { n, alpha, incx, .. } => write!(f, "n={n} alpha={alpha} incx={incx}"),
+            Args::Asum { n, incx, .. } => write!(f, "n={n} incx={incx}"),
+            Args::Gemv(g) => write!(
                 f,
                 "{}trans={} m={} n={} alpha={} lda={} incx={} beta={} incy={}",
                 g.layout, g.trans, g.m, g.n, g.alpha, g.lda, g.incx, g.beta, g.incy
             ),
-            Call::Gemm(g) => g.fmt(f),
-            Call::Dgemm(g) => g.fmt(f),
+            Args::Gemm(g) => g.fmt(f),
         }
     }
 }
@@ -587,7 +669,7 @@ mod tests {
             c: std::ptr::null_mut(),
             ldc,
         };
-        Call::Gemm(g).check().err().map_or(0, |f| f.info)
+        Args::Gemm(g).check().err().map_or(0, |f| f.info)
     }
 
     fn gemv(layout: Layout, t: Op, dims: [i64; 5]) -> i32 {
@@ -606,7 +688,7 @@ mod tests {
             y: std::ptr::null_mut(),
             incy,
         };
-        Call::Gemv(g).check().err().map_or(0, |f| f.info)
+        Args::Gemv(g).check().err().map_or(0, |f| f.info)
     }
 
     use Layout::{Col, Fortran, Row};
@@ -745,8 +827,8 @@ mod tests {
             c: std::ptr::null_mut(),
             ldc: huge,
         };
-        assert_eq!(Call::Gemm(g).flops(), u64::MAX);
-        let neg = Call::Asum {
+        assert_eq!(Args::Gemm(g).flops(), u64::MAX);
+        let neg = Args::<f64>::Asum {
             n: -5,
             x: std::ptr::null(),
             incx: 1,

@@ -1,37 +1,38 @@
 //! The CBLAS symbols (`cblas.h` signatures, 32-bit integers) and the same routines under the
 //! ILP64 names numpy's pip wheels call (`scipy_cblas_*64_`, 64-bit integers): one definition,
-//! instantiated for each integer width.
+//! instantiated for each integer width and precision.
 
 use std::ffi::c_int;
 
-use super::call::{Call, GemmArgs, GemvArgs, Layout, Op};
+use super::call::{Args, GemmArgs, GemvArgs, Layout, Op};
 use crate::engine::element::Real;
 
 macro_rules! cblas_symbols {
-    ($family:ident, $int:ty: $saxpy:ident, $sdot:ident, $sscal:ident, $scopy:ident,
-     $sswap:ident, $sasum:ident, $sgemv:ident, $sgemm:ident, $dgemm:ident) => {
-        export!($family, Saxpy,
-            fn $saxpy(n: $int, alpha: f32, x: *const f32, incx: $int, y: *mut f32, incy: $int)
-            = Call::Axpy { n: n.into(), alpha, x, incx: incx.into(), y, incy: incy.into() });
-        export!($family, Sdot,
-            fn $sdot(n: $int, x: *const f32, incx: $int, y: *const f32, incy: $int) -> f32
-            = Call::Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into() });
-        export!($family, Sscal,
-            fn $sscal(n: $int, alpha: f32, x: *mut f32, incx: $int)
-            = Call::Scal { n: n.into(), alpha, x, incx: incx.into() });
-        export!($family, Scopy,
-            fn $scopy(n: $int, x: *const f32, incx: $int, y: *mut f32, incy: $int)
-            = Call::Copy { n: n.into(), x, incx: incx.into(), y, incy: incy.into() });
-        export!($family, Sswap,
-            fn $sswap(n: $int, x: *mut f32, incx: $int, y: *mut f32, incy: $int)
-            = Call::Swap { n: n.into(), x, incx: incx.into(), y, incy: incy.into() });
-        export!($family, Sasum,
-            fn $sasum(n: $int, x: *const f32, incx: $int) -> f32
-            = Call::Asum { n: n.into(), x, incx: incx.into() });
-        export!($family, Sgemv,
-            fn $sgemv(layout: c_int, trans: c_int, m: $int, n: $int, alpha: f32, a: *const f32,
-                      lda: $int, x: *const f32, incx: $int, beta: f32, y: *mut f32, incy: $int)
-            = Call::Gemv(GemvArgs {
+    ($family:ident, $int:ty, $t:ty: $Axpy:ident $axpy:ident, $Dot:ident $dot:ident,
+     $Scal:ident $scal:ident, $Copy:ident $copy:ident, $Swap:ident $swap:ident,
+     $Asum:ident $asum:ident, $Gemv:ident $gemv:ident, $Gemm:ident $gemm:ident) => {
+        export!($family, $Axpy,
+            fn $axpy(n: $int, alpha: $t, x: *const $t, incx: $int, y: *mut $t, incy: $int)
+            = Args::Axpy { n: n.into(), alpha, x, incx: incx.into(), y, incy: incy.into() }.into());
+        export!($family, $Dot,
+            fn $dot(n: $int, x: *const $t, incx: $int, y: *const $t, incy: $int) -> $t
+            = Args::Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }.into());
+        export!($family, $Scal,
+            fn $scal(n: $int, alpha: $t, x: *mut $t, incx: $int)
+            = Args::Scal { n: n.into(), alpha, x, incx: incx.into() }.into());
+        export!($family, $Copy,
+            fn $copy(n: $int, x: *const $t, incx: $int, y: *mut $t, incy: $int)
+            = Args::Copy { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }.into());
+        export!($family, $Swap,
+            fn $swap(n: $int, x: *mut $t, incx: $int, y: *mut $t, incy: $int)
+            = Args::Swap { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }.into());
+        export!($family, $Asum,
+            fn $asum(n: $int, x: *const $t, incx: $int) -> $t
+            = Args::Asum { n: n.into(), x, incx: incx.into() }.into());
+        export!($family, $Gemv,
+            fn $gemv(layout: c_int, trans: c_int, m: $int, n: $int, alpha: $t, a: *const $t,
+                     lda: $int, x: *const $t, incx: $int, beta: $t, y: *mut $t, incy: $int)
+            = Args::Gemv(GemvArgs {
                 layout: Layout::from_cblas(layout),
                 trans: Op::from_cblas(trans),
                 m: m.into(),
@@ -44,28 +45,31 @@ macro_rules! cblas_symbols {
                 beta,
                 y,
                 incy: incy.into(),
-            }));
-        export!($family, Sgemm,
-            fn $sgemm(layout: c_int, transa: c_int, transb: c_int, m: $int, n: $int, k: $int,
-                      alpha: f32, a: *const f32, lda: $int, b: *const f32, ldb: $int, beta: f32,
-                      c: *mut f32, ldc: $int)
-            = Call::Gemm(gemm_args(layout, [transa, transb], [m, n, k], alpha, (a, lda),
-                                   (b, ldb), beta, (c, ldc))));
-        export!($family, Dgemm,
-            fn $dgemm(layout: c_int, transa: c_int, transb: c_int, m: $int, n: $int, k: $int,
-                      alpha: f64, a: *const f64, lda: $int, b: *const f64, ldb: $int, beta: f64,
-                      c: *mut f64, ldc: $int)
-            = Call::Dgemm(gemm_args(layout, [transa, transb], [m, n, k], alpha, (a, lda),
-                                    (b, ldb), beta, (c, ldc))));
+            }).into());
+        export!($family, $Gemm,
+            fn $gemm(layout: c_int, transa: c_int, transb: c_int, m: $int, n: $int, k: $int,
+                     alpha: $t, a: *const $t, lda: $int, b: *const $t, ldb: $int, beta: $t,
+                     c: *mut $t, ldc: $int)
+            = Args::Gemm(gemm_args(layout, [transa, transb], [m, n, k], alpha, (a, lda),
+                                   (b, ldb), beta, (c, ldc))).into());
     };
 }
 
-cblas_symbols!(Cblas, c_int: cblas_saxpy, cblas_sdot, cblas_sscal, cblas_scopy, cblas_sswap,
-    cblas_sasum, cblas_sgemv, cblas_sgemm, cblas_dgemm);
+cblas_symbols!(Cblas, c_int, f32: Saxpy cblas_saxpy, Sdot cblas_sdot, Sscal cblas_sscal,
+    Scopy cblas_scopy, Sswap cblas_sswap, Sasum cblas_sasum, Sgemv cblas_sgemv,
+    Sgemm cblas_sgemm);
 
-cblas_symbols!(Ilp64, i64: scipy_cblas_saxpy64_, scipy_cblas_sdot64_, scipy_cblas_sscal64_,
-    scipy_cblas_scopy64_, scipy_cblas_sswap64_, scipy_cblas_sasum64_, scipy_cblas_sgemv64_,
-    scipy_cblas_sgemm64_, scipy_cblas_dgemm64_);
+cblas_symbols!(Cblas, c_int, f64: Daxpy cblas_daxpy, Ddot cblas_ddot, Dscal cblas_dscal,
+    Dcopy cblas_dcopy, Dswap cblas_dswap, Dasum cblas_dasum, Dgemv cblas_dgemv,
+    Dgemm cblas_dgemm);
+
+cblas_symbols!(Ilp64, i64, f32: Saxpy scipy_cblas_saxpy64_, Sdot scipy_cblas_sdot64_,
+    Sscal scipy_cblas_sscal64_, Scopy scipy_cblas_scopy64_, Sswap scipy_cblas_sswap64_,
+    Sasum scipy_cblas_sasum64_, Sgemv scipy_cblas_sgemv64_, Sgemm scipy_cblas_sgemm64_);
+
+cblas_symbols!(Ilp64, i64, f64: Daxpy scipy_cblas_daxpy64_, Ddot scipy_cblas_ddot64_,
+    Dscal scipy_cblas_dscal64_, Dcopy scipy_cblas_dcopy64_, Dswap scipy_cblas_dswap64_,
+    Dasum scipy_cblas_dasum64_, Dgemv scipy_cblas_dgemv64_, Dgemm scipy_cblas_dgemm64_);
 
 /// The common form of a CBLAS gemm's arguments, for either integer width and precision.
 #[allow(clippy::too_many_arguments)]

@@ -1,69 +1,82 @@
 //! The Fortran 77 symbols, gfortran calling convention: every argument by reference, and after
 //! the others one hidden length per character argument (passed on to the CPU BLAS as received).
+//! One definition, instantiated for each precision.
 
 use std::ffi::{c_char, c_int};
 
-use super::call::{Call, GemmArgs, GemvArgs, Layout, Op};
+use super::call::{Args, GemmArgs, GemvArgs, Layout, Op};
 use crate::engine::element::Real;
 
-export!(Fortran, Saxpy,
-    fn saxpy_(n: *const c_int, alpha: *const f32, x: *const f32, incx: *const c_int, y: *mut f32,
-              incy: *const c_int)
-    = Call::Axpy { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into(), y, incy: (*incy).into() });
+macro_rules! fortran_symbols {
+    ($t:ty: $Axpy:ident $axpy:ident, $Dot:ident $dot:ident, $Scal:ident $scal:ident,
+     $Copy:ident $copy:ident, $Swap:ident $swap:ident, $Asum:ident $asum:ident,
+     $Gemv:ident $gemv:ident, $Gemm:ident $gemm:ident) => {
+        export!(Fortran, $Axpy,
+            fn $axpy(n: *const c_int, alpha: *const $t, x: *const $t, incx: *const c_int,
+                     y: *mut $t, incy: *const c_int)
+            = Args::Axpy { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into(), y,
+                           incy: (*incy).into() }.into());
 
-export!(Fortran, Sdot,
-    fn sdot_(n: *const c_int, x: *const f32, incx: *const c_int, y: *const f32,
-             incy: *const c_int) -> f32
-    = Call::Dot { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() });
+        export!(Fortran, $Dot,
+            fn $dot(n: *const c_int, x: *const $t, incx: *const c_int, y: *const $t,
+                    incy: *const c_int) -> $t
+            = Args::Dot { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() }
+                .into());
 
-export!(Fortran, Sscal,
-    fn sscal_(n: *const c_int, alpha: *const f32, x: *mut f32, incx: *const c_int)
-    = Call::Scal { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into() });
+        export!(Fortran, $Scal,
+            fn $scal(n: *const c_int, alpha: *const $t, x: *mut $t, incx: *const c_int)
+            = Args::Scal { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into() }.into());
 
-export!(Fortran, Scopy,
-    fn scopy_(n: *const c_int, x: *const f32, incx: *const c_int, y: *mut f32, incy: *const c_int)
-    = Call::Copy { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() });
+        export!(Fortran, $Copy,
+            fn $copy(n: *const c_int, x: *const $t, incx: *const c_int, y: *mut $t,
+                     incy: *const c_int)
+            = Args::Copy { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() }
+                .into());
 
-export!(Fortran, Sswap,
-    fn sswap_(n: *const c_int, x: *mut f32, incx: *const c_int, y: *mut f32, incy: *const c_int)
-    = Call::Swap { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() });
+        export!(Fortran, $Swap,
+            fn $swap(n: *const c_int, x: *mut $t, incx: *const c_int, y: *mut $t,
+                     incy: *const c_int)
+            = Args::Swap { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() }
+                .into());
 
-export!(Fortran, Sasum,
-    fn sasum_(n: *const c_int, x: *const f32, incx: *const c_int) -> f32
-    = Call::Asum { n: (*n).into(), x, incx: (*incx).into() });
+        export!(Fortran, $Asum,
+            fn $asum(n: *const c_int, x: *const $t, incx: *const c_int) -> $t
+            = Args::Asum { n: (*n).into(), x, incx: (*incx).into() }.into());
 
-export!(Fortran, Sgemv,
-fn sgemv_(trans: *const c_char, m: *const c_int, n: *const c_int, alpha: *const f32,
-          a: *const f32, lda: *const c_int, x: *const f32, incx: *const c_int,
-          beta: *const f32, y: *mut f32, incy: *const c_int, trans_len: usize)
-= Call::Gemv(GemvArgs {
-    layout: Layout::Fortran,
-    trans: Op::from_fortran(trans),
-    m: (*m).into(),
-    n: (*n).into(),
-    alpha: *alpha,
-    a,
-    lda: (*lda).into(),
-    x,
-    incx: (*incx).into(),
-    beta: *beta,
-    y,
-    incy: (*incy).into(),
-}));
+        export!(Fortran, $Gemv,
+            fn $gemv(trans: *const c_char, m: *const c_int, n: *const c_int, alpha: *const $t,
+                     a: *const $t, lda: *const c_int, x: *const $t, incx: *const c_int,
+                     beta: *const $t, y: *mut $t, incy: *const c_int, trans_len: usize)
+            = Args::Gemv(GemvArgs {
+                layout: Layout::Fortran,
+                trans: Op::from_fortran(trans),
+                m: (*m).into(),
+                n: (*n).into(),
+                alpha: *alpha,
+                a,
+                lda: (*lda).into(),
+                x,
+                incx: (*incx).into(),
+                beta: *beta,
+                y,
+                incy: (*incy).into(),
+            }).into());
 
-export!(Fortran, Sgemm,
-fn sgemm_(transa: *const c_char, transb: *const c_char, m: *const c_int, n: *const c_int,
-          k: *const c_int, alpha: *const f32, a: *const f32, lda: *const c_int,
-          b: *const f32, ldb: *const c_int, beta: *const f32, c: *mut f32,
-          ldc: *const c_int, transa_len: usize, transb_len: usize)
-= Call::Gemm(gemm_args([transa, transb], [m, n, k], alpha, (a, lda), (b, ldb), beta, (c, ldc))));
+        export!(Fortran, $Gemm,
+            fn $gemm(transa: *const c_char, transb: *const c_char, m: *const c_int,
+                     n: *const c_int, k: *const c_int, alpha: *const $t, a: *const $t,
+                     lda: *const c_int, b: *const $t, ldb: *const c_int, beta: *const $t,
+                     c: *mut $t, ldc: *const c_int, transa_len: usize, transb_len: usize)
+            = Args::Gemm(gemm_args([transa, transb], [m, n, k], alpha, (a, lda), (b, ldb), beta,
+                                   (c, ldc))).into());
+    };
+}
 
-export!(Fortran, Dgemm,
-fn dgemm_(transa: *const c_char, transb: *const c_char, m: *const c_int, n: *const c_int,
-          k: *const c_int, alpha: *const f64, a: *const f64, lda: *const c_int,
-          b: *const f64, ldb: *const c_int, beta: *const f64, c: *mut f64,
-          ldc: *const c_int, transa_len: usize, transb_len: usize)
-= Call::Dgemm(gemm_args([transa, transb], [m, n, k], alpha, (a, lda), (b, ldb), beta, (c, ldc))));
+fortran_symbols!(f32: Saxpy saxpy_, Sdot sdot_, Sscal sscal_, Scopy scopy_, Sswap sswap_,
+    Sasum sasum_, Sgemv sgemv_, Sgemm sgemm_);
+
+fortran_symbols!(f64: Daxpy daxpy_, Ddot ddot_, Dscal dscal_, Dcopy dcopy_, Dswap dswap_,
+    Dasum dasum_, Dgemv dgemv_, Dgemm dgemm_);
 
 /// The common form of a Fortran gemm's arguments, for either precision.
 ///

@@ -77,17 +77,24 @@ impl Symbol {
     }
 }
 
-/// A symbol's return value: nothing, or the float of sdot and sasum.
+/// A symbol's return value: nothing, or the result of dot and asum (`Call::run_gl` gives it
+/// in double, exactly the float of sdot and sasum).
 pub trait Answer: Default {
-    fn from_gl(value: f32) -> Self;
+    fn from_gl(value: f64) -> Self;
 }
 
 impl Answer for () {
-    fn from_gl(_: f32) {}
+    fn from_gl(_: f64) {}
 }
 
 impl Answer for f32 {
-    fn from_gl(value: f32) -> f32 {
+    fn from_gl(value: f64) -> f32 {
+        value as f32
+    }
+}
+
+impl Answer for f64 {
+    fn from_gl(value: f64) -> f64 {
         value
     }
 }

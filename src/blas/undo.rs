@@ -5,7 +5,7 @@
 //! vectors of sswap, y or C when beta is not zero) are copied; on failure they are put back.
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
-use super::call::Call;
+use super::call::{each_precision, Args, Call};
 use crate::engine::element::Real;
 
 /// Elements `base[r + c*ld]` for r < rows, c < cols, of `size` bytes each: a matrix, or a
@@ -20,10 +20,10 @@ struct Region {
 }
 
 impl Region {
-    fn vector(base: *mut f32, n: i64, inc: i64) -> Region {
+    fn vector<T: Real>(base: *mut T, n: i64, inc: i64) -> Region {
         Region {
             base: base.cast(),
-            size: 4,
+            size: T::SIZE as usize,
             rows: 1,
             cols: n.max(0) as usize,
             ld: inc.unsigned_abs() as usize,
@@ -59,23 +59,7 @@ impl Snapshot {
     /// The call's operands must be valid host memory for it (the call passed the reference
     /// checks and none of its operands is a device pointer).
     pub unsafe fn take(call: &Call) -> Snapshot {
-        let regions = match *call {
-            Call::Axpy {
-                n, alpha, y, incy, ..
-            } if alpha != 0.0 => vec![Region::vector(y, n, incy)],
-            Call::Scal { n, x, incx, .. } if incx > 0 => vec![Region::vector(x, n, incx)],
-            Call::Swap {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => vec![Region::vector(x, n, incx), Region::vector(y, n, incy)],
-            Call::Gemv(g) if g.beta != 0.0 => vec![Region::vector(g.y, g.y_len(), g.incy)],
-            Call::Gemm(g) if g.beta != 0.0 => vec![Region::matrix(g.c, g.c_shape(), g.ldc)],
-            Call::Dgemm(g) if g.beta != 0.0 => vec![Region::matrix(g.c, g.c_shape(), g.ldc)],
-            _ => vec![],
-        };
+        let regions = each_precision!(call, a => a.read_outputs());
         Snapshot(
             regions
                 .into_iter()
@@ -101,6 +85,30 @@ impl Snapshot {
                 // SAFETY: the element was read from this address by `take`.
                 unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, region.size) };
             }
+        }
+    }
+}
+
+impl<T: Real> Args<T> {
+    /// The outputs the call reads before writing them.
+    fn read_outputs(&self) -> Vec<Region> {
+        match *self {
+            Args::Axpy {
+                n, alpha, y, incy, ..
+            } if alpha != T::ZERO => vec![Region::vector(y, n, incy)],
+            Args::Scal { n, x, incx, .. } if incx > 0 => vec![Region::vector(x, n, incx)],
+            Args::Swap {
+                n,
+                x,
+                incx,
+                y,
+                incy,
+            } => vec![Region::vector(x, n, incx), Region::vector(y, n, incy)],
+            Args::Gemv(g) if g.beta != T::ZERO => vec![Region::vector(g.y, g.y_len(), g.incy)],
+            Args::Gemm(g) if g.beta != T::ZERO => {
+                vec![Region::matrix(g.c, g.c_shape(), g.ldc)]
+            }
+            _ => vec![],
         }
     }
 }

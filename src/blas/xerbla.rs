@@ -87,12 +87,12 @@ fn cblas(sym: &Symbol, fault: &Fault, row_major: bool) {
 /// prints it: the positions of the exchanged arguments swapped back.
 fn c_position(routine: Routine, info: i32) -> i32 {
     match (routine, info) {
-        (Routine::Sgemm, 4) => 5,
-        (Routine::Sgemm, 5) => 4,
-        (Routine::Sgemm, 9) => 11,
-        (Routine::Sgemm, 11) => 9,
-        (Routine::Sgemv, 3) => 4,
-        (Routine::Sgemv, 4) => 3,
+        (Routine::Sgemm | Routine::Dgemm, 4) => 5,
+        (Routine::Sgemm | Routine::Dgemm, 5) => 4,
+        (Routine::Sgemm | Routine::Dgemm, 9) => 11,
+        (Routine::Sgemm | Routine::Dgemm, 11) => 9,
+        (Routine::Sgemv | Routine::Dgemv, 3) => 4,
+        (Routine::Sgemv | Routine::Dgemv, 4) => 3,
         (_, i) => i,
     }
 }

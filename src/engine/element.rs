@@ -7,7 +7,18 @@ use glow::HasContext;
 
 /// `f32` or `f64`.
 pub trait Real:
-    Copy + Default + PartialEq + PartialOrd + std::fmt::Debug + Send + Sync + 'static
+    Copy
+    + Default
+    + PartialEq
+    + PartialOrd
+    + std::fmt::Debug
+    + std::fmt::Display
+    + std::ops::Add<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::AddAssign
+    + Send
+    + Sync
+    + 'static
 {
     /// Bytes per element.
     const SIZE: i64;
@@ -29,6 +40,12 @@ pub trait Real:
     /// The program the location belongs to is bound, and the context is current.
     unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: Self);
 
+    /// The value, exactly (a float widens without rounding).
+    fn to_f64(self) -> f64;
+
+    /// `v` rounded to this precision (host-side sums are kept in double).
+    fn from_f64(v: f64) -> Self;
+
     /// 4-byte words that `n` elements take: the unit scratch and staging buffers are sized in.
     fn words(n: i64) -> i64 {
         n * (Self::SIZE / 4)
@@ -47,6 +64,14 @@ impl Real for f32 {
     unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: f32) {
         gl.uniform_1_f32(location, v)
     }
+
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+
+    fn from_f64(v: f64) -> f32 {
+        v as f32
+    }
 }
 
 impl Real for f64 {
@@ -63,6 +88,14 @@ impl Real for f64 {
     unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: f64) {
         let bits = v.to_bits();
         gl.uniform_2_u32(location, bits as u32, (bits >> 32) as u32)
+    }
+
+    fn to_f64(self) -> f64 {
+        self
+    }
+
+    fn from_f64(v: f64) -> f64 {
+        v
     }
 }
 

@@ -357,21 +357,26 @@ impl Engine {
     }
 
     /// Makes `v` readable by kernels: host vectors are uploaded into staging buffer `unit`.
-    pub fn upload_vector(&mut self, unit: usize, v: &Vector) -> Result<Vector> {
+    pub fn upload_vector<T: Real>(&mut self, unit: usize, v: &Vector<T>) -> Result<Vector<T>> {
         self.staging
             .upload_vector(&self.ctx.gl, &self.ext, unit, v, 0)
     }
 
     /// As `upload_vector`, with the lowest element of a host vector placed `pad` elements into
     /// the staging buffer (to share another operand's alignment).
-    pub fn upload_vector_padded(&mut self, unit: usize, v: &Vector, pad: i64) -> Result<Vector> {
+    pub fn upload_vector_padded<T: Real>(
+        &mut self,
+        unit: usize,
+        v: &Vector<T>,
+        pad: i64,
+    ) -> Result<Vector<T>> {
         self.staging
             .upload_vector(&self.ctx.gl, &self.ext, unit, v, pad)
     }
 
     /// A unit-stride host vector as device memory over the caller's own storage, where the
     /// device allows and it is worth it (see `Staging::pin`); kernels may write it in place.
-    pub fn pin_vector(&mut self, v: &Vector) -> Option<Vector> {
+    pub fn pin_vector<T: Real>(&mut self, v: &Vector<T>) -> Option<Vector<T>> {
         match v.mem {
             Mem::Host(p) if v.inc.abs() == 1 => {
                 let mem = self

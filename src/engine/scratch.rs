@@ -5,6 +5,7 @@
 use glow::HasContext;
 
 use super::barriers::Access;
+use super::element::Real;
 use super::gl_ext::GlExt;
 use super::operand::Window;
 use crate::status::{Error, Result, Status};
@@ -186,10 +187,11 @@ impl Scratch {
         Ok(t)
     }
 
-    /// Points view `slot` at window `w` and binds it to texture unit `unit` for sampling: as
-    /// R32F, or as RGBA32F when `rgba` (whole texels only: the elements of a partial last texel
-    /// are read through an R32F view).
-    pub fn sample(
+    /// Points view `slot` at window `w` of `T` elements and binds it to texture unit `unit` for
+    /// sampling: one element per texel (`T::FORMAT`), or in 16-byte texels when `rgba`
+    /// (`T::FORMAT16`, for four-at-a-time reads; whole texels only: the elements of a partial
+    /// last texel are read through the other view).
+    pub fn sample<T: Real>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -199,9 +201,9 @@ impl Scratch {
         rgba: bool,
     ) -> Result<()> {
         let (format, bytes) = if rgba {
-            (glow::RGBA32F, w.bytes / 16 * 16)
+            (T::FORMAT16, w.bytes / 16 * 16)
         } else {
-            (glow::R32F, w.bytes)
+            (T::FORMAT, w.bytes)
         };
         // A window of fewer than four elements has no whole texel for its RGBA view, which the
         // kernel then never reads; `point` still gives the view one (see `storage_bytes`).

@@ -317,10 +317,10 @@ impl Staging {
         })
     }
 
-    /// A staging buffer of at least `elems` floats for `unit` that a kernel will write results
-    /// into (contents undefined), for `read_mapped` to read. Persistent mappings only, which
-    /// the compute kernels (its callers) require.
-    pub fn output(
+    /// A staging buffer of at least `elems` elements of `T` for `unit` that a kernel will write
+    /// results into (contents undefined), for `read_mapped` to read. Persistent mappings only,
+    /// which the compute kernels (its callers) require.
+    pub fn output<T: Real>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -333,27 +333,31 @@ impl Staging {
                 "results in staging need persistent mappings",
             ));
         }
-        self.map(gl, ext, unit, elems).map(|(buffer, _)| buffer)
+        self.map(gl, ext, unit, T::words(elems))
+            .map(|(buffer, _)| buffer)
     }
 
     /// Waits for the device's writes to persistently mapped staging buffer `unit` and gives
-    /// `read` its first `elems` floats.
-    pub fn read_mapped<T>(
+    /// `read` its first `elems` elements of `T`.
+    pub fn read_mapped<T: Real, R>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
         unit: usize,
         elems: i64,
-        read: impl FnOnce(&[f32]) -> T,
-    ) -> Result<T> {
-        let (buffer, p) = self.slots[unit].buffer.ensure_mapped(gl, ext, elems)?;
+        read: impl FnOnce(&[T]) -> R,
+    ) -> Result<R> {
+        let (buffer, p) = self.slots[unit]
+            .buffer
+            .ensure_mapped(gl, ext, T::words(elems))?;
         ext.barriers.use_now(gl, buffer, Access::Mapped);
         self.slots[unit].busy = true;
         self.settle(gl)?;
-        // SAFETY: the mapping holds at least `elems` floats, which the device has finished
-        // writing; nothing writes them while the slice lives.
+        // SAFETY: the mapping holds at least `elems` elements (mappings are aligned far beyond
+        // 8 bytes), which the device has finished writing; nothing writes them while the slice
+        // lives.
         Ok(read(unsafe {
-            std::slice::from_raw_parts(p, elems as usize)
+            std::slice::from_raw_parts(p.cast::<T>(), elems as usize)
         }))
     }
 }

@@ -1,6 +1,8 @@
-//! Reductions: sdot, sasum, and the plain sum saxpy needs for a zero y increment.
+//! Reductions: dot, asum, and the plain sum axpy needs for a zero y increment, in single or
+//! double precision.
 //!
-//! On the compute pipeline the work is `dot_compute`'s. On the fragment pipeline, a parallel
+//! On the compute pipeline the work is `dot_compute`'s (either precision), its partial sums
+//! added on the host in double. On the fragment pipeline (single precision), a parallel
 //! reduction in few passes: the first pass has each fragment add a block of texels of a grid
 //! over the operands (see `texels.rs`: RGBA loads where they line up); later passes add blocks
 //! of the previous pass's sums, until one value is left. The first pass leaves at most
@@ -8,6 +10,7 @@
 
 use super::stream::{self, Access};
 use super::texels::Grid;
+use crate::engine::element::Real;
 use crate::engine::operand::{Mem, OutLayout, Vector, OPERAND_UNITS};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -19,12 +22,12 @@ const FRAG: &str = include_str!("../../shaders/reduce.frag");
 const TARGET_FRAGMENTS: i64 = 4096;
 
 /// result := sum of x[i]*y[i] (`result` may be host or device memory).
-pub fn sdot(e: &mut Engine, x: &Vector, y: &Vector, result: Mem) -> Result<()> {
+pub fn dot<T: Real>(e: &mut Engine, x: &Vector<T>, y: &Vector<T>, result: Mem<T>) -> Result<()> {
     reduce_into(e, "DOT", x, Some(y), result)
 }
 
 /// result := sum of |x[i]|. As in the reference BLAS, a non-positive increment gives 0.
-pub fn sasum(e: &mut Engine, x: &Vector, result: Mem) -> Result<()> {
+pub fn asum<T: Real>(e: &mut Engine, x: &Vector<T>, result: Mem<T>) -> Result<()> {
     let x = if x.inc <= 0 {
         Vector { n: 0, ..*x }
     } else {
@@ -34,23 +37,23 @@ pub fn sasum(e: &mut Engine, x: &Vector, result: Mem) -> Result<()> {
 }
 
 /// The sum of the elements of x, on the host.
-pub fn sum(e: &mut Engine, x: &Vector) -> Result<f32> {
-    let mut total = 0.0f32;
+pub fn sum<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<T> {
+    let mut total = T::ZERO;
     reduce_into(e, "SUM", x, None, Mem::Host(&mut total))?;
     Ok(total)
 }
 
-/// Reduces the terms of `variant` over x (and y) into `result`. Operands larger than one
-/// buffer-texture window take one reduction per chunk, the chunk sums added on the host.
-fn reduce_into(
+/// Reduces the terms of `variant` over x (and y) into `result`, on the compute pipeline where
+/// it can, else on the fragment pipeline (single precision).
+fn reduce_into<T: Real>(
     e: &mut Engine,
     variant: &str,
-    x: &Vector,
-    y: Option<&Vector>,
-    result: Mem,
+    x: &Vector<T>,
+    y: Option<&Vector<T>>,
+    result: Mem<T>,
 ) -> Result<()> {
     if x.n == 0 {
-        return e.write(result, &[0.0]);
+        return e.write(result, &[T::ZERO]);
     }
     let len = super::chunk_len(e, &[x, y.unwrap_or(x)], i64::MAX);
     if super::compute_available(e) {
@@ -62,8 +65,28 @@ fn reduce_into(
             total += super::dot_compute::reduce(e, variant, &x.slice(i0, i1), ys.as_ref())?;
             i0 = i1;
         }
-        return e.write(result, &[total as f32]);
+        return e.write(result, &[T::from_f64(total)]);
     }
+    match (super::single(x), super::single(&result)) {
+        (Some(x), Some(&result)) => {
+            let y = y.map(|y| super::single(y).expect("of x's type"));
+            fragment(e, variant, x, y, result, len)
+        }
+        _ => Err(super::no_fragment_double()),
+    }
+}
+
+/// `reduce_into` on the fragment pipeline, chunks of `len` elements at a time. Operands larger
+/// than one buffer-texture window take one reduction per chunk, the chunk sums added on the
+/// host.
+fn fragment(
+    e: &mut Engine,
+    variant: &str,
+    x: &Vector,
+    y: Option<&Vector>,
+    result: Mem,
+    len: i64,
+) -> Result<()> {
     if len >= x.n {
         let slot = reduce(e, variant, x, y)?;
         e.target(slot, 1, 1)?;

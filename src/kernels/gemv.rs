@@ -1,7 +1,8 @@
-//! sgemv: y := alpha*op(A)*x + beta*y, column-major A.
+//! gemv: y := alpha*op(A)*x + beta*y, column-major A, in single or double precision.
 //!
 //! The compute kernel (`gemv_compute.rs`) takes calls whose operands each fit one window, where
-//! the device has the compute pipeline. Otherwise, the fragment kernel's loop structure: y is
+//! the device has the compute pipeline. Otherwise, in single precision, the fragment kernel's
+//! loop structure (double precision beyond one window is DIMENSION_OVERFLOW for now): y is
 //! cut into chunks of at most one render target; each chunk is one draw, four elements of y
 //! per fragment on a texel grid where y is unit-stride (see `texels.rs`), one otherwise. When A's or x's part does not fit one buffer-texture window,
 //! or the inner dimension is longer than one shader loop may run (`MAX_LOOP_ITERATIONS`), it is
@@ -9,6 +10,7 @@
 
 use super::stream;
 use super::texels::{self, Grid};
+use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, OutLayout, Vector};
 use crate::engine::programs::Program;
 use crate::engine::targets::Kind;
@@ -17,21 +19,33 @@ use crate::status::{Error, Result};
 
 const FRAG: &str = include_str!("../../shaders/gemv.frag");
 
-/// An sgemv call. A is stored m×n; op(A) is A or its transpose (`trans`).
-pub struct Gemv {
+/// A gemv call. A is stored m×n; op(A) is A or its transpose (`trans`).
+pub struct Gemv<T: Real = f32> {
     pub trans: bool,
-    pub alpha: f32,
-    pub beta: f32,
+    pub alpha: T,
+    pub beta: T,
     /// `None` when alpha == 0: A and x are not read.
-    pub ax: Option<(Matrix, Vector)>,
+    pub ax: Option<(Matrix<T>, Vector<T>)>,
     /// Length leny of y, the rows of op(A).
-    pub y: Vector,
+    pub y: Vector<T>,
 }
 
-pub fn sgemv(e: &mut Engine, g: &Gemv) -> Result<()> {
+/// Computes `g` on the compute pipeline where it can, else (single precision only: see
+/// `precision_available`) on the fragment pipeline.
+pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
     if super::compute_available(e) && super::gemv_compute::fits(e, g) {
-        return super::gemv_compute::sgemv(e, g);
+        return super::gemv_compute::gemv(e, g);
     }
+    match super::single(g) {
+        Some(g) => fragment(e, g),
+        None if super::compute_available(e) => Err(Error::overflow(
+            "double-precision gemv operands exceed one buffer-texture window",
+        )),
+        None => Err(super::no_fragment_double()),
+    }
+}
+
+fn fragment(e: &mut Engine, g: &Gemv) -> Result<()> {
     let k = g.ax.as_ref().map_or(0, |(_, x)| x.n);
     let texels = g.y.inc.abs() == 1;
     let (tm, tk) = plan(e, g, k, texels)?;

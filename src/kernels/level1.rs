@@ -1,6 +1,7 @@
-//! Element-wise level-1 operations: saxpy, sscal, scopy, sswap.
+//! Element-wise level-1 operations: axpy, scal, copy, swap, in single or double precision.
 //!
-//! On the compute pipeline the work is `level1_compute`'s. On the fragment pipeline each chunk
+//! On the compute pipeline the work is `level1_compute`'s (either precision). On the fragment
+//! pipeline (single precision only: see `precision_available`) each chunk
 //! of elements is drawn by `elementwise.frag` into a render target and stored back in place:
 //! four elements per fragment on a texel grid (see `texels.rs`) where the outputs are
 //! unit-stride, one per fragment where they are strided. Where the reference BLAS's sequential loop gives a different result from an
@@ -10,6 +11,7 @@
 use super::level1_compute::{self, Op};
 use super::stream::{self, Access};
 use super::texels::{self, Grid};
+use crate::engine::element::Real;
 use crate::engine::operand::{Mem, OutLayout, Vector};
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
@@ -18,9 +20,9 @@ use crate::status::Result;
 const FRAG: &str = include_str!("../../shaders/elementwise.frag");
 
 /// y := alpha*x + y.
-pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
+pub fn axpy<T: Real>(e: &mut Engine, alpha: T, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
     // The reference BLAS returns before reading anything when alpha is zero.
-    if x.n == 0 || alpha == 0.0 {
+    if x.n == 0 || alpha == T::ZERO {
         return Ok(());
     }
     if super::overlap(x, y) {
@@ -30,7 +32,7 @@ pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
     if y.inc == 0 {
         // Every term lands in y[0]: y[0] + alpha*sum(x).
         let s = super::dot::sum(e, x)?;
-        let mut y0 = [0.0f32];
+        let mut y0 = [T::ZERO];
         e.read(y.mem, &mut y0)?;
         y0[0] += alpha * s;
         return e.write(y.mem, &y0);
@@ -39,7 +41,7 @@ pub fn saxpy(e: &mut Engine, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
 }
 
 /// x := alpha*x. As in the reference BLAS, a non-positive increment does nothing.
-pub fn sscal(e: &mut Engine, alpha: f32, x: &Vector) -> Result<()> {
+pub fn scal<T: Real>(e: &mut Engine, alpha: T, x: &Vector<T>) -> Result<()> {
     if x.n == 0 || x.inc <= 0 {
         return Ok(());
     }
@@ -47,7 +49,7 @@ pub fn sscal(e: &mut Engine, alpha: f32, x: &Vector) -> Result<()> {
 }
 
 /// y := x.
-pub fn scopy(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
+pub fn copy<T: Real>(e: &mut Engine, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
     if x.n == 0 {
         return Ok(());
     }
@@ -55,11 +57,11 @@ pub fn scopy(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
         // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
         return sequential(e, x, y, |xi, yi| unsafe { *yi = *xi });
     }
-    fragment_or_compute(e, Op::Copy, 1.0, x, y)
+    fragment_or_compute(e, Op::Copy, T::ONE, x, y)
 }
 
 /// x <-> y.
-pub fn sswap(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
+pub fn swap<T: Real>(e: &mut Engine, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
     if x.n == 0 {
         return Ok(());
     }
@@ -67,16 +69,30 @@ pub fn sswap(e: &mut Engine, x: &Vector, y: &Vector) -> Result<()> {
         // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
         return sequential(e, x, y, |xi, yi| unsafe { std::ptr::swap(xi, yi) });
     }
-    fragment_or_compute(e, Op::Swap, 1.0, x, y)
+    fragment_or_compute(e, Op::Swap, T::ONE, x, y)
 }
 
 /// Runs `op` (for `Scal`, on x alone: `y` is x) on the compute pipeline where it can, else on
-/// the fragment pipeline: texel grids where the outputs are unit-stride, else (strided
-/// outputs) one element per fragment.
-fn fragment_or_compute(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
+/// the fragment pipeline (single precision).
+fn fragment_or_compute<T: Real>(
+    e: &mut Engine,
+    op: Op,
+    alpha: T,
+    x: &Vector<T>,
+    y: &Vector<T>,
+) -> Result<()> {
     if super::compute_available(e) {
         return level1_compute::run(e, op, alpha, x, y);
     }
+    match (super::single(x), super::single(y)) {
+        (Some(x), Some(y)) => fragment(e, op, alpha.to_f64() as f32, x, y),
+        _ => Err(super::no_fragment_double()),
+    }
+}
+
+/// `op` on the fragment pipeline: texel grids where the outputs are unit-stride, else (strided
+/// outputs) one element per fragment.
+fn fragment(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
     let (mut x, mut y) = (*x, *y);
     if x.inc == -1 && y.inc == -1 {
         // Pairs (x(i), y(i)) are the same whichever end both are counted from.
@@ -230,19 +246,19 @@ fn launch(
 /// The reference BLAS's loop, `step(&x(i), &y(i))` for i in order, on the operands' storage:
 /// in place for host memory, on a host copy written back for device memory (one copy for
 /// both when they share a buffer, so each step sees the earlier ones).
-fn sequential(
+fn sequential<T: Real>(
     e: &mut Engine,
-    x: &Vector,
-    y: &Vector,
-    mut step: impl FnMut(*mut f32, *mut f32),
+    x: &Vector<T>,
+    y: &Vector<T>,
+    mut step: impl FnMut(*mut T, *mut T),
 ) -> Result<()> {
     // Host copies of device storage: one per buffer, covering every vector in it.
-    let mut copies: Vec<(Mem, Vec<f32>)> = Vec::new();
+    let mut copies: Vec<(Mem<T>, Vec<T>)> = Vec::new();
     for v in [x, y] {
         if !v.mem.is_device() || copies.iter().any(|(m, _)| m.same_space(&v.mem)) {
             continue;
         }
-        let parts: Vec<&Vector> = [x, y]
+        let parts: Vec<&Vector<T>> = [x, y]
             .into_iter()
             .filter(|w| w.mem.same_space(&v.mem))
             .collect();
@@ -253,14 +269,14 @@ fn sequential(
             .mem;
         let end = parts
             .iter()
-            .map(|w| w.mem.byte_position() + w.span() * 4)
+            .map(|w| w.mem.byte_position() + w.span() * T::SIZE)
             .max()
             .expect("v is one of them");
-        let mut buf = vec![0.0f32; ((end - lowest.byte_position()) / 4) as usize];
+        let mut buf = vec![T::ZERO; ((end - lowest.byte_position()) / T::SIZE) as usize];
         e.read(lowest, &mut buf)?;
         copies.push((lowest, buf));
     }
-    let mut base = |v: &Vector| -> *mut f32 {
+    let mut base = |v: &Vector<T>| -> *mut T {
         match v.mem {
             Mem::Host(p) => p,
             Mem::Device { .. } => {
@@ -268,8 +284,9 @@ fn sequential(
                     .iter_mut()
                     .find(|(m, _)| m.same_space(&v.mem))
                     .expect("copied above");
-                buf.as_mut_ptr()
-                    .wrapping_offset(((v.mem.byte_position() - m.byte_position()) / 4) as isize)
+                buf.as_mut_ptr().wrapping_offset(
+                    ((v.mem.byte_position() - m.byte_position()) / T::SIZE) as isize,
+                )
             }
         }
     };

@@ -1,4 +1,5 @@
-//! saxpy, sscal, scopy and sswap on the compute pipeline (`elementwise.comp`).
+//! axpy, scal, copy and swap on the compute pipeline (`elementwise.comp`), in single or double
+//! precision (the shader's `REAL`).
 //!
 //! The kernel works in place on the operands' buffers. Host operands are staged first, packed,
 //! so a strided host vector becomes a unit-stride one, and host results are copied back from the
@@ -7,13 +8,15 @@
 //! strides move element by element and touch nothing between their elements.
 
 use super::stream::{self, Access};
+use crate::engine::element::Real;
 use crate::engine::operand::Vector;
 use crate::engine::Engine;
 use crate::status::Result;
 
 const COMP: &str = include_str!("../../shaders/elementwise.comp");
 
-/// Texture units of the operands' R32F views (their RGBA32F views take the next two), and
+/// Texture units of the operands' one-element views (their 16-byte-texel views take the next
+/// two), and
 /// storage bindings, as `elementwise.comp` declares them.
 const SAMPLE_X: u32 = 0;
 const SAMPLE_Y: u32 = 1;
@@ -46,7 +49,7 @@ impl Op {
 }
 
 /// Applies `op` to x and y (for `Scal`, to y alone; x is ignored), chunk by chunk.
-pub fn run(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
+pub fn run<T: Real>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
     let (mut x, mut y) = (*x, *y);
     if op == Op::Scal {
         x = y;
@@ -66,7 +69,7 @@ pub fn run(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result
     Ok(())
 }
 
-fn chunk(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<()> {
+fn chunk<T: Real>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
     let y_access = if op.reads_y() {
         Access::Read
     } else {
@@ -79,7 +82,8 @@ fn chunk(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<(
     };
     let (yd, xd) = (ops[0], *ops.last().expect("one operand or two"));
     let vec4 = stream::vec4(&[&yd, &xd]);
-    let mut defines = vec![(op.define(), "1".to_string())];
+    let mut defines = super::real_defines::<T>();
+    defines.push((op.define(), "1".to_string()));
     if vec4 {
         defines.push(("VEC4", "1".to_string()));
     }
@@ -94,7 +98,7 @@ fn chunk(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<(
     }
     let gl = &e.ctx.gl;
     p.set_i32(gl, "uN", yd.v.n as i32);
-    p.set_f32(gl, "uAlpha", alpha);
+    p.set_real(gl, "uAlpha", alpha);
     p.set_i32(gl, "uXShift", ((xd.w.start - yd.w.start) / 4) as i32);
     stream::dispatch(e, stream::items(&yd, vec4), "elementwise dispatch")?;
     stream::copy_back(e, 0, &yd)?;

@@ -12,6 +12,8 @@ pub mod level1_compute;
 mod stream;
 mod texels;
 
+use std::any::Any;
+
 use once_cell::sync::OnceCell;
 
 use crate::engine::element::Real;
@@ -58,6 +60,29 @@ pub fn precision_available<T: Real>(e: &Engine) -> Result<()> {
     ))
 }
 
+/// `v` as its single-precision type, where `T` is f32: what the fragment kernels (float-only)
+/// take. `None` for double, which `precision_available` keeps off the fragment pipeline.
+fn single<G: Any, S: Any>(v: &G) -> Option<&S> {
+    (v as &dyn Any).downcast_ref()
+}
+
+/// The shader defines that select `T`'s variant of a compute kernel (`shaders/real.glsl`).
+pub(crate) fn real_defines<T: Real>() -> Vec<(&'static str, String)> {
+    T::DEFINES
+        .iter()
+        .map(|&(k, v)| (k, v.to_string()))
+        .collect()
+}
+
+/// The error of a double-precision call that reached a fragment kernel (which
+/// `precision_available` rules out before any work is done).
+fn no_fragment_double() -> Error {
+    Error::unsupported(
+        "no-double",
+        "the fragment kernels compute in single precision",
+    )
+}
+
 /// The pipeline the kernels take on this device (for calls that fit one window): "compute" or
 /// "fragment"; `None` without a device. For reports such as the benchmark's.
 pub fn pipeline() -> Option<&'static str> {
@@ -75,7 +100,7 @@ pub fn pipeline_on(e: &Engine) -> &'static str {
 
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
 /// operand's window must fit one buffer texture (see `vector_window`).
-fn chunk_len(e: &Engine, vectors: &[&Vector], cap: i64) -> i64 {
+fn chunk_len<T: Real>(e: &Engine, vectors: &[&Vector<T>], cap: i64) -> i64 {
     let window = e.max_window();
     let mut len = cap;
     for step in vectors.iter().filter_map(|v| window_step(v)) {
@@ -86,17 +111,17 @@ fn chunk_len(e: &Engine, vectors: &[&Vector], cap: i64) -> i64 {
 
 /// Whether two operands share storage in a way that makes the order of reads and writes
 /// matter: their ranges overlap and they are not the very same vector.
-fn overlap(a: &Vector, b: &Vector) -> bool {
+fn overlap<T: Real>(a: &Vector<T>, b: &Vector<T>) -> bool {
     if !a.mem.same_space(&b.mem) {
         return false;
     }
     let (pa, pb) = (a.mem.byte_position(), b.mem.byte_position());
     let same = pa == pb && a.inc == b.inc;
-    !same && pa < pb + b.span() * 4 && pb < pa + a.span() * 4
+    !same && pa < pb + b.span() * T::SIZE && pb < pa + a.span() * T::SIZE
 }
 
 /// Elements a window must hold for a rows×cols part of a matrix operand (packed when uploaded).
-fn window_elems(m: &Matrix, rows: i64, cols: i64) -> i64 {
+fn window_elems<T: Real>(m: &Matrix<T>, rows: i64, cols: i64) -> i64 {
     match m.mem {
         Mem::Host(_) => rows * cols,
         Mem::Device { .. } => (cols - 1) * m.ld + rows,
@@ -104,13 +129,13 @@ fn window_elems(m: &Matrix, rows: i64, cols: i64) -> i64 {
 }
 
 /// Elements a window must hold for `n` elements of a vector operand.
-fn vector_window(v: &Vector, n: i64) -> i64 {
+fn vector_window<T: Real>(v: &Vector<T>, n: i64) -> i64 {
     window_step(v).map_or(1, |step| (n - 1) * step + 1)
 }
 
 /// Window elements between consecutive elements of a vector operand: 1 for host vectors
 /// (uploaded packed), |inc| on the device, none for a zero increment (one element in all).
-fn window_step(v: &Vector) -> Option<i64> {
+fn window_step<T: Real>(v: &Vector<T>) -> Option<i64> {
     match v.mem {
         _ if v.inc == 0 => None,
         Mem::Host(_) => Some(1),

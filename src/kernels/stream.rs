@@ -3,6 +3,7 @@
 //! texels line up with the device operands'),
 //! viewing an operand for four-at-a-time and one-at-a-time reads, and the dispatch.
 
+use crate::engine::element::Real;
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::programs::Program;
 use crate::engine::Engine;
@@ -13,15 +14,15 @@ const GROUP: i64 = 64;
 
 /// A vector operand on the device and its window.
 #[derive(Clone, Copy)]
-pub struct Operand {
-    pub v: Vector,
+pub struct Operand<T: Real = f32> {
+    pub v: Vector<T>,
     pub w: Window,
     /// The caller's host vector, when `v` is its copy in staging.
-    copy_of: Option<Vector>,
+    copy_of: Option<Vector<T>>,
 }
 
-impl Operand {
-    fn new(e: &Engine, v: Vector) -> Operand {
+impl<T: Real> Operand<T> {
+    fn new(e: &Engine, v: Vector<T>) -> Operand<T> {
         Operand {
             w: Window::of(&e.ctx.info, v.mem, v.span()),
             v,
@@ -34,8 +35,9 @@ impl Operand {
         self.w.start + self.v.index(0)
     }
 
-    /// Binds the operand for sampling as `u<name>1` (R32F) on texture unit `unit`, and when
-    /// `rgba` also as `u<name>4` (RGBA32F) on `unit + 2`, with `u<name>Start` and `u<name>Inc`.
+    /// Binds the operand for sampling as `u<name>1` (one element per texel, `FETCH`) on
+    /// texture unit `unit`, and when `rgba` also as `u<name>4` (16-byte texels, `FETCH4`) on
+    /// `unit + 2`, with `u<name>Start` and `u<name>Inc`.
     pub fn sample(
         &self,
         e: &mut Engine,
@@ -46,11 +48,11 @@ impl Operand {
     ) -> Result<()> {
         let gl = &e.ctx.gl;
         e.scratch
-            .sample(gl, &e.ext, unit as usize, unit, &self.w, false)?;
+            .sample::<T>(gl, &e.ext, unit as usize, unit, &self.w, false)?;
         p.set_i32(gl, &format!("u{name}1"), unit as i32);
         if rgba {
             e.scratch
-                .sample(gl, &e.ext, unit as usize + 2, unit + 2, &self.w, true)?;
+                .sample::<T>(gl, &e.ext, unit as usize + 2, unit + 2, &self.w, true)?;
             p.set_i32(gl, &format!("u{name}4"), unit as i32 + 2);
         }
         p.set_i32(gl, &format!("u{name}Start"), self.start() as i32);
@@ -59,8 +61,9 @@ impl Operand {
     }
 }
 
-/// Where a device vector's lowest element lies relative to texel boundaries once viewed.
-pub fn phase(e: &Engine, mem: Mem) -> Option<i64> {
+/// Where a device vector's lowest element lies relative to groups of four elements (texels of
+/// floats) once viewed.
+pub fn phase<T: Real>(e: &Engine, mem: Mem<T>) -> Option<i64> {
     mem.is_device()
         .then(|| Window::of(&e.ctx.info, mem, 1).start % 4)
 }
@@ -69,8 +72,11 @@ pub fn phase(e: &Engine, mem: Mem) -> Option<i64> {
 /// one. A host vector is used in place where the device can map it; otherwise it is copied
 /// into staging (or, when the kernel only writes it, given room there), placed so that its
 /// texels line up with those of the device operands.
-pub fn prepare(e: &mut Engine, vectors: &[(&Vector, Access)]) -> Result<Vec<Operand>> {
-    let resolved: Vec<Vector> = vectors
+pub fn prepare<T: Real>(
+    e: &mut Engine,
+    vectors: &[(&Vector<T>, Access)],
+) -> Result<Vec<Operand<T>>> {
+    let resolved: Vec<Vector<T>> = vectors
         .iter()
         .map(|(v, _)| e.pin_vector(v).unwrap_or(**v))
         .collect();
@@ -84,7 +90,7 @@ pub fn prepare(e: &mut Engine, vectors: &[(&Vector, Access)]) -> Result<Vec<Oper
         let staged = match access {
             Access::Read => e.upload_vector_padded(unit, v, pad)?,
             Access::Write => {
-                let buffer = e.staging.output(&e.ctx.gl, &e.ext, unit, pad + v.n)?;
+                let buffer = e.staging.output::<T>(&e.ctx.gl, &e.ext, unit, pad + v.n)?;
                 Vector {
                     mem: Mem::Device {
                         buffer,
@@ -112,8 +118,8 @@ pub enum Access {
 }
 
 /// Whether operands can be read four elements at a time: unit stride, aligned alike, and long
-/// enough to hold a whole texel.
-pub fn vec4(ops: &[&Operand]) -> bool {
+/// enough to hold a whole group of four.
+pub fn vec4<T: Real>(ops: &[&Operand<T>]) -> bool {
     ops.iter()
         .all(|o| o.v.inc == 1 && o.v.n >= 8 && o.w.start % 4 == ops[0].w.start % 4)
 }
@@ -133,9 +139,9 @@ pub fn groups(e: &Engine, items: i64) -> i64 {
     ((items + GROUP - 1) / GROUP).clamp(1, most)
 }
 
-/// Items a kernel over `o` loops over: whole texels plus the partial ones at both ends, or
-/// elements.
-pub fn items(o: &Operand, rgba: bool) -> i64 {
+/// Items a kernel over `o` loops over: whole groups of four plus the partial ones at both
+/// ends, or elements.
+pub fn items<T: Real>(o: &Operand<T>, rgba: bool) -> i64 {
     if rgba {
         (o.v.n + o.w.start % 4 + 3) / 4
     } else {
@@ -145,7 +151,7 @@ pub fn items(o: &Operand, rgba: bool) -> i64 {
 
 /// Copies a staged operand's elements back into the caller's host vector (and only those)
 /// once the device has written them; `unit` is the staging unit `prepare` gave it.
-pub fn copy_back(e: &mut Engine, unit: usize, o: &Operand) -> Result<()> {
+pub fn copy_back<T: Real>(e: &mut Engine, unit: usize, o: &Operand<T>) -> Result<()> {
     let Some(v) = o.copy_of else {
         return Ok(());
     };
@@ -157,7 +163,7 @@ pub fn copy_back(e: &mut Engine, unit: usize, o: &Operand) -> Result<()> {
     };
     let step = v.inc.unsigned_abs() as usize;
     e.staging
-        .read_mapped(&e.ctx.gl, &e.ext, unit, pad + v.n, |staged| {
+        .read_mapped(&e.ctx.gl, &e.ext, unit, pad + v.n, |staged: &[T]| {
             let staged = &staged[pad as usize..];
             // SAFETY: the caller vouches for `n` elements at stride |inc| from `dst`, the
             // lowest; the staged copy is in the same (memory) order.

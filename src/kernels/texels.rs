@@ -163,7 +163,8 @@ pub fn bind_rgba(
     };
     let (view, texture_unit) = RGBA_VIEWS[unit];
     let gl = &e.ctx.gl;
-    e.scratch.sample(gl, &e.ext, view, texture_unit, &w, true)?;
+    e.scratch
+        .sample::<f32>(gl, &e.ext, view, texture_unit, &w, true)?;
     p.set_i32(gl, &format!("u{name}4"), texture_unit as i32);
     Ok(w.start)
 }

@@ -27,6 +27,19 @@ pub fn fill(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
+/// Values with all 53 bits of mantissa in use, in [-1, 1): a computation in single precision
+/// misses double-precision tolerances by a factor of about 2^29.
+pub fn fill64(n: usize, seed: u64) -> Vec<f64> {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    (0..n)
+        .map(|_| {
+            (rng.below(1 << 30) as f64 * (1u64 << 23) as f64 + rng.below(1 << 23) as f64)
+                / (1u64 << 52) as f64
+                - 1.0
+        })
+        .collect()
+}
+
 /// A small deterministic generator (an LCG), one per thread of a test.
 pub struct Rng(pub u64);
 

@@ -14,29 +14,58 @@ use super::*;
 pub const SIZES: [usize; 12] = [1, 2, 3, 4, 5, 7, 8, 9, 31, 33, 1000, 4099];
 pub const INCS: [i32; 4] = [1, 2, -1, -3];
 pub const INCS_AND_ZERO: [i32; 5] = [1, 2, -1, -3, 0];
-const GUARD: f32 = -1234.5;
+/// The element types of the cases: the guard value around outputs, the smallest normal
+/// (added to every tolerance), and deterministic data using every bit of the mantissa.
+pub trait Elem: Copy + Default + Into<f64> + std::fmt::Debug + 'static {
+    const GUARD: Self;
+    const TINY: f64;
+    fn fill(n: usize, seed: u64) -> Vec<Self>;
+    fn bits(self) -> u64;
+}
+
+impl Elem for f32 {
+    const GUARD: f32 = -1234.5;
+    const TINY: f64 = f32::MIN_POSITIVE as f64;
+    fn fill(n: usize, seed: u64) -> Vec<f32> {
+        fill(n, seed)
+    }
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+}
+
+impl Elem for f64 {
+    const GUARD: f64 = -1234.5;
+    const TINY: f64 = f64::MIN_POSITIVE;
+    fn fill(n: usize, seed: u64) -> Vec<f64> {
+        fill64(n, seed)
+    }
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+}
 
 /// A vector operand in storage of its own: `off` guards, its span (guards between strided
 /// elements), 3 guards; in host memory or in a device allocation of exactly that storage.
-pub struct Operand {
-    n: usize,
-    inc: i32,
-    off: usize,
-    pub before: Vec<f32>,
-    host: Vec<f32>,
-    dev: Option<Dev>,
+pub struct Operand<T: Elem = f32> {
+    pub n: usize,
+    pub inc: i32,
+    pub off: usize,
+    pub before: Vec<T>,
+    host: Vec<T>,
+    pub dev: Option<Dev>,
 }
 
-impl Operand {
-    pub fn new(n: usize, inc: i32, off: usize, seed: u64, device: bool) -> Operand {
-        Operand::of(&fill(n, seed), inc, off, device)
+impl<T: Elem> Operand<T> {
+    pub fn new(n: usize, inc: i32, off: usize, seed: u64, device: bool) -> Operand<T> {
+        Operand::of(&T::fill(n, seed), inc, off, device)
     }
 
     /// The operand holding `values`.
-    pub fn of(values: &[f32], inc: i32, off: usize, device: bool) -> Operand {
+    pub fn of(values: &[T], inc: i32, off: usize, device: bool) -> Operand<T> {
         let n = values.len();
         let len = if inc == 0 { 1 } else { span(n, inc) };
-        let mut before = vec![GUARD; off + len + 3];
+        let mut before = vec![T::GUARD; off + len + 3];
         for (i, v) in values.iter().enumerate() {
             before[off + storage(i, n, inc)] = *v;
         }
@@ -50,25 +79,25 @@ impl Operand {
         }
     }
 
-    pub fn ptr(&mut self) -> *mut f32 {
+    pub fn ptr(&mut self) -> *mut T {
         match &self.dev {
-            Some(d) => d.f().wrapping_add(self.off),
+            Some(d) => d.0.cast::<T>().wrapping_add(self.off),
             None => self.host[self.off..].as_mut_ptr(),
         }
     }
 
     /// Logical element i as it was.
-    pub fn at(&self, i: usize) -> f32 {
+    pub fn at(&self, i: usize) -> T {
         self.before[self.off + storage(i, self.n, self.inc)]
     }
 
-    pub fn values(&self) -> Vec<f32> {
+    pub fn values(&self) -> Vec<T> {
         (0..self.n).map(|i| self.at(i)).collect()
     }
 
-    pub fn now(&self) -> Vec<f32> {
+    pub fn now(&self) -> Vec<T> {
         match &self.dev {
-            Some(d) => d.get(self.before.len()),
+            Some(d) => d.get_as::<T>(self.before.len()),
             None => self.host.clone(),
         }
     }
@@ -85,8 +114,8 @@ impl Operand {
         for (p, e) in expected.iter().enumerate() {
             match e {
                 Some(i) => {
-                    let t = tol[*i] + f64::from(f32::MIN_POSITIVE);
-                    let g = f64::from(got[p]);
+                    let t = tol[*i] + T::TINY;
+                    let g: f64 = got[p].into();
                     assert!(
                         (g - want[*i]).abs() <= t,
                         "{what}: element {i}: got {g}, want {}, tol {t:e}",
@@ -94,8 +123,8 @@ impl Operand {
                     );
                 }
                 None => assert_eq!(
-                    got[p].to_bits(),
-                    self.before[p].to_bits(),
+                    got[p].bits(),
+                    self.before[p].bits(),
                     "{what}: storage {p} outside the vector written"
                 ),
             }
@@ -106,7 +135,7 @@ impl Operand {
     pub fn unchanged(&self, what: &str) {
         let got = self.now();
         for (p, (g, b)) in got.iter().zip(&self.before).enumerate() {
-            assert_eq!(g.to_bits(), b.to_bits(), "{what}: storage {p} written");
+            assert_eq!(g.bits(), b.bits(), "{what}: storage {p} written");
         }
     }
 }
@@ -121,12 +150,16 @@ fn storage(i: usize, n: usize, inc: i32) -> usize {
 }
 
 /// Offsets into storage for the k-th case: every pair of phases in turn.
-fn offsets(k: usize) -> (usize, usize) {
+pub fn offsets(k: usize) -> (usize, usize) {
     (k % 4, (k / 4 + k) % 4)
 }
 
 /// Runs `case(n, incx, incy, x, y)` for every size, pair of increments and host/device pairing.
-fn for_pairs(incxs: &[i32], incys: &[i32], mut case: impl FnMut(&str, &mut Operand, &mut Operand)) {
+pub fn for_pairs<T: Elem>(
+    incxs: &[i32],
+    incys: &[i32],
+    mut case: impl FnMut(&str, &mut Operand<T>, &mut Operand<T>),
+) {
     let mut k = 0;
     for &n in &SIZES {
         for &incx in incxs {
@@ -148,7 +181,7 @@ fn for_pairs(incxs: &[i32], incys: &[i32], mut case: impl FnMut(&str, &mut Opera
     }
 }
 
-fn place(device: bool) -> &'static str {
+pub fn place(device: bool) -> &'static str {
     if device {
         "device"
     } else {
@@ -159,7 +192,7 @@ fn place(device: bool) -> &'static str {
 /// saxpy, sscal, scopy, sswap, sdot and sasum over every case; each call must succeed.
 pub fn run_level1() {
     let alpha = 0.75f32;
-    for_pairs(&INCS_AND_ZERO, &INCS_AND_ZERO, |what, x, y| {
+    for_pairs::<f32>(&INCS_AND_ZERO, &INCS_AND_ZERO, |what, x, y| {
         let (n, incx, incy) = (x.n, x.inc, y.inc);
         let (px, py) = (x.ptr(), y.ptr());
         let (xv, yv) = (x.values(), y.values());
@@ -173,7 +206,7 @@ pub fn run_level1() {
         y.check(&format!("saxpy {what}"), &want, &tol);
         x.unchanged(&format!("saxpy x {what}"));
     });
-    for_pairs(&INCS_AND_ZERO, &INCS, |what, x, y| {
+    for_pairs::<f32>(&INCS_AND_ZERO, &INCS, |what, x, y| {
         let ni = x.n as i32;
         let xv = x.values();
         // scopy
@@ -185,7 +218,7 @@ pub fn run_level1() {
         y.check(&format!("scopy {what}"), &to_f64(&xv), &exact);
         x.unchanged(&format!("scopy x {what}"));
     });
-    for_pairs(&INCS, &INCS, |what, x, y| {
+    for_pairs::<f32>(&INCS, &INCS, |what, x, y| {
         let ni = x.n as i32;
         let (xv, yv) = (x.values(), y.values());
         // sswap
@@ -197,7 +230,7 @@ pub fn run_level1() {
         y.check(&format!("sswap y {what}"), &to_f64(&xv), &exact);
         x.check(&format!("sswap x {what}"), &to_f64(&yv), &exact);
     });
-    for_pairs(&INCS_AND_ZERO, &INCS_AND_ZERO, |what, x, y| {
+    for_pairs::<f32>(&INCS_AND_ZERO, &INCS_AND_ZERO, |what, x, y| {
         let ni = x.n as i32;
         // sdot into host memory and into device memory at an odd offset
         let mut r = Operand::new(1, 1, 1, 0, x.dev.is_some() != y.dev.is_some());
@@ -214,7 +247,7 @@ pub fn run_level1() {
         x.unchanged(&format!("sdot x {what}"));
         y.unchanged(&format!("sdot y {what}"));
     });
-    for_pairs(&INCS_AND_ZERO, &[1], |what, x, r| {
+    for_pairs::<f32>(&INCS_AND_ZERO, &[1], |what, x, r| {
         // sscal on x, sasum of x into r's first element (r as host or device result)
         let ni = x.n as i32;
         let xv = x.values();
