@@ -39,6 +39,30 @@ enum glblasMemcpyKind {
 };
 
 /*
+ Which side of B the symmetric or triangular matrix A multiplies (or solves) from.
+ */
+enum glblasSideMode {
+  GLBLAS_SIDE_LEFT = 0,
+  GLBLAS_SIDE_RIGHT = 1,
+};
+
+/*
+ Which triangle of a symmetric or triangular matrix is stored (and of C, written).
+ */
+enum glblasFillMode {
+  GLBLAS_FILL_MODE_LOWER = 0,
+  GLBLAS_FILL_MODE_UPPER = 1,
+};
+
+/*
+ Whether a triangular matrix's diagonal is stored (NON_UNIT) or all ones and never read.
+ */
+enum glblasDiagType {
+  GLBLAS_DIAG_NON_UNIT = 0,
+  GLBLAS_DIAG_UNIT = 1,
+};
+
+/*
  The name C programs use.
  */
 typedef enum glblasStatus glblasStatus_t;
@@ -46,6 +70,12 @@ typedef enum glblasStatus glblasStatus_t;
 typedef enum glblasOperation glblasOperation_t;
 
 typedef enum glblasMemcpyKind glblasMemcpyKind_t;
+
+typedef enum glblasSideMode glblasSideMode_t;
+
+typedef enum glblasFillMode glblasFillMode_t;
+
+typedef enum glblasDiagType glblasDiagType_t;
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,7 +15,7 @@ use crate::engine::element::Real;
 use crate::engine::operand::Vector;
 use crate::engine::{with_engine, Engine};
 use crate::ffi::non_null;
-use crate::kernels::gemm::Gemm;
+use crate::kernels::gemm::{Gemm, Rules};
 use crate::kernels::gemv::Gemv;
 use crate::kernels::{dot, gemm, gemv, level1, precision_available};
 use crate::status::Result;
@@ -235,6 +235,7 @@ pub unsafe fn gemm<T: Real>(
                 beta,
                 ab,
                 c,
+                rules: Rules::default(),
             },
         )
     })
