@@ -67,6 +67,43 @@ enum glblasDiagType {
  */
 typedef enum glblasStatus glblasStatus_t;
 
+/*
+ What the GL device is, as `glblasGetDeviceInfo` fills it in. The strings live as long as the
+ process.
+ */
+struct glblasDeviceInfo {
+  /*
+   The GL renderer string (as `glblasGetDeviceName`).
+   */
+  const char *renderer;
+  /*
+   The GL version string.
+   */
+  const char *version;
+  /*
+   The pipeline kernels take (for calls that fit one buffer-texture window): "compute" or
+   "fragment".
+   */
+  const char *pipeline;
+  /*
+   1 for an OpenGL ES context, 0 for desktop GL.
+   */
+  int gles;
+  /*
+   1 where shaders have double precision (desktop GL 4.0, or `GL_ARB_gpu_shader_fp64`).
+   */
+  int fp64;
+  /*
+   Live `glblasMalloc` allocations.
+   */
+  size_t allocations;
+};
+
+/*
+ The name C programs use.
+ */
+typedef struct glblasDeviceInfo glblasDeviceInfo_t;
+
 typedef enum glblasOperation glblasOperation_t;
 
 typedef enum glblasMemcpyKind glblasMemcpyKind_t;
@@ -101,6 +138,14 @@ const char *glblasGetStatusString(glblasStatus_t status);
  The GL renderer string, or NULL when no GL context can be created.
  */
 const char *glblasGetDeviceName(void);
+
+/*
+ Describes the GL device (creating the context if there is none) and its live allocations.
+
+ # Safety
+ `info` must be NULL or point to writable storage for one `glblasDeviceInfo_t`.
+ */
+glblasStatus_t glblasGetDeviceInfo(glblasDeviceInfo_t *info);
 
 /*
  Allocates `bytes` of device memory. `bytes == 0` gives NULL.

@@ -1,31 +1,33 @@
-"""pytest configuration: loads libglblas with ctypes ($GLBLAS_LIB, else
-<repo>/target/release/libglblas.so relative to this file) and exposes it as the session fixture
-``lib`` (a ctypes.CDLL with argtypes/restype declared for every function, see glblas_ctypes)."""
+"""pytest configuration: the tests use the glblas package from <repo>/python on the library
+built at <repo>/target/release/libglblas.so, so that they exercise the current build
+($GLBLAS_LIBRARY, which the package reads, overrides it). The session fixture ``lib`` is the
+library with its C functions declared (``glblas.lib``), initialised for the session."""
 
 import os
+import pathlib
 import sys
+import zlib
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+os.environ.setdefault("GLBLAS_LIBRARY", str(ROOT / "target" / "release" / "libglblas.so"))
+sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "python_tests"))
 
-import glblas_ctypes as g  # noqa: E402
+import glblas  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def lib():
-    path = g.default_library_path()
-    assert os.path.exists(path), f"libglblas not found at {path} (build it or set GLBLAS_LIB)"
-    lib = g.load_library(path)
-    g.check(lib, lib.glblasInit(), "glblasInit")
-    yield lib
-    g.check(lib, lib.glblasShutdown(), "glblasShutdown")
+    glblas.check(glblas.lib.glblasInit(), "glblasInit")
+    yield glblas.lib
+    glblas.shutdown()
 
 
 @pytest.fixture
 def rng(request):
-    """A per-test generator with a fixed seed derived from the test name (incl. parameters), so every test is
-    reproducible on its own and independent of execution order."""
-    import zlib
+    """A per-test generator with a fixed seed derived from the test name (incl. parameters), so
+    every test is reproducible on its own and independent of execution order."""
     return np.random.default_rng(zlib.crc32(request.node.name.encode()))

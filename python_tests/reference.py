@@ -12,7 +12,7 @@ them are exact; the float64 reference's own error (~1e-16 relative) is negligibl
 
 import numpy as np
 
-from glblas_ctypes import EPS
+from helpers import EPS
 
 C_SAFETY = 2.0
 

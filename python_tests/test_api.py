@@ -4,10 +4,11 @@ glblasSync semantics."""
 from ctypes import byref, c_void_p
 
 import numpy as np
-import glblas_ctypes as g
-from glblas_ctypes import (GLBLAS_STATUS_INVALID_VALUE, GLBLAS_STATUS_SUCCESS,
-                           glblasMemcpyDeviceToDevice as D2D, glblasMemcpyDeviceToHost as D2H,
-                           glblasMemcpyHostToDevice as H2D, glblasMemcpyInfer as INFER)
+import glblas
+import helpers as g
+from glblas import (GLBLAS_STATUS_INVALID_VALUE, GLBLAS_STATUS_SUCCESS,
+                    glblasMemcpyDeviceToDevice as D2D, glblasMemcpyDeviceToHost as D2H,
+                    glblasMemcpyHostToDevice as H2D, glblasMemcpyInfer as INFER)
 from reference import assert_close, saxpy_ref
 
 INV = GLBLAS_STATUS_INVALID_VALUE
@@ -16,7 +17,7 @@ OK = GLBLAS_STATUS_SUCCESS
 
 def test_status_strings(lib):
     texts = []
-    for st in g.ALL_STATUSES:
+    for st in glblas.ALL_STATUSES:
         s = lib.glblasGetStatusString(st)
         assert s is not None and len(s) > 0, st
         texts.append(s)

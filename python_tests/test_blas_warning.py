@@ -10,17 +10,17 @@ import subprocess
 import sys
 import textwrap
 
-import glblas_ctypes as g
+import glblas
 from gl_device import is_glblas_setting
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
 
 SCRIPT = """
-import ctypes, sys
+import ctypes, os, sys
 import numpy as np
-sys.path.insert(0, {here!r})
-from glblas_ctypes import load_library
-lib = load_library({lib!r})
+sys.path.insert(0, {python!r})
+os.environ["GLBLAS_LIBRARY"] = {lib!r}
+from glblas import lib
 lib.cblas_saxpy.argtypes = [ctypes.c_int, ctypes.c_float, ctypes.c_void_p, ctypes.c_int,
                             ctypes.c_void_p, ctypes.c_int]
 lib.cblas_saxpy.restype = None
@@ -54,8 +54,8 @@ def run_script(script, **env_vars):
 
 
 def run(freed, **env_vars):
-    lib_path = os.path.abspath(g.default_library_path())
-    return run_script(SCRIPT.format(here=HERE, lib=lib_path, freed=freed), **env_vars)
+    lib_path = glblas.library_path()
+    return run_script(SCRIPT.format(python=PYTHON, lib=lib_path, freed=freed), **env_vars)
 
 
 def test_refused_device_pointer_prints_no_device_warning():
@@ -71,11 +71,11 @@ def test_device_failure_still_warns_once():
 
 
 OVERFLOW_SCRIPT = """
-import ctypes, sys
+import ctypes, os, sys
 import numpy as np
-sys.path.insert(0, {here!r})
-from glblas_ctypes import load_library
-lib = load_library({lib!r})
+sys.path.insert(0, {python!r})
+os.environ["GLBLAS_LIBRARY"] = {lib!r}
+from glblas import lib
 f = lib.scipy_cblas_saxpy64_
 f.argtypes = [ctypes.c_int64, ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
               ctypes.c_int64]
@@ -92,8 +92,8 @@ def test_host_extent_past_the_address_space_is_refused_without_warning():
     """x's extent, 2^61 + 1 floats, is more bytes than 64-bit offsets hold: the caller's error.
     Handed to the CPU BLAS it would read far past x (this crashed before); refused, y stays as
     it was and no device warning is printed."""
-    lib_path = os.path.abspath(g.default_library_path())
-    warnings, trace = run_script(OVERFLOW_SCRIPT.format(here=HERE, lib=lib_path))
+    lib_path = glblas.library_path()
+    warnings, trace = run_script(OVERFLOW_SCRIPT.format(python=PYTHON, lib=lib_path))
     assert warnings == []
     assert len(trace) == 1 and "route=none reason=refused" in trace[0], trace
 
@@ -101,11 +101,11 @@ def test_host_extent_past_the_address_space_is_refused_without_warning():
 # An sgemm whose operands no tiling fits in windows of one element (GLBLAS_LIMIT_WINDOW=1):
 # DIMENSION_OVERFLOW from the device's limits.
 SGEMM_SCRIPT = """
-import ctypes, sys
+import ctypes, os, sys
 import numpy as np
-sys.path.insert(0, {here!r})
-from glblas_ctypes import load_library
-lib = load_library({lib!r})
+sys.path.insert(0, {python!r})
+os.environ["GLBLAS_LIBRARY"] = {lib!r}
+from glblas import lib
 f = lib.cblas_sgemm
 f.restype = None
 f.argtypes = [ctypes.c_int] * 6 + [ctypes.c_float, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
@@ -122,8 +122,8 @@ print("done")
 
 
 def run_sgemm(body, **env_vars):
-    lib_path = os.path.abspath(g.default_library_path())
-    script = SGEMM_SCRIPT.format(here=HERE, lib=lib_path, body=textwrap.dedent(body))
+    lib_path = glblas.library_path()
+    script = SGEMM_SCRIPT.format(python=PYTHON, lib=lib_path, body=textwrap.dedent(body))
     return run_script(script, **env_vars)
 
 

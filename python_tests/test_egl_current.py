@@ -7,7 +7,7 @@ from ctypes import POINTER, byref, c_int, c_uint, c_void_p
 
 import numpy as np
 
-import glblas_ctypes as g
+import helpers as g
 from reference import assert_close, saxpy_ref, sgemm_ref
 
 EGL_NONE = 0x3038

@@ -13,9 +13,9 @@ import ctypes
 import numpy as np
 import pytest
 
-import glblas_ctypes as g
-from glblas_ctypes import (GLBLAS_STATUS_INVALID_VALUE, GLBLAS_STATUS_SUCCESS, bits, rand32,
-                           view_mask)
+import helpers as g
+from glblas import GLBLAS_STATUS_INVALID_VALUE, GLBLAS_STATUS_SUCCESS
+from helpers import bits, rand32, view_mask
 from reference import (assert_close, blas_index, sasum_ref, scopy_ref_flat, sscal_ref,
                        sswap_ref_flat)
 

@@ -13,13 +13,11 @@ import subprocess
 
 import pytest
 
+import glblas
 from gl_device import doubles_on_gl, is_glblas_setting
 
 BLAS_TESTS = "/usr/lib/x86_64-linux-gnu/blas"
-HERE = os.path.dirname(os.path.abspath(__file__))
-LIB = os.path.abspath(
-    os.environ.get("GLBLAS_LIB", os.path.join(HERE, "..", "target", "release", "libglblas.so"))
-)
+LIB = glblas.library_path()
 
 # (program, input file or None, routines of ours it tests, the lines that say each passed)
 SUITES = [

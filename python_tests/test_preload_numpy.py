@@ -52,7 +52,8 @@ import numpy as np
 import pytest
 
 import numpy_workload as wl
-from glblas_ctypes import EPS, default_library_path
+import glblas
+from helpers import EPS
 from gl_device import doubles_on_gl, driver_env
 from reference import C_SAFETY, assert_close
 
@@ -146,12 +147,6 @@ def test_expected_table_covers_workload():
 
 
 # ---- running the workload --------------------------------------------------------------------
-
-def library_path():
-    path = os.path.abspath(default_library_path())
-    assert os.path.exists(path), f"libglblas not found at {path} (build it or set GLBLAS_LIB)"
-    return path
-
 
 def interpreter(interp):
     """(executable, directory its numpy must come from, required numpy version or None)."""
@@ -250,7 +245,7 @@ def runs(tmp_path_factory):
         exe, numpy_dir, version = interpreter(interp)
         extra = {}
         if MODES[mode] is not None:
-            extra = dict(MODES[mode], LD_PRELOAD=library_path())
+            extra = dict(MODES[mode], LD_PRELOAD=glblas.library_path())
         env = child_env(extra)
         out_dir = tmp_path_factory.mktemp(f"{interp}_{mode}")
         cmd = [exe, "-I", WORKLOAD, str(out_dir), "--expect-numpy-dir", numpy_dir]
@@ -310,7 +305,7 @@ def check_trace(run, route, reason):
     route/reason (dgemm's: route=cpu reason=no-double where GL was asked and the device cannot
     compute in double), and each case made exactly the expected calls."""
     interp = run.interp
-    no_double = route == "gl" and not doubles_on_gl(library_path())
+    no_double = route == "gl" and not doubles_on_gl(glblas.library_path())
     for t in run.all_trace:
         assert t["symbol"] in EXPORTED, f"{run.what}: trace names a routine glblas does not export: {t['line']}"
         assert t["symbol"] in {symbol(interp, r) for r in ROUTINES}, (

@@ -19,8 +19,8 @@ trace has exactly one line per call with the same symbol and arguments in the sa
 expected route/reason, the GL-unavailable fallback, the trace file, the silence without
 variables, the profile table, and GLBLAS_CPU_BLAS.
 
-Library path: $GLBLAS_LIB, else <repo>/target/release/libglblas.so relative to this file (as in
-conftest). The compilers and BLAS packages are required: a missing one fails the tests.
+Library: the one the glblas package loads (conftest: <repo>/target/release/libglblas.so unless
+$GLBLAS_LIBRARY says otherwise). The compilers and BLAS packages are required: a missing one fails the tests.
 """
 
 import os
@@ -30,6 +30,7 @@ import subprocess
 import numpy as np
 import pytest
 
+import glblas
 from gl_device import is_glblas_setting
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -56,12 +57,6 @@ TRACE_PREFIX = "glblas-trace: "
 WARNING_PREFIX = "glblas: warning:"
 NO_GL = {"__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent.json"}
 RUN_TIMEOUT = 120
-
-
-def library_path():
-    env = os.environ.get("GLBLAS_LIB")
-    path = env if env else os.path.join(HERE, os.pardir, "target", "release", "libglblas.so")
-    return os.path.abspath(path)
 
 
 def routine_of(symbol):
@@ -102,9 +97,7 @@ def programs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def lib_path():
-    path = library_path()
-    assert os.path.exists(path), f"libglblas not found at {path} (build it or set GLBLAS_LIB)"
-    return path
+    return glblas.library_path()
 
 
 def clean_env():

@@ -13,7 +13,8 @@ development files fail the tests (they are part of the test environment), they d
 - xerbla_default defines no handler: the library prints the reference messages on stderr,
   returns, and the program goes on.
 
-Library: $GLBLAS_LIB, else <repo>/target/release/libglblas.so relative to this file.
+Library: the one the glblas package loads (conftest: <repo>/target/release/libglblas.so unless
+$GLBLAS_LIBRARY says otherwise).
 """
 
 import os
@@ -23,6 +24,7 @@ import subprocess
 
 import pytest
 
+import glblas
 from gl_device import is_glblas_setting
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,17 +55,9 @@ WARNING_PREFIX = "glblas: warning:"
 TIMEOUT = 300
 
 
-def library_path():
-    env = os.environ.get("GLBLAS_LIB")
-    path = env if env else os.path.join(HERE, os.pardir, "target", "release", "libglblas.so")
-    return os.path.abspath(path)
-
-
 @pytest.fixture(scope="module")
 def lib_path():
-    path = library_path()
-    assert os.path.exists(path), f"libglblas not found at {path} (build it or set GLBLAS_LIB)"
-    return path
+    return glblas.library_path()
 
 
 def _compile(cmd, cwd):

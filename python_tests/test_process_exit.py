@@ -10,16 +10,16 @@ import textwrap
 
 import pytest
 
-import glblas_ctypes as g
+import glblas
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
 
 PRELUDE = """
 import ctypes, os, sys, threading, time
 import numpy as np
-sys.path.insert(0, {here!r})
-from glblas_ctypes import load_library
-lib = load_library({lib!r})
+sys.path.insert(0, {python!r})
+os.environ["GLBLAS_LIBRARY"] = {lib!r}
+from glblas import lib
 libc = ctypes.CDLL(None)
 libc.exit.argtypes = [ctypes.c_int]
 
@@ -83,8 +83,8 @@ CASES = {
 
 
 def run_case(case):
-    lib_path = os.path.abspath(g.default_library_path())
-    script = PRELUDE.format(here=HERE, lib=lib_path) + textwrap.dedent(CASES[case])
+    lib_path = glblas.library_path()
+    script = PRELUDE.format(python=PYTHON, lib=lib_path) + textwrap.dedent(CASES[case])
     proc = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )

@@ -14,9 +14,14 @@ def blocks(lang):
 
 
 def test_python_example(tmp_path):
-    (code,) = [b for b in blocks("python") if "ctypes.CDLL" in b]
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    (code,) = [b for b in blocks("python") if "import glblas" in b]
+    # As after `pip install .`: the package from python/ (on the library conftest names in
+    # GLBLAS_LIBRARY), run from elsewhere.
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                         capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("[[ 6.  6.]\n [22. 22.]\n [38. 38.]]"), run.stdout
 
 
 def test_c_example(tmp_path):

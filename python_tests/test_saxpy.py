@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-import glblas_ctypes as g
-from glblas_ctypes import GLBLAS_STATUS_INVALID_VALUE, GLBLAS_STATUS_SUCCESS, bits, vec_arg
+import helpers as g
+from glblas import GLBLAS_STATUS_INVALID_VALUE, GLBLAS_STATUS_SUCCESS
+from helpers import bits, vec_arg
 from reference import assert_close, saxpy_ref, saxpy_ref_flat
 
 SIZES = [1, 2, 3, 7, 31, 64, 257, 1000, 4099, 65537]

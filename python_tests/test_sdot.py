@@ -6,8 +6,9 @@ import ctypes
 import numpy as np
 import pytest
 
-import glblas_ctypes as g
-from glblas_ctypes import GLBLAS_STATUS_INVALID_VALUE, GLBLAS_STATUS_SUCCESS, bits, vec_arg
+import helpers as g
+from glblas import GLBLAS_STATUS_INVALID_VALUE, GLBLAS_STATUS_SUCCESS
+from helpers import bits, vec_arg
 from reference import assert_close, sdot_ref
 
 SIZES = [1, 2, 3, 5, 17, 64, 127, 1024, 4097, 65537, 1000003]

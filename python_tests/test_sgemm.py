@@ -10,9 +10,10 @@ import concurrent.futures
 import numpy as np
 import pytest
 
-import glblas_ctypes as g
-from glblas_ctypes import (GLBLAS_OP_C, GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_STATUS_INVALID_VALUE,
-                           GLBLAS_STATUS_SUCCESS, bits, colmajor_view, mat_arg)
+import helpers as g
+from glblas import (GLBLAS_OP_C, GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_STATUS_INVALID_VALUE,
+                    GLBLAS_STATUS_SUCCESS)
+from helpers import bits, colmajor_view, mat_arg
 from reference import assert_close, sdot_ref, sgemm_ref
 
 N_, T_, C_ = GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_OP_C

@@ -11,10 +11,10 @@ import contextlib
 import numpy as np
 import pytest
 
-import glblas_ctypes as g
-from glblas_ctypes import (GLBLAS_OP_C, GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_STATUS_INVALID_VALUE,
-                           GLBLAS_STATUS_SUCCESS, bits, colmajor_view, mat_arg, rand32, vec_arg,
-                           view_mask)
+import helpers as g
+from glblas import (GLBLAS_OP_C, GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_STATUS_INVALID_VALUE,
+                    GLBLAS_STATUS_SUCCESS)
+from helpers import bits, colmajor_view, mat_arg, rand32, vec_arg, view_mask
 from reference import assert_close, sasum_ref, sgemv_ref
 
 N_, T_, C_ = GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_OP_C
@@ -102,7 +102,7 @@ def test_sgemv_submatrix_strided(lib, rng, m, n, trans, incx, incy):
 def test_sgemv_numpy_orders(lib, rng, r, c, order, transpose, op_t):
     """y = alpha*M@x + beta*y for M a C- or Fortran-ordered array or its transpose: a C-ordered
     (row-major) M is the transpose of a column-major matrix, passed as op T (or C) with
-    lda = its row length (glblas_ctypes.sgemv_numpy)."""
+    lda = its row length (helpers.sgemv_numpy)."""
     S = np.array(rand32(rng, r, c), order=order)
     M = S.T if transpose else S
     x = rand32(rng, M.shape[1])

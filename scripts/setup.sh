@@ -2,7 +2,7 @@
 # Installs what building and testing glblas needs on a fresh Debian/Ubuntu machine with a Rust
 # toolchain: the EGL/GL loaders and Mesa's software driver (llvmpipe) as the fallback device,
 # C and C++ compilers, EGL/GL headers and LeakSanitizer's runtime (liblsan0) for the C tests,
-# numpy and pytest for the Python tests;
+# numpy and pytest for the Python tests, venv for the packaging test;
 # for the drop-in tests, a system BLAS (OpenBLAS, which Debian also installs as libblas.so.3), gfortran,
 # Debian's numpy (which calls the plain cblas_* names, where pip's numpy calls ILP64 ones), and the
 # reference BLAS with its own test programs (netlib's BLAS and CBLAS conformance suites).
@@ -10,7 +10,7 @@ set -euo pipefail
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 packages="libegl1 libegl-mesa0 libgl1-mesa-dri libgles2 libegl-dev libgl-dev gcc g++ liblsan0
-  libopenblas-dev gfortran python3-numpy libblas3 libblas-test"
+  libopenblas-dev gfortran python3-numpy python3-venv libblas3 libblas-test"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   $sudo apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages

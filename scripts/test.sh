@@ -8,7 +8,7 @@
 # configuration runs (see suite below):
 #   llvmpipe, llvmpipe-gles, llvmpipe-gl33, zink: everything: the Rust tests (which include the
 #     C programs and the GL regression tests) and pytest (the Python tests and the netlib
-#     conformance programs);
+#     conformance programs; on llvmpipe also `pip install .` into a fresh venv);
 #   zink-gles, virgl: the C programs, the API tests, the GL regression tests, the large threaded
 #     workload, and the netlib and Python API suites (zink-gles also the Python tiled-path
 #     tests, which once crashed there);
@@ -51,7 +51,10 @@ suite() {
       ;;
     *)
       cargo test --release --no-fail-fast -- "${skip[@]}" || status=1
-      python3 -m pytest -q python_tests || status=1
+      # The packaging test (pip install . into a fresh venv) builds the crate from scratch: once
+      # per run, on the default device.
+      GLBLAS_TEST_INSTALL="$([ "$1" = llvmpipe ] && echo 1 || echo 0)" \
+        python3 -m pytest -q python_tests || status=1
       ;;
   esac
   return $status

@@ -47,6 +47,53 @@ pub extern "C" fn glblasGetDeviceName() -> *const c_char {
         .map_or(std::ptr::null(), CStr::as_ptr)
 }
 
+/// What the GL device is, as `glblasGetDeviceInfo` fills it in. The strings live as long as the
+/// process.
+#[repr(C)]
+pub struct glblasDeviceInfo {
+    /// The GL renderer string (as `glblasGetDeviceName`).
+    pub renderer: *const c_char,
+    /// The GL version string.
+    pub version: *const c_char,
+    /// The pipeline kernels take (for calls that fit one buffer-texture window): "compute" or
+    /// "fragment".
+    pub pipeline: *const c_char,
+    /// 1 for an OpenGL ES context, 0 for desktop GL.
+    pub gles: c_int,
+    /// 1 where shaders have double precision (desktop GL 4.0, or `GL_ARB_gpu_shader_fp64`).
+    pub fp64: c_int,
+    /// Live `glblasMalloc` allocations.
+    pub allocations: usize,
+}
+
+/// The name C programs use.
+#[allow(non_camel_case_types)]
+pub type glblasDeviceInfo_t = glblasDeviceInfo;
+
+/// Describes the GL device (creating the context if there is none) and its live allocations.
+///
+/// # Safety
+/// `info` must be NULL or point to writable storage for one `glblasDeviceInfo_t`.
+#[no_mangle]
+pub unsafe extern "C" fn glblasGetDeviceInfo(info: *mut glblasDeviceInfo_t) -> glblasStatus_t {
+    guard(|| {
+        non_null(info, "info")?;
+        let r = engine::report()?;
+        // SAFETY: checked non-NULL; the caller provides storage for one struct.
+        unsafe {
+            *info = glblasDeviceInfo {
+                renderer: r.renderer.as_ptr(),
+                version: r.version.as_ptr(),
+                pipeline: r.pipeline.as_ptr(),
+                gles: r.gles.into(),
+                fp64: r.fp64.into(),
+                allocations: r.allocations,
+            }
+        };
+        Ok(())
+    })
+}
+
 /// Allocates `bytes` of device memory. `bytes == 0` gives NULL.
 ///
 /// # Safety

@@ -44,6 +44,9 @@ pub struct DeviceInfo {
     pub texture_buffer_range: bool,
     pub texture_buffer_offset_alignment: i64,
     pub compute_shaders: bool,
+    /// Double-precision shader arithmetic: desktop GL 4.0, or GL_ARB_gpu_shader_fp64 (never on
+    /// GLES, which has no doubles).
+    pub fp64: bool,
     /// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT where compute shaders exist, else 1.
     pub storage_buffer_offset_alignment: i64,
     /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
@@ -65,9 +68,6 @@ pub struct DeviceInfo {
     /// reads operands as R32F only (`rgba_operand_views`); panels, which are only ever RGBA32F,
     /// keep their RGBA views.
     pub shared_buffer_views: bool,
-    /// Double precision in shaders (desktop GL 4.0, or GL_ARB_gpu_shader_fp64): what the
-    /// double-precision routines need. GLES has none.
-    pub fp64: bool,
     /// glblasShutdown keeps the context for the next initialisation instead of destroying it.
     /// On zink (Mesa 22.3), a context made after another on the same display was destroyed hung
     /// now and then in a driver mutex while creating a buffer (`c_tests/test_shutdown`, 4 runs
@@ -578,6 +578,8 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                 1
             },
             compute_shaders,
+            fp64: !gles
+                && (ver(4, 0) || gl.supported_extensions().contains("GL_ARB_gpu_shader_fp64")),
             storage_buffer_offset_alignment: if compute_shaders {
                 i64::from(gl.get_parameter_i32(glow::SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT)).max(1)
             } else {
@@ -587,8 +589,6 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                 && (ver(4, 4) || gl.supported_extensions().contains("GL_ARB_buffer_storage")),
             shared_buffer_views,
             keep_context: renderer_is_zink,
-            fp64: !gles
-                && (ver(4, 0) || gl.supported_extensions().contains("GL_ARB_gpu_shader_fp64")),
         };
         while gl.get_error() != glow::NO_ERROR {}
         Ok(info)

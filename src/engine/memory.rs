@@ -194,6 +194,11 @@ impl DeviceMemory {
         }
     }
 
+    /// How many allocations are live.
+    pub fn count(&self) -> usize {
+        self.by_start.len()
+    }
+
     /// Frees the allocation that starts exactly at `ptr`.
     pub fn free(&mut self, gl: &glow::Context, ext: &GlExt, ptr: usize) -> Result<()> {
         let a = self

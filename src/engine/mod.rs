@@ -136,26 +136,56 @@ pub fn device_info() -> Option<context::DeviceInfo> {
     with_engine(|e| Ok(e.ctx.info.clone())).ok()
 }
 
-/// The GL renderer string, if a context exists or can be created. Names are kept for the life
-/// of the process, so a returned one never dangles, even across shutdown; there is one per
-/// distinct device seen.
+/// The GL renderer string, if a context exists or can be created. It never dangles, even
+/// across shutdown (see [`intern`]).
 pub fn device_name() -> Option<&'static CStr> {
-    // Locked only inside the engine's lock, which fork's handlers hold across fork(): never held
-    // there by another thread.
-    static NAMES: Mutex<Vec<&'static CStr>> = Mutex::new(Vec::new());
+    with_engine(|e| Ok(intern(&e.ctx.info.renderer))).ok()
+}
+
+/// What `glblasGetDeviceInfo` reports: the renderer, the GL version and the pipeline (kept for
+/// the life of the process, see [`intern`]), whether the context is GLES, whether shaders have
+/// doubles, and how many device allocations are live.
+pub struct Report {
+    pub renderer: &'static CStr,
+    pub version: &'static CStr,
+    pub pipeline: &'static CStr,
+    pub gles: bool,
+    pub fp64: bool,
+    pub allocations: usize,
+}
+
+/// The device's [`Report`], creating the context if there is none.
+pub fn report() -> Result<Report> {
     with_engine(|e| {
-        let name = CString::new(e.ctx.info.renderer.clone()).unwrap_or_default();
-        let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
-        Ok(match names.iter().find(|n| **n == name.as_c_str()) {
-            Some(n) => *n,
-            None => {
-                let leaked: &'static CStr = Box::leak(name.into_boxed_c_str());
-                names.push(leaked);
-                leaked
-            }
+        let info = &e.ctx.info;
+        Ok(Report {
+            renderer: intern(&info.renderer),
+            version: intern(&info.version),
+            pipeline: intern(crate::kernels::pipeline_on(e)),
+            gles: info.gles,
+            fp64: info.fp64,
+            allocations: e.memory.count(),
         })
     })
-    .ok()
+}
+
+/// `text` as a C string that lives as long as the process, so that one handed to C never
+/// dangles, even across shutdown; one copy is kept per distinct text (a few device names and
+/// versions).
+fn intern(text: &str) -> &'static CStr {
+    // Locked only inside the engine's lock, which fork's handlers hold across fork(): never held
+    // there by another thread.
+    static TEXTS: Mutex<Vec<&'static CStr>> = Mutex::new(Vec::new());
+    let text = CString::new(text).unwrap_or_default();
+    let mut texts = TEXTS.lock().unwrap_or_else(PoisonError::into_inner);
+    match texts.iter().find(|t| **t == text.as_c_str()) {
+        Some(t) => t,
+        None => {
+            let leaked: &'static CStr = Box::leak(text.into_boxed_c_str());
+            texts.push(leaked);
+            leaked
+        }
+    }
 }
 
 fn retired(why: Retirement) -> Error {

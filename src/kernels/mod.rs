@@ -72,14 +72,16 @@ pub fn compute_required(e: &Engine) -> Result<()> {
 /// The pipeline the kernels take on this device (for calls that fit one window): "compute" or
 /// "fragment"; `None` without a device. For reports such as the benchmark's.
 pub fn pipeline() -> Option<&'static str> {
-    crate::engine::with_engine(|e| {
-        Ok(if compute_available(e) {
-            "compute"
-        } else {
-            "fragment"
-        })
-    })
-    .ok()
+    crate::engine::with_engine(|e| Ok(pipeline_on(e))).ok()
+}
+
+/// [`pipeline`] for the engine a caller already holds.
+pub fn pipeline_on(e: &Engine) -> &'static str {
+    if compute_available(e) {
+        "compute"
+    } else {
+        "fragment"
+    }
 }
 
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each

@@ -1,10 +1,7 @@
-"""ctypes bindings for libglblas and helpers to hand numpy arrays to it.
+"""Helpers for the tests that call the C API directly (through ``glblas.lib``, the package's
+ctypes declarations): numpy views as BLAS arguments, device buffers, and status-returning
+wrappers.
 
-Conventions used by the helpers
--------------------------------
-* Every data pointer argument is declared ``c_void_p``: host and device memory are both plain
-  addresses (device pointers come from glblasMalloc and must never be dereferenced on the host),
-  so a Python ``int`` address, ``None`` (NULL) or ``c_void_p`` can be passed directly.
 * A 1-D float32 numpy view ``v`` (any stride, positive or negative) maps to BLAS (pointer, inc):
   ``inc = v.strides[0] // 4`` and the pointer is the *lowest-address* element.  For a positive
   stride that is ``v[0]``; for a negative stride it is ``v[n-1]`` (BLAS convention: with inc < 0,
@@ -13,87 +10,24 @@ Conventions used by the helpers
   element (Fortran-ordered arrays, column-major sub-matrix views with ld > rows).  A C-ordered
   (row-major) view is the *transpose* of a column-major matrix: it is passed as (pointer, ld)
   of M.T, and the caller flips op N <-> T.
+These are the package's own conversions (glblas._blas), so the tests check what it passes.
 """
 
-import ctypes
-import os
-from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_size_t, c_void_p
+from ctypes import byref, c_float, c_void_p
 
 import numpy as np
 
-# ---- enums (values are the C ABI) --------------------------------------------------------------
-GLBLAS_STATUS_SUCCESS = 0
-GLBLAS_STATUS_NOT_INITIALIZED = 1
-GLBLAS_STATUS_ALLOC_FAILED = 2
-GLBLAS_STATUS_INVALID_VALUE = 3
-GLBLAS_STATUS_NOT_SUPPORTED = 4
-GLBLAS_STATUS_EXECUTION_FAILED = 5
-GLBLAS_STATUS_DIMENSION_OVERFLOW = 6
-ALL_STATUSES = list(range(7))
-
-GLBLAS_OP_N = 0
-GLBLAS_OP_T = 1
-GLBLAS_OP_C = 2  # means T for real data
-
-glblasMemcpyInfer = 0
-glblasMemcpyHostToDevice = 1
-glblasMemcpyDeviceToHost = 2
-glblasMemcpyDeviceToDevice = 3
+from glblas import (GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_STATUS_SUCCESS, glblasMemcpyDeviceToHost,
+                    glblasMemcpyHostToDevice, lib, status_string)
+from glblas._blas import _matrix_layout, _vector_layout
 
 F32 = np.dtype(np.float32)
 ITEM = F32.itemsize  # 4 bytes
 EPS = 2.0 ** -24  # unit roundoff of IEEE binary32 (round to nearest)
 
 
-def default_library_path():
-    env = os.environ.get("GLBLAS_LIB")
-    if env:
-        return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(here, os.pardir, "target", "release", "libglblas.so")
-
-
-def load_library(path=None):
-    """Load libglblas and declare argtypes/restype for every exported function."""
-    lib = ctypes.CDLL(os.path.abspath(path or default_library_path()))
-
-    def decl(name, restype, argtypes):
-        f = getattr(lib, name)
-        f.restype = restype
-        f.argtypes = argtypes
-
-    # enums are C ints
-    decl("glblasInit", c_int, [])
-    decl("glblasShutdown", c_int, [])
-    decl("glblasGetStatusString", c_char_p, [c_int])
-    decl("glblasGetDeviceName", c_char_p, [])
-    decl("glblasMalloc", c_int, [POINTER(c_void_p), c_size_t])
-    decl("glblasFree", c_int, [c_void_p])
-    decl("glblasMemcpy", c_int, [c_void_p, c_void_p, c_size_t, c_int])
-    decl("glblasSync", c_int, [])
-    decl("glblasSaxpy", c_int, [c_int, c_float, c_void_p, c_int, c_void_p, c_int])
-    decl("glblasSdot", c_int, [c_int, c_void_p, c_int, c_void_p, c_int, c_void_p])
-    decl("glblasSscal", c_int, [c_int, c_float, c_void_p, c_int])
-    decl("glblasScopy", c_int, [c_int, c_void_p, c_int, c_void_p, c_int])
-    decl("glblasSswap", c_int, [c_int, c_void_p, c_int, c_void_p, c_int])
-    decl("glblasSasum", c_int, [c_int, c_void_p, c_int, c_void_p])
-    decl("glblasSgemv", c_int,
-         [c_int, c_int, c_int, c_float, c_void_p, c_int, c_void_p, c_int,
-          c_float, c_void_p, c_int])
-    decl("glblasSgemm", c_int,
-         [c_int, c_int, c_int, c_int, c_int,
-          c_float, c_void_p, c_int, c_void_p, c_int,
-          c_float, c_void_p, c_int])
-    return lib
-
-
-def status_string(lib, st):
-    s = lib.glblasGetStatusString(st)
-    return s.decode(errors="replace") if s is not None else "<NULL>"
-
-
 def check(lib, st, what="glblas call"):
-    assert st == GLBLAS_STATUS_SUCCESS, f"{what} returned {st} ({status_string(lib, st)})"
+    assert st == GLBLAS_STATUS_SUCCESS, f"{what} returned {st} ({status_string(st)})"
 
 
 # ---- numpy -> BLAS argument mapping ------------------------------------------------------------
@@ -106,14 +40,9 @@ def addr(a):
 def vec_arg(v):
     """1-D float32 view -> (address of lowest-address element, inc in elements)."""
     assert v.dtype == F32 and v.ndim == 1
-    s = v.strides[0]
-    assert s % ITEM == 0, "stride must be a whole number of floats"
-    inc = s // ITEM
-    n = v.shape[0]
-    if inc < 0 and n > 0:
-        # lowest address is the last element of the view
-        return v.ctypes.data + (n - 1) * s, inc
-    return v.ctypes.data, inc
+    layout = _vector_layout(v.ctypes.data, v.shape[0], v.strides[0], ITEM)
+    assert layout is not None, "stride must be a whole number of floats"
+    return layout
 
 
 def mat_arg(M):
@@ -124,23 +53,10 @@ def mat_arg(M):
                          pass it with the opposite op.
     """
     assert M.dtype == F32 and M.ndim == 2
-    r, c = M.shape
-    s0, s1 = M.strides
-    assert s0 % ITEM == 0 and s1 % ITEM == 0
-    e0, e1 = s0 // ITEM, s1 // ITEM
-    if e0 == 1 or r <= 1:
-        # column-major; with a single column the column stride is irrelevant, but keep it as ld
-        # when it is a valid one (so a one-column sub-matrix view still has ld > rows)
-        if e1 >= max(1, r):
-            return M.ctypes.data, e1, False
-        if c <= 1:
-            return M.ctypes.data, max(1, r), False
-    if e1 == 1 or c <= 1:
-        if e0 >= max(1, c):
-            return M.ctypes.data, e0, True
-        if r <= 1:
-            return M.ctypes.data, max(1, c), True
-    raise ValueError(f"view with strides {M.strides} is not BLAS-expressible")
+    layout = _matrix_layout(M.shape, M.strides, ITEM)
+    if layout is None:
+        raise ValueError(f"view with strides {M.strides} is not BLAS-expressible")
+    return (M.ctypes.data,) + layout
 
 
 def view_mask(base, view):
@@ -227,6 +143,21 @@ class DeviceBuffer:
 
     def __exit__(self, *exc):
         self.free()
+
+
+class CountingLib:
+    """``glblas.lib`` with the pointers of its glblasFree calls recorded in ``freed``: set as
+    ``glblas._device.lib``, where the package's finalizers look the library up when they run."""
+
+    def __init__(self):
+        self.freed = []
+
+    def __getattr__(self, name):
+        return getattr(lib, name)
+
+    def glblasFree(self, p):
+        self.freed.append(p)
+        return lib.glblasFree(p)
 
 
 class Mirror:

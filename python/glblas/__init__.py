@@ -1,0 +1,30 @@
+"""glblas: BLAS on the GPU through OpenGL, for numpy arrays.
+
+Routines take numpy arrays of float32 or float64 (the dtype picks single or double precision)
+and DeviceArrays in device memory, in any mix; a result is made on the device when an input is
+there, else on the host. ``glblas.lib`` is the library itself, with its C functions declared
+(ctypes), for calling the C API directly.
+"""
+
+from ._capi import (ALL_STATUSES, GLBLAS_OP_C, GLBLAS_OP_N, GLBLAS_OP_T,
+                    GLBLAS_STATUS_ALLOC_FAILED, GLBLAS_STATUS_DIMENSION_OVERFLOW,
+                    GLBLAS_STATUS_EXECUTION_FAILED, GLBLAS_STATUS_INVALID_VALUE,
+                    GLBLAS_STATUS_NOT_INITIALIZED, GLBLAS_STATUS_NOT_SUPPORTED,
+                    GLBLAS_STATUS_SUCCESS, GlblasError, check, glblasMemcpyDeviceToDevice,
+                    glblasMemcpyDeviceToHost, glblasMemcpyHostToDevice, glblasMemcpyInfer, lib,
+                    library_path, status_string)
+from ._blas import asum, axpy, copy, dot, gemm, gemv, matmul, scal, supports, swap
+from ._device import (DeviceArray, device_info, device_name, empty, shutdown, sync,
+                      to_device)
+
+__all__ = [
+    "DeviceArray", "GlblasError", "asum", "axpy", "copy", "device_info", "device_name", "dot",
+    "empty", "gemm", "gemv", "lib", "library_path", "matmul", "scal", "shutdown",
+    "status_string", "supports", "swap", "sync", "to_device",
+    # The C API's constants, and its status check, for calls through ``lib``.
+    "ALL_STATUSES", "GLBLAS_OP_C", "GLBLAS_OP_N", "GLBLAS_OP_T", "GLBLAS_STATUS_ALLOC_FAILED",
+    "GLBLAS_STATUS_DIMENSION_OVERFLOW", "GLBLAS_STATUS_EXECUTION_FAILED",
+    "GLBLAS_STATUS_INVALID_VALUE", "GLBLAS_STATUS_NOT_INITIALIZED", "GLBLAS_STATUS_NOT_SUPPORTED",
+    "GLBLAS_STATUS_SUCCESS", "check", "glblasMemcpyDeviceToDevice", "glblasMemcpyDeviceToHost",
+    "glblasMemcpyHostToDevice", "glblasMemcpyInfer",
+]

@@ -1,0 +1,398 @@
+"""The BLAS routines on numpy arrays and DeviceArrays, in any mix.
+
+Each array is handed to the C routine as BLAS describes memory: a vector as its lowest-addressed
+element and an increment, a matrix as a column-major one and its leading dimension. A C-ordered
+matrix is the transpose of a column-major one, so it is passed as that with the operation
+flipped (and a C-ordered output is computed as the transposed problem). Only what BLAS cannot
+describe is copied: a matrix with no unit stride or a negative one, a byte stride that is no
+whole number of elements, an output that overlaps an input of gemm or gemv.
+"""
+
+import contextlib
+
+import numpy as np
+
+from ._capi import GLBLAS_OP_N, GLBLAS_OP_T, LIBRARY_PATH, ROUTINES, check
+from ._device import FLOATS, DeviceArray, empty
+
+_INT_MAX = 2**31 - 1
+
+
+def _prefix(dtype):
+    return "S" if np.dtype(dtype) == np.float32 else "D"
+
+
+def supports(routine, dtype):
+    """Whether the loaded library has ``routine`` ("gemm", "axpy", ...) in the precision of
+    ``dtype`` (a library may have float32's and not yet float64's)."""
+    return (_prefix(dtype), routine) in ROUTINES
+
+
+def _routine(name, dtype):
+    f = ROUTINES.get((_prefix(dtype), name))
+    if f is None:
+        raise TypeError(f"{name}: this libglblas ({LIBRARY_PATH}) has no double precision "
+                        f"{name} (glblasD{name}) yet; pass float32 arrays")
+    return f
+
+
+def _array(routine, name, x, ndims, like=None):
+    """An input as a DeviceArray or ndarray, its dtype and dimensions checked; ``like`` is
+    (name, dtype) of the argument that set the call's precision."""
+    if not isinstance(x, DeviceArray):
+        x = np.asarray(x)
+    if x.dtype not in FLOATS:
+        raise TypeError(f"{routine}: {name} has dtype {x.dtype}; glblas computes on float32 and "
+                        "float64")
+    if like is not None and x.dtype != like[1]:
+        raise TypeError(f"{routine}: {name} has dtype {x.dtype} but {like[0]} has {like[1]}; "
+                        "glblas does not mix precisions")
+    if x.ndim not in ndims:
+        raise ValueError(f"{routine}: {name} has {x.ndim} dimensions; expected "
+                         f"{' or '.join(map(str, ndims))}")
+    if any(n > _INT_MAX for n in x.shape):
+        raise ValueError(f"{routine}: {name} has shape {x.shape}; glblas takes at most "
+                         f"{_INT_MAX} elements along a dimension")
+    return x
+
+
+def _output(routine, name, x, shape, dtype):
+    """An output given by the caller, written in place."""
+    if not isinstance(x, (DeviceArray, np.ndarray)):
+        raise TypeError(f"{routine}: {name} must be a numpy array or a DeviceArray (it is "
+                        f"written in place), not {type(x).__name__}")
+    if x.dtype != dtype:
+        raise TypeError(f"{routine}: {name} has dtype {x.dtype}; expected {dtype}")
+    if shape is not None and x.shape != shape:
+        raise ValueError(f"{routine}: {name} has shape {x.shape}; expected {shape}")
+    if isinstance(x, np.ndarray) and not x.flags.writeable:
+        raise ValueError(f"{routine}: {name} is read-only")
+    if any(s == 0 and n > 1 for n, s in zip(x.shape, x.strides)):
+        raise ValueError(f"{routine}: {name} has a zero stride: its elements overlap")
+    return x
+
+
+def _result(routine, name, out, shape, dtype, inputs, reads_out=False):
+    """The given output, or a new one: on the device when any input is there (so that chains of
+    calls stay there), else on the host."""
+    if out is not None:
+        return _output(routine, name, out, shape, dtype)
+    if reads_out:
+        raise ValueError(f"{routine}: beta is nonzero but no {name} was given")
+    if any(isinstance(x, DeviceArray) for x in inputs):
+        return empty(shape, dtype)
+    return np.empty(shape, dtype)
+
+
+def _may_overlap(x, y):
+    if isinstance(x, np.ndarray) and isinstance(y, np.ndarray):
+        return np.may_share_memory(x, y)
+    if isinstance(x, DeviceArray) and isinstance(y, DeviceArray):
+        if x._buffer is not y._buffer or not x.size or not y.size:
+            return False
+        (a, b), (c, d) = x._span(), y._span()
+        return a < d and c < b
+    return False
+
+
+def _vector_layout(address, n, stride, itemsize):
+    """(pointer to the lowest-addressed element, increment), or None."""
+    if stride % itemsize or abs(stride // itemsize) > _INT_MAX:
+        return None
+    inc = stride // itemsize
+    if inc < 0 and n > 0:
+        address += (n - 1) * stride
+    return address, inc
+
+
+def _matrix_layout(shape, strides, itemsize):
+    """(ld, transposed) of a column-major matrix that is the array (or its transpose, when
+    transposed) with element 0 first in memory, or None."""
+    (r, c), (s0, s1) = shape, strides
+    if r * c == 0:
+        return max(1, r), False
+    if s0 % itemsize or s1 % itemsize:
+        return None
+    e0, e1 = s0 // itemsize, s1 // itemsize
+    found = None
+    if e0 == 1 or r == 1:
+        if e1 >= max(1, r):
+            found = e1, False
+        elif c == 1:
+            found = max(1, r), False
+    if found is None and (e1 == 1 or c == 1):
+        if e0 >= max(1, c):
+            found = e0, True
+        elif r == 1:
+            found = max(1, c), True
+    if found is None or found[0] > _INT_MAX:
+        return None
+    return found
+
+
+def _copy_matrix(src, dst):
+    """dst := src for two matrices of one shape, a line at a time along the longer side."""
+    rows, cols = src.shape
+    if rows <= cols:
+        for i in range(rows):
+            copy(src[i], out=dst[i])
+    else:
+        for j in range(cols):
+            copy(src[:, j], out=dst[:, j])
+
+
+def _assign(src, dst):
+    """dst := src for two arrays of one shape, either of them on the device."""
+    if isinstance(dst, np.ndarray) and isinstance(src, np.ndarray):
+        dst[...] = src
+    elif src.ndim == 1:
+        copy(src, out=dst)
+    else:
+        _copy_matrix(src, dst)
+
+
+class _Operands:
+    """The pointers, increments and leading dimensions of one call's arrays. Device memory stays
+    allocated until the block ends; an array BLAS cannot describe is replaced by a copy, an
+    output's copy being written back once the block ends without an error."""
+
+    def __init__(self):
+        self._stack = contextlib.ExitStack()
+        self._write_back = []
+        # Host stand-ins, alive until the block ends: the call reads them through bare pointers.
+        self._stand_ins = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        with self._stack:
+            if exc_type is None:
+                for f in self._write_back:
+                    f()
+
+    def _address(self, x):
+        if isinstance(x, DeviceArray):
+            return self._stack.enter_context(x.address())
+        return x.ctypes.data
+
+    def _stand_in(self, x, order, write, read):
+        """A contiguous copy of x (in ``order``: 'C' or 'F'), copied back if written."""
+        device = isinstance(x, DeviceArray)
+        if device:
+            tmp = empty(x.shape, x.dtype, order)
+            # Freed when the block ends, after any write-back, whether or not it failed.
+            self._stack.callback(tmp.free)
+        else:
+            tmp = np.empty(x.shape, x.dtype, order=order)
+            self._stand_ins.append(tmp)
+        if read:
+            _assign(x, tmp)
+        if write:
+            self._write_back.append(lambda: _assign(tmp, x))
+        return tmp
+
+    def vector(self, x, write=False, read=True, zero_inc=True, any_order=False,
+               force_copy=False):
+        """(pointer, increment) of a 1-D array. ``zero_inc``: a zero stride may be passed as a
+        zero increment (element 0 repeated, as BLAS reads it); ``any_order``: the routine's
+        result does not depend on the order of the elements (scal and asum, which do nothing
+        for a negative increment, get the positive one)."""
+        n = x.shape[0]
+        layout = None if force_copy else _vector_layout(0, n, x.strides[0], x.itemsize)
+        if layout is None or (layout[1] == 0 and n > 1 and not zero_inc):
+            x = self._stand_in(x, "C", write, read)
+        address = self._address(x)
+        if not n:
+            return address, 1
+        address, inc = _vector_layout(address, n, x.strides[0], x.itemsize)
+        return address, (abs(inc) if any_order else inc)
+
+    def matrix(self, x, write=False, read=True, force_copy=False):
+        """(pointer, ld, transposed) of a 2-D array (see _matrix_layout)."""
+        layout = None if force_copy else _matrix_layout(x.shape, x.strides, x.itemsize)
+        if layout is None:
+            x = self._stand_in(x, "F", write, read)
+            layout = _matrix_layout(x.shape, x.strides, x.itemsize)
+        return (self._address(x),) + layout
+
+    def scalar(self, out):
+        """Pointer to a one-element output (host or device)."""
+        return self._address(out)
+
+
+def _op(transposed):
+    return GLBLAS_OP_T if transposed else GLBLAS_OP_N
+
+
+def _call(f, *args):
+    check(f(*args), f.__name__)
+
+
+def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False):
+    """c := alpha * op(a) @ op(b) + beta * c, op(x) being x or x.T (trans_a, trans_b). Without
+    c a new array is returned (beta must then be 0)."""
+    a = _array("gemm", "a", a, (2,))
+    b = _array("gemm", "b", b, (2,), like=("a", a.dtype))
+    m, k = a.shape[::-1] if trans_a else a.shape
+    kb, n = b.shape[::-1] if trans_b else b.shape
+    if kb != k:
+        raise ValueError(f"gemm: op(b) has shape {(kb, n)}; it needs {k} rows, as op(a) has "
+                         f"shape {(m, k)}")
+    c = _result("gemm", "c", c, (m, n), a.dtype, (a, b), reads_out=beta != 0)
+    f = _routine("gemm", a.dtype)
+    with _Operands() as ops:
+        pc, ldc, tc = ops.matrix(c, write=True, read=beta != 0,
+                                 force_copy=_may_overlap(c, a) or _may_overlap(c, b))
+        pa, lda, ta = ops.matrix(a)
+        pb, ldb, tb = ops.matrix(b)
+        # Whether the stored (column-major) a and b enter transposed.
+        fa, fb = ta != bool(trans_a), tb != bool(trans_b)
+        if tc:
+            # c is stored as its transpose: c.T = op(b).T @ op(a).T.
+            _call(f, _op(not fb), _op(not fa), n, m, k, alpha, pb, ldb, pa, lda, beta, pc, ldc)
+        else:
+            _call(f, _op(fa), _op(fb), m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc)
+    return c
+
+
+def gemv(a, x, y=None, alpha=1.0, beta=0.0, trans=False):
+    """y := alpha * op(a) @ x + beta * y, op(a) being a or a.T (trans). Without y a new array is
+    returned (beta must then be 0)."""
+    a = _array("gemv", "a", a, (2,))
+    x = _array("gemv", "x", x, (1,), like=("a", a.dtype))
+    rows, cols = a.shape[::-1] if trans else a.shape
+    if x.shape != (cols,):
+        raise ValueError(f"gemv: x has shape {x.shape}; expected ({cols},), as op(a) has shape "
+                         f"{(rows, cols)}")
+    y = _result("gemv", "y", y, (rows,), a.dtype, (a, x), reads_out=beta != 0)
+    f = _routine("gemv", a.dtype)
+    with _Operands() as ops:
+        py, incy = ops.vector(y, write=True, read=beta != 0,
+                              force_copy=_may_overlap(y, a) or _may_overlap(y, x))
+        if cols == 0:
+            # y := beta*y, which gemv's quick return for an empty inner dimension skips: gemm
+            # with k = 0 on y as a 1 x rows matrix (its increment as the leading dimension).
+            _call(_routine("gemm", a.dtype), GLBLAS_OP_N, GLBLAS_OP_N, 1, rows, 0, alpha, None,
+                  1, None, 1, beta, py, max(1, abs(incy)))
+            return y
+        pa, lda, ta = ops.matrix(a)
+        px, incx = ops.vector(x, zero_inc=False)
+        m, n = a.shape[::-1] if ta else a.shape
+        _call(f, _op(ta != bool(trans)), m, n, alpha, pa, lda, px, incx,
+              beta, py, incy)
+    return y
+
+
+def _pair(routine, x, y, y_name="y"):
+    x = _array(routine, "x", x, (1,))
+    y = _array(routine, y_name, y, (1,), like=("x", x.dtype))
+    if y.shape != x.shape:
+        raise ValueError(f"{routine}: {y_name} has shape {y.shape}; expected {x.shape} like x")
+    return x, y
+
+
+def axpy(x, y, alpha=1.0):
+    """y := alpha * x + y, in place; returns y."""
+    x, y = _pair("axpy", x, y)
+    _output("axpy", "y", y, x.shape, x.dtype)
+    f = _routine("axpy", x.dtype)
+    with _Operands() as ops:
+        py, incy = ops.vector(y, write=True)
+        px, incx = ops.vector(x)
+        _call(f, x.shape[0], alpha, px, incx, py, incy)
+    return y
+
+
+def _reduction(routine, x, out, compute):
+    """A sum over x into ``out`` (a one-element array, host or device), or into a new host
+    scalar returned as a float."""
+    if out is not None:
+        out = _output(routine, "out", out, None, x.dtype)
+        if out.size != 1:
+            raise ValueError(f"{routine}: out has shape {out.shape}; expected one element")
+    with _Operands() as ops:
+        if out is not None:
+            compute(ops, ops.scalar(out))
+            return out
+        result = np.zeros(1, x.dtype)
+        compute(ops, result.ctypes.data)
+        return float(result[0])
+
+
+def dot(x, y, out=None):
+    """x · y as a float, or into ``out`` (one element, host or device)."""
+    x, y = _pair("dot", x, y)
+    f = _routine("dot", x.dtype)
+
+    def compute(ops, result):
+        px, incx = ops.vector(x)
+        py, incy = ops.vector(y)
+        _call(f, x.shape[0], px, incx, py, incy, result)
+
+    return _reduction("dot", x, out, compute)
+
+
+def asum(x, out=None):
+    """sum |x_i| as a float, or into ``out`` (one element, host or device)."""
+    x = _array("asum", "x", x, (1,))
+    f = _routine("asum", x.dtype)
+
+    def compute(ops, result):
+        px, incx = ops.vector(x, any_order=True)
+        _call(f, x.shape[0], px, incx, result)
+
+    return _reduction("asum", x, out, compute)
+
+
+def scal(x, alpha):
+    """x := alpha * x, in place; returns x."""
+    x = _array("scal", "x", x, (1,))
+    _output("scal", "x", x, x.shape, x.dtype)
+    f = _routine("scal", x.dtype)
+    with _Operands() as ops:
+        px, incx = ops.vector(x, write=True, any_order=True)
+        _call(f, x.shape[0], alpha, px, incx)
+    return x
+
+
+def copy(x, out=None):
+    """out := x; without out a new array (on the device when x is there)."""
+    x = _array("copy", "x", x, (1,))
+    f = _routine("copy", x.dtype)
+    out = _result("copy", "out", out, x.shape, x.dtype, (x,))
+    with _Operands() as ops:
+        py, incy = ops.vector(out, write=True, read=False)
+        px, incx = ops.vector(x)
+        _call(f, x.shape[0], px, incx, py, incy)
+    return out
+
+
+def swap(x, y):
+    """x <-> y, in place."""
+    x, y = _pair("swap", x, y)
+    _output("swap", "x", x, x.shape, x.dtype)
+    _output("swap", "y", y, x.shape, x.dtype)
+    f = _routine("swap", x.dtype)
+    with _Operands() as ops:
+        px, incx = ops.vector(x, write=True)
+        py, incy = ops.vector(y, write=True)
+        _call(f, x.shape[0], px, incx, py, incy)
+
+
+def matmul(a, b, out=None):
+    """a @ b for 1-D and 2-D arrays (gemm, gemv, or dot for two vectors), into ``out`` when
+    given."""
+    a = _array("matmul", "a", a, (1, 2))
+    b = _array("matmul", "b", b, (1, 2), like=("a", a.dtype))
+    k, kb = a.shape[-1], b.shape[0 if b.ndim == 1 else -2]
+    if k != kb:
+        raise ValueError(f"matmul: b has shape {b.shape}; its {'length' if b.ndim == 1 else 'rows'}"
+                         f" must be a's {k} columns (a has shape {a.shape})")
+    if a.ndim == 2 and b.ndim == 2:
+        return gemm(a, b, c=out)
+    if a.ndim == 2:
+        return gemv(a, b, y=out)
+    if b.ndim == 2:
+        return gemv(b, a, y=out, trans=True)
+    return dot(a, b, out=out)
