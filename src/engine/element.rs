@@ -7,7 +7,15 @@ use glow::HasContext;
 
 /// `f32` or `f64`.
 pub trait Real:
-    Copy + Default + PartialEq + PartialOrd + std::fmt::Debug + Send + Sync + 'static
+    Copy
+    + Default
+    + PartialEq
+    + PartialOrd
+    + std::ops::Neg<Output = Self>
+    + std::fmt::Debug
+    + Send
+    + Sync
+    + 'static
 {
     /// Bytes per element.
     const SIZE: i64;

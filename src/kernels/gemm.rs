@@ -140,8 +140,8 @@ pub struct Rules {
     pub shapes: [Shape; 2],
     /// Only this triangle of C is read and written (syrk, syr2k).
     pub triangle: Option<Triangle>,
-    /// B is C itself (trmm): it is read from a copy.
-    pub b_is_c: bool,
+    /// Which of A and B is C itself (trmm, trsm): it is read from a copy.
+    pub is_c: [bool; 2],
 }
 
 /// A gemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).

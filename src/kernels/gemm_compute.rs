@@ -19,7 +19,7 @@ const COMP: &str = include_str!("../../shaders/gemm.comp");
 
 /// Scratch buffers and views besides the panels' (see `gemm::PANELS` and `engine::scratch`).
 const OUT: usize = 2;
-/// A copy of B where B is also C (see `gemm`).
+/// The copy of an operand that is also C (see `gemm`).
 const COPY: usize = 4;
 const VIEW_PACK: usize = 0;
 const VIEW_OUT: usize = 3;
@@ -149,18 +149,15 @@ fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
 pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let (m, n) = (g.m, g.n);
     let kernel = Kernel::of(e);
+    // An operand that is also C is read from a copy, since C is written before the operand's
+    // last chunk is packed.
+    let mut operand = |unit: usize, m: &Matrix<T>| match (g.rules.is_c[unit], m.mem) {
+        (false, _) => resident(e, unit, m),
+        (true, Mem::Host(_)) => e.upload_matrix(unit, m),
+        (true, Mem::Device { .. }) => device_copy(e, m),
+    };
     let ab = match &g.ab {
-        Some((a, b)) => {
-            let a = resident(e, 0, a)?;
-            // B that is also C is read from a copy, since C is written before B's last chunk
-            // is packed.
-            let b = match (g.rules.b_is_c, b.mem) {
-                (false, _) => resident(e, 1, b)?,
-                (true, Mem::Host(_)) => e.upload_matrix(1, b)?,
-                (true, Mem::Device { .. }) => device_copy(e, b)?,
-            };
-            Some((a, b))
-        }
+        Some((a, b)) => Some((operand(0, a)?, operand(1, b)?)),
         None => None,
     };
     let c = e.pin_matrix(&g.c).unwrap_or(g.c);
@@ -191,9 +188,27 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         let l1 = (l0 + tk).min(k);
         if let Some((a, b)) = &ab {
             let depth = l1 - l0;
-            pack(e, a, shape_a, g.ta, (0, l0), (m, depth), PANELS[0].buffer, kernel.pad())?;
+            pack(
+                e,
+                a,
+                shape_a,
+                g.ta,
+                (0, l0),
+                (m, depth),
+                PANELS[0].buffer,
+                kernel.pad(),
+            )?;
             // op(B) transposed: element (j, l) is op(B)(l, j).
-            pack(e, b, shape_b, !g.tb, (0, l0), (n, depth), PANELS[1].buffer, kernel.pad())?;
+            pack(
+                e,
+                b,
+                shape_b,
+                !g.tb,
+                (0, l0),
+                (n, depth),
+                PANELS[1].buffer,
+                kernel.pad(),
+            )?;
         }
         let (beta, c_in) = if l0 == 0 {
             (g.beta, cd)

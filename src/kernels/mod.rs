@@ -9,6 +9,7 @@ pub mod gemv;
 mod gemv_compute;
 pub mod level1;
 pub mod level1_compute;
+pub mod level3;
 mod stream;
 mod texels;
 
