@@ -22,13 +22,17 @@ const INVERSES: usize = 7;
 /// (`MAX_LOOP_ITERATIONS`), and the updates between them are gemms of depth 128.
 const TRSM_BLOCK: i64 = 128;
 
+/// alpha and the two operands of a product (None when alpha or the depth is 0: they are not
+/// read then).
+type Product<T> = (T, Option<(Matrix<T>, Matrix<T>)>);
+
 /// symm: C := alpha*A*B + beta*C (A on the left) or alpha*B*A + beta*C (`right`), A symmetric
 /// with its `fill` triangle stored, the other never read. `ab` is None when alpha is 0.
 pub fn symm<T: Real>(
     e: &mut Engine,
     right: bool,
     fill: Triangle,
-    (alpha, ab): (T, Option<(Matrix<T>, Matrix<T>)>),
+    (alpha, ab): Product<T>,
     beta: T,
     c: Matrix<T>,
 ) -> Result<()> {
@@ -81,7 +85,7 @@ pub fn syr2k<T: Real>(
     e: &mut Engine,
     fill: Triangle,
     trans: bool,
-    (alpha, ab): (T, Option<(Matrix<T>, Matrix<T>)>),
+    (alpha, ab): Product<T>,
     beta: T,
     c: Matrix<T>,
 ) -> Result<()> {
@@ -232,7 +236,7 @@ fn multiply_in_place<T: Real>(
 /// The gemm C := alpha*op(A)*op(B) + beta*C of stored operands `ab` (k from their shapes).
 fn gemm_of<T: Real>(
     (ta, tb): (bool, bool),
-    (alpha, ab): (T, Option<(Matrix<T>, Matrix<T>)>),
+    (alpha, ab): Product<T>,
     beta: T,
     c: Matrix<T>,
 ) -> Gemm<T> {
@@ -255,7 +259,7 @@ fn gemm_of<T: Real>(
 fn run<T: Real>(
     e: &mut Engine,
     ops: (bool, bool),
-    (alpha, ab): (T, Option<(Matrix<T>, Matrix<T>)>),
+    (alpha, ab): Product<T>,
     beta: T,
     c: Matrix<T>,
     rules: Rules,
