@@ -645,7 +645,7 @@ fn tr_cases<T: El>(solve: bool) {
 /// (NaN there changes nothing).
 fn alpha_zero_cases<T: El>() {
     let (m, n) = (9, 6);
-    let nan = vec![T::of(f64::NAN); 9 * 9];
+    let nan = [T::of(f64::NAN); 9 * 9];
     let c0: Vec<T> = T::values(m * n, 9);
     let half: Vec<T> = c0.iter().map(|&v| T::of(0.5 * v.f())).collect();
     let mut c = c0.clone();
@@ -870,7 +870,7 @@ fn alpha_zero_reads_no_operand() {
 
 #[test]
 fn bad_enums_are_invalid_value_and_touch_nothing() {
-    let a = vec![0.5f32; 16];
+    let a = [0.5f32; 16];
     let c0 = vec![1.5f32; 16];
     let mut c = c0.clone();
     let p = c.as_mut_ptr();
