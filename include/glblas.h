@@ -39,6 +39,30 @@ enum glblasMemcpyKind {
 };
 
 /*
+ Which side of B the symmetric or triangular matrix A multiplies (or solves) from.
+ */
+enum glblasSideMode {
+  GLBLAS_SIDE_LEFT = 0,
+  GLBLAS_SIDE_RIGHT = 1,
+};
+
+/*
+ Which triangle of a symmetric or triangular matrix is stored (and of C, written).
+ */
+enum glblasFillMode {
+  GLBLAS_FILL_MODE_LOWER = 0,
+  GLBLAS_FILL_MODE_UPPER = 1,
+};
+
+/*
+ Whether a triangular matrix's diagonal is stored (NON_UNIT) or all ones and never read.
+ */
+enum glblasDiagType {
+  GLBLAS_DIAG_NON_UNIT = 0,
+  GLBLAS_DIAG_UNIT = 1,
+};
+
+/*
  The name C programs use.
  */
 typedef enum glblasStatus glblasStatus_t;
@@ -83,6 +107,12 @@ typedef struct glblasDeviceInfo glblasDeviceInfo_t;
 typedef enum glblasOperation glblasOperation_t;
 
 typedef enum glblasMemcpyKind glblasMemcpyKind_t;
+
+typedef enum glblasSideMode glblasSideMode_t;
+
+typedef enum glblasFillMode glblasFillMode_t;
+
+typedef enum glblasDiagType glblasDiagType_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -333,6 +363,194 @@ glblasStatus_t glblasDgemm(glblasOperation_t transa,
                            double beta,
                            double *C,
                            int ldc);
+
+/*
+ C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its
+ `uplo` triangle stored (the other is never read), single precision.
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasSsymm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           int m,
+                           int n,
+                           float alpha,
+                           const float *A,
+                           int lda,
+                           const float *B,
+                           int ldb,
+                           float beta,
+                           float *C,
+                           int ldc);
+
+/*
+ glblasSsymm in double precision.
+
+ # Safety
+ As for glblasSsymm.
+ */
+glblasStatus_t glblasDsymm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           int m,
+                           int n,
+                           double alpha,
+                           const double *A,
+                           int lda,
+                           const double *B,
+                           int ldb,
+                           double beta,
+                           double *C,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's
+ `uplo` triangle read and written, single precision.
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasSsyrk(glblasFillMode_t uplo,
+                           glblasOperation_t trans,
+                           int n,
+                           int k,
+                           float alpha,
+                           const float *A,
+                           int lda,
+                           float beta,
+                           float *C,
+                           int ldc);
+
+/*
+ glblasSsyrk in double precision.
+
+ # Safety
+ As for glblasSsyrk.
+ */
+glblasStatus_t glblasDsyrk(glblasFillMode_t uplo,
+                           glblasOperation_t trans,
+                           int n,
+                           int k,
+                           double alpha,
+                           const double *A,
+                           int lda,
+                           double beta,
+                           double *C,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only C's `uplo`
+ triangle read and written, single precision.
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasSsyr2k(glblasFillMode_t uplo,
+                            glblasOperation_t trans,
+                            int n,
+                            int k,
+                            float alpha,
+                            const float *A,
+                            int lda,
+                            const float *B,
+                            int ldb,
+                            float beta,
+                            float *C,
+                            int ldc);
+
+/*
+ glblasSsyr2k in double precision.
+
+ # Safety
+ As for glblasSsyr2k.
+ */
+glblasStatus_t glblasDsyr2k(glblasFillMode_t uplo,
+                            glblasOperation_t trans,
+                            int n,
+                            int k,
+                            double alpha,
+                            const double *A,
+                            int lda,
+                            const double *B,
+                            int ldb,
+                            double beta,
+                            double *C,
+                            int ldc);
+
+/*
+ B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo`
+ triangle stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the
+ reference BLAS (and cuBLAS's legacy API) does; single precision.
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasStrmm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           glblasOperation_t transa,
+                           glblasDiagType_t diag,
+                           int m,
+                           int n,
+                           float alpha,
+                           const float *A,
+                           int lda,
+                           float *B,
+                           int ldb);
+
+/*
+ glblasStrmm in double precision.
+
+ # Safety
+ As for glblasStrmm.
+ */
+glblasStatus_t glblasDtrmm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           glblasOperation_t transa,
+                           glblasDiagType_t diag,
+                           int m,
+                           int n,
+                           double alpha,
+                           const double *A,
+                           int lda,
+                           double *B,
+                           int ldb);
+
+/*
+ Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites
+ B; A as for glblasStrmm; single precision.
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasStrsm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           glblasOperation_t transa,
+                           glblasDiagType_t diag,
+                           int m,
+                           int n,
+                           float alpha,
+                           const float *A,
+                           int lda,
+                           float *B,
+                           int ldb);
+
+/*
+ glblasStrsm in double precision.
+
+ # Safety
+ As for glblasStrsm.
+ */
+glblasStatus_t glblasDtrsm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           glblasOperation_t transa,
+                           glblasDiagType_t diag,
+                           int m,
+                           int n,
+                           double alpha,
+                           const double *A,
+                           int lda,
+                           double *B,
+                           int ldb);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -29,6 +29,14 @@ uniform REAL_SAMPLER uC;  // element (i, j) at uCStart + i*uCRow + j*uCCol
 uniform int uCStart, uCRow, uCCol;
 layout(REAL_IMAGE_FORMAT) writeonly uniform REAL_IMAGE uOut;  // (i, j) at uOutStart + i + j*uOutLd
 uniform int uOutStart, uOutLd;
+// 0: all of C; 1 (2): only its lower (upper) triangle, i >= j (i <= j), is read and written
+// (syrk, syr2k), and blocks wholly outside it are skipped.
+uniform int uTriangle;
+
+bool in_triangle(int i, int j) {
+    int t = DYNAMIC(uTriangle);
+    return t == 0 || (t == 1 ? i >= j : i <= j);
+}
 
 // Every loop over the registers is unrolled here, by macros, so that the arrays below are only
 // ever indexed by constants and stay in registers: left to the compiler, a loop of more than 32
@@ -78,7 +86,7 @@ shared REAL4 sB[TILE_K * TILE_B];
 
 // Element (i, j) of C from its accumulated product v.
 void store(int i, int j, REAL v) {
-    if (i < uM && j < uN) {
+    if (i < uM && j < uN && in_triangle(i, j)) {
         REAL r = uUseAB ? UNIFORM(uAlpha) * v : REAL(0.0);
         if (DYNAMIC_FLAG(uReadC)) {
             r += UNIFORM(uBeta) * FETCH(uC, uCStart + i * uCRow + j * uCCol);
@@ -129,7 +137,8 @@ void main() {
         }
     }
 #else
-    if (i0 >= uM || j0 >= uN) {
+    // A block with no element of C to store: past its edges, or wholly outside its triangle.
+    if (i0 >= uM || j0 >= uN || !(in_triangle(i0 + BLOCK_M - 1, j0) || in_triangle(i0, j0 + BLOCK_N - 1))) {
         return;
     }
     REAL4 acc[AT * BLOCK_N];

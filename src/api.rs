@@ -9,8 +9,8 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use crate::engine::element::Real;
 use crate::engine::{self, with_engine};
 use crate::ffi::{
-    dimension, guard, leading_dimension, non_null, nonzero_increment, MemcpyKindArg, OperationArg,
-    StatusArg,
+    dimension, guard, leading_dimension, non_null, nonzero_increment, DiagArg, FillArg,
+    MemcpyKindArg, OperationArg, SideArg, StatusArg,
 };
 use crate::routines;
 use crate::status::{glblasStatus_t, Error};
@@ -520,6 +520,388 @@ unsafe fn gemm<T: Real>(
             beta,
             c,
             ldc.into(),
+        )
+    })
+}
+
+/// C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its
+/// `uplo` triangle stored (the other is never read), single precision.
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSsymm(
+    side: SideArg,
+    uplo: FillArg,
+    m: c_int,
+    n: c_int,
+    alpha: f32,
+    A: *const f32,
+    lda: c_int,
+    B: *const f32,
+    ldb: c_int,
+    beta: f32,
+    C: *mut f32,
+    ldc: c_int,
+) -> glblasStatus_t {
+    symm(
+        side,
+        uplo,
+        [m, n],
+        alpha,
+        (A, lda),
+        (B, ldb),
+        beta,
+        (C, ldc),
+    )
+}
+
+/// glblasSsymm in double precision.
+///
+/// # Safety
+/// As for glblasSsymm.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDsymm(
+    side: SideArg,
+    uplo: FillArg,
+    m: c_int,
+    n: c_int,
+    alpha: f64,
+    A: *const f64,
+    lda: c_int,
+    B: *const f64,
+    ldb: c_int,
+    beta: f64,
+    C: *mut f64,
+    ldc: c_int,
+) -> glblasStatus_t {
+    symm(
+        side,
+        uplo,
+        [m, n],
+        alpha,
+        (A, lda),
+        (B, ldb),
+        beta,
+        (C, ldc),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn symm<T: Real>(
+    side: SideArg,
+    uplo: FillArg,
+    [m, n]: [c_int; 2],
+    alpha: T,
+    (a, lda): (*const T, c_int),
+    (b, ldb): (*const T, c_int),
+    beta: T,
+    (c, ldc): (*mut T, c_int),
+) -> glblasStatus_t {
+    guard(|| {
+        let right = side.right()?;
+        let upper = uplo.upper()?;
+        dimension(m, "m")?;
+        dimension(n, "n")?;
+        leading_dimension(lda, if right { n } else { m }, "lda")?;
+        leading_dimension(ldb, m, "ldb")?;
+        leading_dimension(ldc, m, "ldc")?;
+        routines::symm(
+            right,
+            upper,
+            m.into(),
+            n.into(),
+            alpha,
+            (a, lda.into()),
+            (b, ldb.into()),
+            beta,
+            (c, ldc.into()),
+        )
+    })
+}
+
+/// C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's
+/// `uplo` triangle read and written, single precision.
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSsyrk(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: f32,
+    A: *const f32,
+    lda: c_int,
+    beta: f32,
+    C: *mut f32,
+    ldc: c_int,
+) -> glblasStatus_t {
+    syrk(uplo, trans, [n, k], alpha, (A, lda), None, beta, (C, ldc))
+}
+
+/// glblasSsyrk in double precision.
+///
+/// # Safety
+/// As for glblasSsyrk.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDsyrk(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: f64,
+    A: *const f64,
+    lda: c_int,
+    beta: f64,
+    C: *mut f64,
+    ldc: c_int,
+) -> glblasStatus_t {
+    syrk(uplo, trans, [n, k], alpha, (A, lda), None, beta, (C, ldc))
+}
+
+/// C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only C's `uplo`
+/// triangle read and written, single precision.
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSsyr2k(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: f32,
+    A: *const f32,
+    lda: c_int,
+    B: *const f32,
+    ldb: c_int,
+    beta: f32,
+    C: *mut f32,
+    ldc: c_int,
+) -> glblasStatus_t {
+    syrk(
+        uplo,
+        trans,
+        [n, k],
+        alpha,
+        (A, lda),
+        Some((B, ldb)),
+        beta,
+        (C, ldc),
+    )
+}
+
+/// glblasSsyr2k in double precision.
+///
+/// # Safety
+/// As for glblasSsyr2k.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDsyr2k(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: f64,
+    A: *const f64,
+    lda: c_int,
+    B: *const f64,
+    ldb: c_int,
+    beta: f64,
+    C: *mut f64,
+    ldc: c_int,
+) -> glblasStatus_t {
+    syrk(
+        uplo,
+        trans,
+        [n, k],
+        alpha,
+        (A, lda),
+        Some((B, ldb)),
+        beta,
+        (C, ldc),
+    )
+}
+
+/// syrk, and syr2k when `b` is given: the checks, then the routine.
+#[allow(clippy::too_many_arguments)]
+unsafe fn syrk<T: Real>(
+    uplo: FillArg,
+    trans: OperationArg,
+    [n, k]: [c_int; 2],
+    alpha: T,
+    (a, lda): (*const T, c_int),
+    b: Option<(*const T, c_int)>,
+    beta: T,
+    (c, ldc): (*mut T, c_int),
+) -> glblasStatus_t {
+    guard(|| {
+        let upper = uplo.upper()?;
+        let t = trans.transposed()?;
+        dimension(n, "n")?;
+        dimension(k, "k")?;
+        let rows = if t { k } else { n };
+        leading_dimension(lda, rows, "lda")?;
+        if let Some((_, ldb)) = b {
+            leading_dimension(ldb, rows, "ldb")?;
+        }
+        leading_dimension(ldc, n, "ldc")?;
+        routines::syrk(
+            upper,
+            t,
+            n.into(),
+            k.into(),
+            alpha,
+            (a, lda.into()),
+            b.map(|(b, ldb)| (b, ldb.into())),
+            beta,
+            (c, ldc.into()),
+        )
+    })
+}
+
+/// B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo`
+/// triangle stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the
+/// reference BLAS (and cuBLAS's legacy API) does; single precision.
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasStrmm(
+    side: SideArg,
+    uplo: FillArg,
+    transa: OperationArg,
+    diag: DiagArg,
+    m: c_int,
+    n: c_int,
+    alpha: f32,
+    A: *const f32,
+    lda: c_int,
+    B: *mut f32,
+    ldb: c_int,
+) -> glblasStatus_t {
+    triangular(
+        false,
+        (side, uplo, transa, diag),
+        [m, n],
+        alpha,
+        (A, lda),
+        (B, ldb),
+    )
+}
+
+/// glblasStrmm in double precision.
+///
+/// # Safety
+/// As for glblasStrmm.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDtrmm(
+    side: SideArg,
+    uplo: FillArg,
+    transa: OperationArg,
+    diag: DiagArg,
+    m: c_int,
+    n: c_int,
+    alpha: f64,
+    A: *const f64,
+    lda: c_int,
+    B: *mut f64,
+    ldb: c_int,
+) -> glblasStatus_t {
+    triangular(
+        false,
+        (side, uplo, transa, diag),
+        [m, n],
+        alpha,
+        (A, lda),
+        (B, ldb),
+    )
+}
+
+/// Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites
+/// B; A as for glblasStrmm; single precision.
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasStrsm(
+    side: SideArg,
+    uplo: FillArg,
+    transa: OperationArg,
+    diag: DiagArg,
+    m: c_int,
+    n: c_int,
+    alpha: f32,
+    A: *const f32,
+    lda: c_int,
+    B: *mut f32,
+    ldb: c_int,
+) -> glblasStatus_t {
+    triangular(
+        true,
+        (side, uplo, transa, diag),
+        [m, n],
+        alpha,
+        (A, lda),
+        (B, ldb),
+    )
+}
+
+/// glblasStrsm in double precision.
+///
+/// # Safety
+/// As for glblasStrsm.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDtrsm(
+    side: SideArg,
+    uplo: FillArg,
+    transa: OperationArg,
+    diag: DiagArg,
+    m: c_int,
+    n: c_int,
+    alpha: f64,
+    A: *const f64,
+    lda: c_int,
+    B: *mut f64,
+    ldb: c_int,
+) -> glblasStatus_t {
+    triangular(
+        true,
+        (side, uplo, transa, diag),
+        [m, n],
+        alpha,
+        (A, lda),
+        (B, ldb),
+    )
+}
+
+/// trmm (`solve` false) and trsm: the checks, then the routine.
+unsafe fn triangular<T: Real>(
+    solve: bool,
+    (side, uplo, transa, diag): (SideArg, FillArg, OperationArg, DiagArg),
+    [m, n]: [c_int; 2],
+    alpha: T,
+    (a, lda): (*const T, c_int),
+    (b, ldb): (*mut T, c_int),
+) -> glblasStatus_t {
+    guard(|| {
+        let right = side.right()?;
+        let upper = uplo.upper()?;
+        let trans = transa.transposed()?;
+        let unit = diag.unit()?;
+        dimension(m, "m")?;
+        dimension(n, "n")?;
+        leading_dimension(lda, if right { n } else { m }, "lda")?;
+        leading_dimension(ldb, m, "ldb")?;
+        routines::triangular(
+            solve,
+            (right, upper, trans, unit),
+            m.into(),
+            n.into(),
+            alpha,
+            (a, lda.into()),
+            (b, ldb.into()),
         )
     })
 }

@@ -26,6 +26,21 @@ pub fn guard(body: impl FnOnce() -> Result<()>) -> Status {
 #[derive(Clone, Copy)]
 pub struct OperationArg(pub c_int);
 
+/// `glblasSideMode_t` as C passes it.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct SideArg(pub c_int);
+
+/// `glblasFillMode_t` as C passes it.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct FillArg(pub c_int);
+
+/// `glblasDiagType_t` as C passes it.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct DiagArg(pub c_int);
+
 /// `glblasMemcpyKind_t` as C passes it.
 #[repr(transparent)]
 #[derive(Clone, Copy)]
@@ -47,6 +62,39 @@ pub enum glblasOperation {
 
 #[allow(non_camel_case_types)]
 pub type glblasOperation_t = glblasOperation;
+
+/// Which side of B the symmetric or triangular matrix A multiplies (or solves) from.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+pub enum glblasSideMode {
+    GLBLAS_SIDE_LEFT = 0,
+    GLBLAS_SIDE_RIGHT = 1,
+}
+
+#[allow(non_camel_case_types)]
+pub type glblasSideMode_t = glblasSideMode;
+
+/// Which triangle of a symmetric or triangular matrix is stored (and of C, written).
+#[repr(C)]
+#[allow(non_camel_case_types)]
+pub enum glblasFillMode {
+    GLBLAS_FILL_MODE_LOWER = 0,
+    GLBLAS_FILL_MODE_UPPER = 1,
+}
+
+#[allow(non_camel_case_types)]
+pub type glblasFillMode_t = glblasFillMode;
+
+/// Whether a triangular matrix's diagonal is stored (NON_UNIT) or all ones and never read.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+pub enum glblasDiagType {
+    GLBLAS_DIAG_NON_UNIT = 0,
+    GLBLAS_DIAG_UNIT = 1,
+}
+
+#[allow(non_camel_case_types)]
+pub type glblasDiagType_t = glblasDiagType;
 
 /// Direction of a glblasMemcpy; Infer decides from where the pointers are.
 #[repr(C)]
@@ -70,6 +118,36 @@ impl OperationArg {
             1 | 2 => Ok(true),
             v => Err(Error::invalid(format!("{v} is not a glblasOperation_t"))),
         }
+    }
+}
+
+/// The one of two values an enum argument may hold: `first` (0) or the other (1).
+fn either(v: c_int, what: &str) -> Result<bool> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        v => Err(Error::invalid(format!("{v} is not a {what}"))),
+    }
+}
+
+impl SideArg {
+    /// Whether A is on the right of B.
+    pub fn right(self) -> Result<bool> {
+        either(self.0, "glblasSideMode_t")
+    }
+}
+
+impl FillArg {
+    /// Whether the upper triangle is the stored one.
+    pub fn upper(self) -> Result<bool> {
+        either(self.0, "glblasFillMode_t")
+    }
+}
+
+impl DiagArg {
+    /// Whether the diagonal is all ones (and not read).
+    pub fn unit(self) -> Result<bool> {
+        either(self.0, "glblasDiagType_t")
     }
 }
 

@@ -15,9 +15,9 @@ use crate::engine::element::Real;
 use crate::engine::operand::Vector;
 use crate::engine::{with_engine, Engine};
 use crate::ffi::non_null;
-use crate::kernels::gemm::Gemm;
+use crate::kernels::gemm::{Gemm, Rules, Triangle};
 use crate::kernels::gemv::Gemv;
-use crate::kernels::{dot, gemm, gemv, level1, precision_available};
+use crate::kernels::{compute_required, dot, gemm, gemv, level1, level3, precision_available};
 use crate::status::Result;
 
 /// y := alpha*x + y.
@@ -240,7 +240,150 @@ pub unsafe fn gemm<T: Real>(
                 beta,
                 ab,
                 c,
+                rules: Rules::default(),
             },
         )
+    })
+}
+
+/// The Level 3 routines beyond gemm need the compute pipeline, and doubles fp64 shaders; both
+/// are checked before anything else, so that even a call with nothing to do is NOT_SUPPORTED
+/// where they are missing.
+fn level3_available<T: Real>(e: &Engine) -> Result<()> {
+    precision_available::<T>(e)?;
+    compute_required(e)
+}
+
+/// C := alpha*A*B + beta*C, or alpha*B*A + beta*C when `right`; A symmetric (m×m, or n×n when
+/// `right`), its `upper` (else lower) triangle stored.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn symm<T: Real>(
+    right: bool,
+    upper: bool,
+    m: i64,
+    n: i64,
+    alpha: T,
+    (a, lda): (*const T, i64),
+    (b, ldb): (*const T, i64),
+    beta: T,
+    (c, ldc): (*mut T, i64),
+) -> Result<()> {
+    let quick = m == 0 || n == 0 || (alpha == T::ZERO && beta == T::ONE);
+    let reads_ab = !quick && alpha != T::ZERO;
+    if reads_ab {
+        non_null(a, "A")?;
+        non_null(b, "B")?;
+    }
+    if !quick {
+        non_null(c, "C")?;
+    }
+    with_engine(|e| {
+        level3_available::<T>(e)?;
+        if quick {
+            return Ok(());
+        }
+        let ka = if right { n } else { m };
+        let ab = if reads_ab {
+            Some((e.matrix(a, ka, ka, lda)?, e.matrix(b, m, n, ldb)?))
+        } else {
+            None
+        };
+        let c = e.matrix(c, m, n, ldc)?;
+        level3::symm(e, right, Triangle::of(upper), (alpha, ab), beta, c)
+    })
+}
+
+/// C := alpha*op(A)*op(A)^T + beta*C (syrk), or with `b` alpha*op(A)*op(B)^T +
+/// alpha*op(B)*op(A)^T + beta*C (syr2k); op(X) is X (n×k) or, when `trans`, X^T (X k×n). Only
+/// C's `upper` (else lower) triangle is read and written.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn syrk<T: Real>(
+    upper: bool,
+    trans: bool,
+    n: i64,
+    k: i64,
+    alpha: T,
+    (a, lda): (*const T, i64),
+    b: Option<(*const T, i64)>,
+    beta: T,
+    (c, ldc): (*mut T, i64),
+) -> Result<()> {
+    let quick = n == 0 || ((alpha == T::ZERO || k == 0) && beta == T::ONE);
+    let reads_ab = !quick && alpha != T::ZERO && k > 0;
+    if reads_ab {
+        non_null(a, "A")?;
+        if let Some((b, _)) = b {
+            non_null(b, "B")?;
+        }
+    }
+    if !quick {
+        non_null(c, "C")?;
+    }
+    with_engine(|e| {
+        level3_available::<T>(e)?;
+        if quick {
+            return Ok(());
+        }
+        let (rows, cols) = if trans { (k, n) } else { (n, k) };
+        let a = if reads_ab {
+            Some(e.matrix(a, rows, cols, lda)?)
+        } else {
+            None
+        };
+        let c = e.matrix(c, n, n, ldc)?;
+        let fill = Triangle::of(upper);
+        match b {
+            None => level3::syrk(e, fill, trans, (alpha, a), beta, c),
+            Some((b, ldb)) => {
+                let ab = match a {
+                    Some(a) => Some((a, e.matrix(b, rows, cols, ldb)?)),
+                    None => None,
+                };
+                level3::syr2k(e, fill, trans, (alpha, ab), beta, c)
+            }
+        }
+    })
+}
+
+/// trmm (`solve` false): B := alpha*op(A)*B, or alpha*B*op(A) when `right`; trsm (`solve`):
+/// solves op(A)*X = alpha*B, or X*op(A) = alpha*B, X overwriting B (m×n). A is triangular
+/// (m×m, or n×n when `right`), its `upper` (else lower) triangle stored, with a `unit`
+/// diagonal (not read) or not.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn triangular<T: Real>(
+    solve: bool,
+    (right, upper, trans, unit): (bool, bool, bool, bool),
+    m: i64,
+    n: i64,
+    alpha: T,
+    (a, lda): (*const T, i64),
+    (b, ldb): (*mut T, i64),
+) -> Result<()> {
+    let quick = m == 0 || n == 0;
+    let reads_a = !quick && alpha != T::ZERO;
+    if reads_a {
+        non_null(a, "A")?;
+    }
+    if !quick {
+        non_null(b, "B")?;
+    }
+    with_engine(|e| {
+        level3_available::<T>(e)?;
+        if quick {
+            return Ok(());
+        }
+        let ka = if right { n } else { m };
+        let a = if reads_a {
+            Some(e.matrix(a, ka, ka, lda)?)
+        } else {
+            None
+        };
+        let b = e.matrix(b, m, n, ldb)?;
+        let how = (right, Triangle::of(upper), trans, unit);
+        match a {
+            Some(a) if solve => level3::trsm(e, how, alpha, a, b),
+            // alpha == 0: B := 0, for either routine.
+            a => level3::trmm(e, how, (alpha, a), b),
+        }
     })
 }

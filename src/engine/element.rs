@@ -16,6 +16,7 @@ pub trait Real:
     + std::ops::Add<Output = Self>
     + std::ops::Mul<Output = Self>
     + std::ops::AddAssign
+    + std::ops::Neg<Output = Self>
     + Send
     + Sync
     + 'static

@@ -10,7 +10,7 @@ use super::gl_ext::GlExt;
 use super::operand::Window;
 use crate::status::{Error, Result, Status};
 
-pub const SCRATCH_BUFFERS: usize = 4;
+pub const SCRATCH_BUFFERS: usize = 8;
 /// The scratch buffer that partial texels of vector results pass through (two texels).
 pub const EDGES: usize = 3;
 pub const VIEWS: usize = 5;

@@ -16,8 +16,6 @@
 //! buffer-texture window, tiles shrink, and then k is cut into smaller chunks. Chunks' products
 //! are added into C in turn (beta applies to the first chunk only).
 
-use std::any::Any;
-
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem};
 use crate::engine::programs::Program;
@@ -85,6 +83,65 @@ impl Panel {
     }
 }
 
+/// How a stored operand is read: all of it, or one triangle of a symmetric or triangular matrix
+/// (the packing rules of the Level 3 routines, `level3.rs`).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub enum Shape {
+    #[default]
+    General,
+    /// Symmetric, the given triangle stored: the other is read from its mirror.
+    Symmetric(Triangle),
+    /// Triangular: zeros in the other triangle; with `unit`, ones on the diagonal, unread.
+    Triangular(Triangle, bool),
+}
+
+impl Shape {
+    /// `gemm_pack.comp`'s uShape and uUnit.
+    pub fn uniforms(self) -> (i32, bool) {
+        match self {
+            Shape::General => (0, false),
+            Shape::Symmetric(t) => (t.code(), false),
+            Shape::Triangular(t, unit) => (2 + t.code(), unit),
+        }
+    }
+}
+
+/// A triangle of a square matrix, diagonal included.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Triangle {
+    Lower,
+    Upper,
+}
+
+impl Triangle {
+    pub fn of(upper: bool) -> Triangle {
+        if upper {
+            Triangle::Upper
+        } else {
+            Triangle::Lower
+        }
+    }
+
+    /// The shaders' code: 1 lower, 2 upper (0 is "none" or "general").
+    pub fn code(self) -> i32 {
+        match self {
+            Triangle::Lower => 1,
+            Triangle::Upper => 2,
+        }
+    }
+}
+
+/// What a Level 3 routine's product does beyond gemm (`level3.rs`); the default is gemm's.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Rules {
+    /// How the stored A and B are read.
+    pub shapes: [Shape; 2],
+    /// Only this triangle of C is read and written (syrk, syr2k).
+    pub triangle: Option<Triangle>,
+    /// Which of A and B is C itself (trmm, trsm): it is read from a copy.
+    pub is_c: [bool; 2],
+}
+
 /// A gemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).
 pub struct Gemm<T: Real = f32> {
     pub ta: bool,
@@ -97,6 +154,7 @@ pub struct Gemm<T: Real = f32> {
     /// `None` when alpha == 0 or k == 0: A and B are not read.
     pub ab: Option<(Matrix<T>, Matrix<T>)>,
     pub c: Matrix<T>,
+    pub rules: Rules,
 }
 
 impl<T: Real> Gemm<T> {
@@ -140,10 +198,13 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     if super::compute_available(e) && super::gemm_compute::fits(e, g) {
         return super::gemm_compute::gemm(e, g);
     }
-    match (g as &dyn Any).downcast_ref::<Gemm>() {
-        Some(g) => fragment(e, g),
-        None => Err(Error::overflow(
-            "double-precision gemm operands exceed one buffer-texture window",
+    // The fragment kernels do single-precision gemm only (the Level 3 routines beyond gemm
+    // check for the compute pipeline first: `compute_required`), so anything else here did not
+    // fit the compute kernel's windows.
+    match super::single::<Gemm<T>, Gemm>(g) {
+        Some(g) if g.rules == Rules::default() => fragment(e, g),
+        _ => Err(Error::overflow(
+            "gemm operands exceed one buffer-texture window",
         )),
     }
 }

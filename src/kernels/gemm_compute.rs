@@ -8,7 +8,7 @@
 //! buffer that is read back into the host matrix column by column (so its padding rows are never
 //! written).
 
-use super::gemm::{Gemm, PANELS};
+use super::gemm::{Gemm, Shape, Triangle, PANELS};
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
@@ -19,6 +19,8 @@ const COMP: &str = include_str!("../../shaders/gemm.comp");
 
 /// Scratch buffers and views besides the panels' (see `gemm::PANELS` and `engine::scratch`).
 const OUT: usize = 2;
+/// The copy of an operand that is also C (see `gemm`).
+const COPY: usize = 4;
 const VIEW_PACK: usize = 0;
 const VIEW_OUT: usize = 3;
 /// A unit no sampler uses, for views used only as images.
@@ -97,13 +99,9 @@ impl Kernel {
         if self.tiled {
             d.push(("TILED", String::new()));
         }
-        d.extend(real_defines::<T>());
+        d.extend(super::real_defines::<T>());
         d
     }
-}
-
-fn real_defines<T: Real>() -> impl Iterator<Item = (&'static str, String)> {
-    T::DEFINES.iter().map(|&(k, v)| (k, v.to_string()))
 }
 
 fn round_up(v: i64, to: i64) -> i64 {
@@ -142,16 +140,20 @@ fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
 
 /// Computes C chunk of k by chunk: per chunk, packs op(A) and op(B)'s parts and adds their
 /// product into C (beta applies to the first chunk; later ones read back the output so far).
+/// The packing reads A and B as `g.rules.shapes` say, and only `g.rules.triangle` of C is
+/// read and written.
 pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let (m, n) = (g.m, g.n);
     let kernel = Kernel::of(e);
-    // Host matrices are used in place where the device can map host memory, else copied.
-    let mut resident = |unit, m: &Matrix<T>| match e.pin_matrix(m) {
-        Some(pinned) => Ok(pinned),
-        None => e.upload_matrix(unit, m),
+    // An operand that is also C is read from a copy, since C is written before the operand's
+    // last chunk is packed.
+    let mut operand = |unit: usize, m: &Matrix<T>| match (g.rules.is_c[unit], m.mem) {
+        (false, _) => resident(e, unit, m),
+        (true, Mem::Host(_)) => e.upload_matrix(unit, m),
+        (true, Mem::Device { .. }) => device_copy(e, m),
     };
     let ab = match &g.ab {
-        Some((a, b)) => Some((resident(0, a)?, resident(1, b)?)),
+        Some((a, b)) => Some((operand(0, a)?, operand(1, b)?)),
         None => None,
     };
     let c = e.pin_matrix(&g.c).unwrap_or(g.c);
@@ -176,14 +178,33 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     };
     let tk = chunk_k(e, g, kernel);
     let k = if ab.is_some() { g.k } else { 0 };
+    let [shape_a, shape_b] = g.rules.shapes;
     let mut l0 = 0;
     loop {
         let l1 = (l0 + tk).min(k);
         if let Some((a, b)) = &ab {
-            let (a, b) = g.parts((a, b), (0, m), (0, n), (l0, l1));
-            pack(e, &a, g.ta, m, l1 - l0, PANELS[0].buffer, kernel.pad())?;
+            let depth = l1 - l0;
+            pack(
+                e,
+                a,
+                shape_a,
+                g.ta,
+                (0, l0),
+                (m, depth),
+                PANELS[0].buffer,
+                kernel.pad(),
+            )?;
             // op(B) transposed: element (j, l) is op(B)(l, j).
-            pack(e, &b, !g.tb, n, l1 - l0, PANELS[1].buffer, kernel.pad())?;
+            pack(
+                e,
+                b,
+                shape_b,
+                !g.tb,
+                (0, l0),
+                (n, depth),
+                PANELS[1].buffer,
+                kernel.pad(),
+            )?;
         }
         let (beta, c_in) = if l0 == 0 {
             (g.beta, cd)
@@ -200,9 +221,35 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         let Mem::Device { buffer, .. } = out.mem else {
             unreachable!("a host C goes through scratch")
         };
-        read_back(e, buffer, m, n, dst, c.ld)?;
+        read_back(e, buffer, (m, n), g.rules.triangle, dst, c.ld)?;
     }
     Ok(())
+}
+
+/// A host matrix as device memory for the passes: in place where the device can map host
+/// memory, else copied into staging buffer `unit`.
+fn resident<T: Real>(e: &mut Engine, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
+    match e.pin_matrix(m) {
+        Some(pinned) => Ok(pinned),
+        None => e.upload_matrix(unit, m),
+    }
+}
+
+/// A packed copy (ld = rows) of device matrix `m` in scratch buffer `COPY`.
+fn device_copy<T: Real>(e: &mut Engine, m: &Matrix<T>) -> Result<Matrix<T>> {
+    let (rows, cols) = (m.rows, m.cols);
+    pack(e, m, Shape::General, false, (0, 0), (rows, cols), COPY, 1)?;
+    let buffer = e.scratch.existing(COPY).expect("made by pack");
+    Ok(Matrix {
+        mem: Mem::Device {
+            buffer,
+            offset: 0,
+            len: rows * cols,
+        },
+        rows,
+        cols,
+        ld: rows,
+    })
 }
 
 /// One pass of gemm.comp: `out` := alpha * (the packed panels' product over `depth` steps of k)
@@ -248,24 +295,27 @@ fn multiply<T: Real>(
     p.set_i32(gl, "uOut", IMAGE_OUT as i32);
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
+    p.set_i32(gl, "uTriangle", g.rules.triangle.map_or(0, Triangle::code));
     e.dispatch(kernel.groups(m), kernel.groups(n), "gemm dispatch")
 }
 
-/// Packs op(`src`) (`rows` × `cols`; the transpose of the stored matrix when `transposed`) into
-/// panel `slot`, rows padded with zeros to a multiple of `block`.
+/// Packs `rows` × `cols` elements of op(`src`) (the transpose of the stored matrix when
+/// `transposed`) from element `origin` into scratch buffer `slot`, columns padded with zeros to
+/// a multiple of `block` rows; `shape` says how the stored matrix is read (`gemm_pack.comp`).
+#[allow(clippy::too_many_arguments)]
 fn pack<T: Real>(
     e: &mut Engine,
     src: &Matrix<T>,
+    shape: Shape,
     transposed: bool,
-    rows: i64,
-    cols: i64,
+    (row0, col0): (i64, i64),
+    (rows, cols): (i64, i64),
     slot: usize,
     block: i64,
 ) -> Result<()> {
     let ld = round_up(rows, block);
-    let defines: Vec<_> = real_defines::<T>().collect();
-    let p = e.compute_program("gemm_pack.comp", PACK, &defines)?;
-    e.bind_matrix(&p, 0, "P", src, transposed)?;
+    let p = e.compute_program("gemm_pack.comp", PACK, &super::real_defines::<T>())?;
+    e.bind_matrix(&p, 0, "P", src, false)?;
     let gl = &e.ctx.gl;
     let buffer = e.scratch.buffer(gl, &e.ext, slot, T::words(ld * cols))?;
     e.scratch.image(
@@ -279,19 +329,26 @@ fn pack<T: Real>(
         0,
         ld * cols * T::SIZE,
     )?;
+    let (code, unit) = shape.uniforms();
+    p.set_i32(gl, "uTransposed", i32::from(transposed));
+    p.set_i32(gl, "uRow0", row0 as i32);
+    p.set_i32(gl, "uCol0", col0 as i32);
+    p.set_i32(gl, "uShape", code);
+    p.set_i32(gl, "uUnit", i32::from(unit));
     p.set_i32(gl, "uRows", rows as i32);
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
     e.dispatch((ld + 63) / 64, cols, "gemm pack")
 }
 
-/// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`),
-/// in one read when the columns are contiguous there too, else column by column.
+/// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`):
+/// in one read when the columns are contiguous there too and all of C is written, else column
+/// by column, each column's part in `triangle` only.
 fn read_back<T: Real>(
     e: &Engine,
     buffer: glow::Buffer,
-    m: i64,
-    n: i64,
+    (m, n): (i64, i64),
+    triangle: Option<Triangle>,
     dst: *mut T,
     ld: i64,
 ) -> Result<()> {
@@ -300,12 +357,24 @@ fn read_back<T: Real>(
         offset: 0,
         len: m * n,
     };
-    let (runs, len) = if ld == m { (1, m * n) } else { (n, m) };
-    for j in 0..runs {
-        // SAFETY: elements of the caller's ld×n host matrix C, which this call writes.
-        let out =
-            unsafe { std::slice::from_raw_parts_mut(dst.add((j * ld) as usize), len as usize) };
-        e.read(packed.advance(j * m), out)?;
+    if ld == m && triangle.is_none() {
+        // SAFETY: the caller's m×n host matrix C, which this call writes.
+        let out = unsafe { std::slice::from_raw_parts_mut(dst, (m * n) as usize) };
+        return e.read(packed, out);
+    }
+    for j in 0..n {
+        let (r0, r1) = match triangle {
+            None => (0, m),
+            Some(Triangle::Lower) => (j.min(m), m),
+            Some(Triangle::Upper) => (0, (j + 1).min(m)),
+        };
+        if r0 < r1 {
+            // SAFETY: rows r0..r1 of column j of the caller's host matrix C.
+            let out = unsafe {
+                std::slice::from_raw_parts_mut(dst.add((j * ld + r0) as usize), (r1 - r0) as usize)
+            };
+            e.read(packed.advance(j * m + r0), out)?;
+        }
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ pub mod gemv;
 mod gemv_compute;
 pub mod level1;
 pub mod level1_compute;
+pub mod level3;
 mod stream;
 mod texels;
 
@@ -81,6 +82,17 @@ fn no_fragment_double() -> Error {
         "no-double",
         "the fragment kernels compute in single precision",
     )
+}
+
+/// The Level 3 routines beyond gemm (`level3.rs`) run on the compute pipeline only.
+pub fn compute_required(e: &Engine) -> Result<()> {
+    if compute_available(e) {
+        return Ok(());
+    }
+    Err(Error::unsupported(
+        "no-compute",
+        "the Level 3 routines beyond gemm need the compute pipeline",
+    ))
 }
 
 /// The pipeline the kernels take on this device (for calls that fit one window): "compute" or

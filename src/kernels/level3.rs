@@ -1,0 +1,341 @@
+//! The Level 3 routines beyond gemm, on the compute gemm (`gemm_compute.rs`), in either
+//! precision: each is its packing rule for A and B (`Shape`: how the stored triangle is read)
+//! and its store rule for C (`Rules::triangle`), side by side below; trsm adds a blocked solve.
+//! They run on the compute pipeline only (`compute_required`). Operands come checked and
+//! resolved, the reference BLAS's quick returns taken (`routines.rs`).
+
+use super::gemm::{gemm, Gemm, Rules, Shape, Triangle};
+use crate::engine::element::Real;
+use crate::engine::operand::{Matrix, Mem, Window};
+use crate::engine::Engine;
+use crate::status::Result;
+
+const INVERT: &str = include_str!("../../shaders/trsm_invert.comp");
+
+/// Scratch buffers (after gemm_compute's 0-4): trsm's device copies of host A and B, and its
+/// inverted diagonal blocks.
+const COPY_A: usize = 5;
+const COPY_B: usize = 6;
+const INVERSES: usize = 7;
+/// Rows (or columns) of trsm's diagonal blocks: each invocation of `trsm_invert.comp` then runs
+/// two columns of at most 128 steps each, well inside llvmpipe's loop budget
+/// (`MAX_LOOP_ITERATIONS`), and the updates between them are gemms of depth 128.
+const TRSM_BLOCK: i64 = 128;
+
+/// alpha and the two operands of a product (None when alpha or the depth is 0: they are not
+/// read then).
+type Product<T> = (T, Option<(Matrix<T>, Matrix<T>)>);
+
+/// symm: C := alpha*A*B + beta*C (A on the left) or alpha*B*A + beta*C (`right`), A symmetric
+/// with its `fill` triangle stored, the other never read. `ab` is None when alpha is 0.
+pub fn symm<T: Real>(
+    e: &mut Engine,
+    right: bool,
+    fill: Triangle,
+    (alpha, ab): Product<T>,
+    beta: T,
+    c: Matrix<T>,
+) -> Result<()> {
+    let sym = Shape::Symmetric(fill);
+    let (ab, shapes) = match ab {
+        Some((a, b)) if right => (Some((b, a)), [Shape::General, sym]),
+        ab => (ab, [sym, Shape::General]),
+    };
+    run(
+        e,
+        (false, false),
+        (alpha, ab),
+        beta,
+        c,
+        Rules {
+            shapes,
+            ..Rules::default()
+        },
+    )
+}
+
+/// syrk: C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T when `trans`); only C's `fill`
+/// triangle is read and written. `a` is None when alpha or k is 0.
+pub fn syrk<T: Real>(
+    e: &mut Engine,
+    fill: Triangle,
+    trans: bool,
+    (alpha, a): (T, Option<Matrix<T>>),
+    beta: T,
+    c: Matrix<T>,
+) -> Result<()> {
+    let rules = Rules {
+        triangle: Some(fill),
+        ..Rules::default()
+    };
+    run(
+        e,
+        (trans, !trans),
+        (alpha, a.map(|a| (a, a))),
+        beta,
+        c,
+        rules,
+    )
+}
+
+/// syr2k: C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k; only C's
+/// `fill` triangle is read and written: two products into that triangle, the second adding to
+/// the first. `ab` is None when alpha or k is 0.
+pub fn syr2k<T: Real>(
+    e: &mut Engine,
+    fill: Triangle,
+    trans: bool,
+    (alpha, ab): Product<T>,
+    beta: T,
+    c: Matrix<T>,
+) -> Result<()> {
+    let rules = Rules {
+        triangle: Some(fill),
+        ..Rules::default()
+    };
+    let ops = (trans, !trans);
+    let Some((a, b)) = ab else {
+        return run(e, ops, (alpha, None), beta, c, rules);
+    };
+    run(e, ops, (alpha, Some((a, b))), beta, c, rules)?;
+    run(e, ops, (alpha, Some((b, a))), T::ONE, c, rules)
+}
+
+/// trmm: B := alpha*op(A)*B (A on the left) or alpha*B*op(A) (`right`), A triangular with its
+/// `fill` triangle stored (the other never read) and, with `unit`, ones on the diagonal (never
+/// read). B is read from a copy (`Rules::is_c`). `a` is None when alpha is 0 (B := 0).
+pub fn trmm<T: Real>(
+    e: &mut Engine,
+    (right, fill, trans, unit): (bool, Triangle, bool, bool),
+    (alpha, a): (T, Option<Matrix<T>>),
+    b: Matrix<T>,
+) -> Result<()> {
+    let tri = Shape::Triangular(fill, unit);
+    let (ops, ab, shapes, is_c) = match a {
+        Some(a) if right => (
+            (false, trans),
+            Some((b, a)),
+            [Shape::General, tri],
+            [true, false],
+        ),
+        a => (
+            (trans, false),
+            a.map(|a| (a, b)),
+            [tri, Shape::General],
+            [false, true],
+        ),
+    };
+    let rules = Rules {
+        shapes,
+        is_c,
+        ..Rules::default()
+    };
+    run(e, ops, (alpha, ab), T::ZERO, b, rules)
+}
+
+/// trsm: solves op(A)*X = alpha*B (A on the left) or X*op(A) = alpha*B (`right`) for X, which
+/// overwrites B; A as for trmm. Blocked: the diagonal blocks of op(A) are inverted
+/// (`trsm_invert.comp`), then block by block, in the order the triangle allows, X's block is
+/// its inverted diagonal block times B's block, and gemm takes that block's part out of the
+/// blocks of B still to solve. Host operands are copied to the device for the solve, and B
+/// back at the end. `alpha` is not 0 (B := 0 then, without a solve).
+pub fn trsm<T: Real>(
+    e: &mut Engine,
+    (right, fill, trans, unit): (bool, Triangle, bool, bool),
+    alpha: T,
+    a: Matrix<T>,
+    b: Matrix<T>,
+) -> Result<()> {
+    let host_b = b;
+    let a = on_device(e, COPY_A, &a)?;
+    let b = on_device(e, COPY_B, &b)?;
+    let order = a.rows;
+    invert_diagonal_blocks(e, &a, (fill, trans, unit))?;
+    let inverses = e.scratch.existing(INVERSES).expect("made by the inversion");
+    if alpha != T::ONE {
+        run(
+            e,
+            (false, false),
+            (T::ZERO, None),
+            alpha,
+            b,
+            Rules::default(),
+        )?;
+    }
+    // op(A) lower: the first block needs no other (forward substitution); upper: the last.
+    let lower = (fill == Triangle::Lower) != trans;
+    let blocks = (order + TRSM_BLOCK - 1) / TRSM_BLOCK;
+    // op(A)'s rows r0..r1 and columns c0..c1 as a stored block and its transposition.
+    let op_a = |(r0, r1): (i64, i64), (c0, c1): (i64, i64)| {
+        if trans {
+            (a.block(c0, c1, r0, r1), true)
+        } else {
+            (a.block(r0, r1, c0, c1), false)
+        }
+    };
+    for step in 0..blocks {
+        // Forward from the first block when the solve runs along op(A)'s lower triangle (from
+        // the left) or its upper one (from the right); backward otherwise.
+        let i = if lower != right {
+            step
+        } else {
+            blocks - 1 - step
+        };
+        let (s0, s1) = (i * TRSM_BLOCK, ((i + 1) * TRSM_BLOCK).min(order));
+        let inverse = Matrix {
+            mem: Mem::Device {
+                buffer: inverses,
+                offset: i * TRSM_BLOCK * TRSM_BLOCK,
+                len: blocks * TRSM_BLOCK * TRSM_BLOCK,
+            },
+            rows: s1 - s0,
+            cols: s1 - s0,
+            ld: TRSM_BLOCK,
+        };
+        // The blocks still to solve: after this one going forward, before it going backward.
+        let rest = if lower != right { (s1, order) } else { (0, s0) };
+        if right {
+            let x = b.block(0, b.rows, s0, s1);
+            multiply_in_place(e, (x, false), (inverse, false), true, x)?;
+            if rest.0 < rest.1 {
+                let (a_part, t) = op_a((s0, s1), rest);
+                let rest_b = b.block(0, b.rows, rest.0, rest.1);
+                let g = gemm_of((false, t), (-T::ONE, Some((x, a_part))), T::ONE, rest_b);
+                gemm(e, &g)?;
+            }
+        } else {
+            let x = b.block(s0, s1, 0, b.cols);
+            multiply_in_place(e, (inverse, false), (x, false), false, x)?;
+            if rest.0 < rest.1 {
+                let (a_part, t) = op_a(rest, (s0, s1));
+                let rest_b = b.block(rest.0, rest.1, 0, b.cols);
+                let g = gemm_of((t, false), (-T::ONE, Some((a_part, x))), T::ONE, rest_b);
+                gemm(e, &g)?;
+            }
+        }
+    }
+    if let Mem::Host(dst) = host_b.mem {
+        read_back(e, &b, dst, host_b.ld)?;
+    }
+    Ok(())
+}
+
+/// C := op1 * op2 where one of them is C itself (`c_is_first`), read from a copy.
+fn multiply_in_place<T: Real>(
+    e: &mut Engine,
+    (p, tp): (Matrix<T>, bool),
+    (q, tq): (Matrix<T>, bool),
+    c_is_first: bool,
+    c: Matrix<T>,
+) -> Result<()> {
+    let mut g = gemm_of((tp, tq), (T::ONE, Some((p, q))), T::ZERO, c);
+    g.rules.is_c = [c_is_first, !c_is_first];
+    gemm(e, &g)
+}
+
+/// The gemm C := alpha*op(A)*op(B) + beta*C of stored operands `ab` (k from their shapes).
+fn gemm_of<T: Real>(
+    (ta, tb): (bool, bool),
+    (alpha, ab): Product<T>,
+    beta: T,
+    c: Matrix<T>,
+) -> Gemm<T> {
+    let k = ab.map_or(0, |(a, _)| if ta { a.rows } else { a.cols });
+    Gemm {
+        ta,
+        tb,
+        m: c.rows,
+        n: c.cols,
+        k,
+        alpha,
+        beta,
+        ab,
+        c,
+        rules: Rules::default(),
+    }
+}
+
+/// One gemm with `rules`.
+fn run<T: Real>(
+    e: &mut Engine,
+    ops: (bool, bool),
+    (alpha, ab): Product<T>,
+    beta: T,
+    c: Matrix<T>,
+    rules: Rules,
+) -> Result<()> {
+    let mut g = gemm_of(ops, (alpha, ab), beta, c);
+    g.rules = rules;
+    gemm(e, &g)
+}
+
+/// Inverts the diagonal blocks of op(A) (`TRSM_BLOCK` square, the last one smaller) into
+/// scratch buffer `INVERSES`, block i from element i*TRSM_BLOCK² (ld TRSM_BLOCK).
+fn invert_diagonal_blocks<T: Real>(
+    e: &mut Engine,
+    a: &Matrix<T>,
+    (fill, trans, unit): (Triangle, bool, bool),
+) -> Result<()> {
+    let order = a.rows;
+    let blocks = (order + TRSM_BLOCK - 1) / TRSM_BLOCK;
+    let p = e.compute_program("trsm_invert.comp", INVERT, &super::real_defines::<T>())?;
+    e.bind_matrix(&p, 0, "A", a, trans)?;
+    let gl = &e.ctx.gl;
+    let elems = blocks * TRSM_BLOCK * TRSM_BLOCK;
+    let buffer = e.scratch.buffer(gl, &e.ext, INVERSES, T::words(elems))?;
+    let out = Mem::<T>::Device {
+        buffer,
+        offset: 0,
+        len: elems,
+    };
+    Window::of(&e.ctx.info, out, elems).bind_storage(&e.ext, 0);
+    p.set_i32(gl, "uN", order as i32);
+    p.set_i32(gl, "uBlock", TRSM_BLOCK as i32);
+    p.set_i32(gl, "uLower", i32::from((fill == Triangle::Lower) != trans));
+    p.set_i32(gl, "uUnit", i32::from(unit));
+    e.dispatch(blocks, 1, "trsm inversion")
+}
+
+/// `m` in device memory: as it is, or a host matrix copied (packed, ld = rows) into scratch
+/// buffer `slot`.
+fn on_device<T: Real>(e: &mut Engine, slot: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
+    let Mem::Host(src) = m.mem else {
+        return Ok(*m);
+    };
+    let (rows, cols) = (m.rows, m.cols);
+    let mut packed = Vec::with_capacity((rows * cols) as usize);
+    for j in 0..cols {
+        // SAFETY: column j of the caller's host matrix, checked for rows × cols with ld.
+        packed.extend_from_slice(unsafe {
+            std::slice::from_raw_parts(src.add((j * m.ld) as usize), rows as usize)
+        });
+    }
+    let buffer = e
+        .scratch
+        .buffer(&e.ctx.gl, &e.ext, slot, T::words(rows * cols))?;
+    let mem = Mem::Device {
+        buffer,
+        offset: 0,
+        len: rows * cols,
+    };
+    e.write(mem, &packed)?;
+    Ok(Matrix {
+        mem,
+        rows,
+        cols,
+        ld: rows,
+    })
+}
+
+/// Copies device matrix `src` (packed, ld = rows) into host matrix `dst` (leading dimension
+/// `ld`), column by column.
+fn read_back<T: Real>(e: &Engine, src: &Matrix<T>, dst: *mut T, ld: i64) -> Result<()> {
+    for j in 0..src.cols {
+        // SAFETY: column j of the caller's host matrix B, which this call writes.
+        let out = unsafe {
+            std::slice::from_raw_parts_mut(dst.add((j * ld) as usize), src.rows as usize)
+        };
+        e.read(src.mem.advance(j * src.ld), out)?;
+    }
+    Ok(())
+}
