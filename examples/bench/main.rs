@@ -1,4 +1,5 @@
-//! The main job: saxpy, sdot, sgemv and sgemm on the GL device through the C API. For each case
+//! The main job: saxpy, sdot, sgemv and sgemm, dgemm, and the Level 3 routines (`level3.rs`) on
+//! the GL device through the C API. For each case
 //! it prints the median time (after a warm-up) with device-resident operands (the kernels, plus a
 //! wait for their result) and with host operands (transfers included), the rates, the largest
 //! error relative to the fp32 error scale of a double-precision CPU computation, and, side by
@@ -19,8 +20,10 @@ use std::ffi::{c_void, CStr};
 use std::time::Instant;
 
 use glblas::api::*;
-use glblas::ffi::{MemcpyKindArg, OperationArg};
+use glblas::ffi::{DiagArg, FillArg, MemcpyKindArg, OperationArg, SideArg};
 use glblas::status::Status;
+
+mod level3;
 
 /// The unit roundoff of fp32, 2^-24: the error bounds below are multiples of it.
 const U: f64 = 1.0 / (1u64 << 24) as f64;
@@ -68,11 +71,11 @@ fn within(which: &str, err: f64, bound: f64) -> Res<f64> {
 
 /// Checks that every element of an output was written: outputs start as NaN, which the
 /// sampled error checks of sgemm would not all see.
-fn all_written(which: &str, out: &[f32]) -> Res<()> {
-    match out.iter().position(|v| !v.is_finite()) {
+fn all_written<T: Elem>(which: &str, out: &[T]) -> Res<()> {
+    match out.iter().position(|v| !v.f().is_finite()) {
         None => Ok(()),
         Some(i) => Err(format!(
-            "{which} result wrong (element {i} of {} is {})",
+            "{which} result wrong (element {i} of {} is {:?})",
             out.len(),
             out[i]
         )),
@@ -123,11 +126,11 @@ fn median_time(runs: usize, mut f: impl FnMut() -> Res<()>) -> Res<f64> {
 /// calls, keeps the per-call median the table has always reported; one element costs little next
 /// to a call. The caller compares each read element with the final result (`finished`): a
 /// repetition that read the reset value had not finished when its timer stopped.
-fn device_time(
+fn device_time<T>(
     runs: usize,
     mut reset: impl FnMut() -> Res<()>,
-    mut timed: impl FnMut() -> Res<f32>,
-) -> Res<(f64, Vec<f32>)> {
+    mut timed: impl FnMut() -> Res<T>,
+) -> Res<(f64, Vec<T>)> {
     let mut t = Vec::with_capacity(runs);
     let mut read = Vec::with_capacity(runs + 1);
     for i in 0..=runs {
@@ -143,52 +146,104 @@ fn device_time(
 
 /// Checks that every element read at the end of a timed region (call 0 is the warm-up) is the
 /// final result's: glblas gives bit-identical results for the same call on one device.
-fn finished(read: &[f32], last: f32) -> Res<()> {
-    match read.iter().position(|v| v.to_bits() != last.to_bits()) {
+fn finished<T: Elem>(read: &[T], last: T) -> Res<()> {
+    match read
+        .iter()
+        .position(|v| v.f().to_bits() != last.f().to_bits())
+    {
         None => Ok(()),
         Some(i) => Err(format!(
-            "device result unfinished when the timer of call {i} of {} stopped (read {}, final \
-             {last})",
+            "device result unfinished when the timer of call {i} of {} stopped (read {:?}, \
+             final {last:?})",
             read.len(),
             read[i]
         )),
     }
 }
 
-/// A device allocation of `len` floats.
-struct Device {
-    p: *mut c_void,
-    len: usize,
+/// An element type of the operands: f32 or f64.
+trait Elem: Copy + PartialEq + std::fmt::Debug + 'static {
+    const SIZE: usize;
+    /// The unit roundoff: error bounds are multiples of it.
+    const U: f64;
+    const NAN: Self;
+    fn f(self) -> f64;
+    fn of(v: f64) -> Self;
 }
 
-impl Device {
-    fn alloc(len: usize) -> Res<Device> {
+impl Elem for f32 {
+    const SIZE: usize = 4;
+    const U: f64 = U;
+    const NAN: f32 = f32::NAN;
+    fn f(self) -> f64 {
+        self as f64
+    }
+    fn of(v: f64) -> f32 {
+        v as f32
+    }
+}
+
+impl Elem for f64 {
+    const SIZE: usize = 8;
+    const U: f64 = f64::EPSILON / 2.0;
+    const NAN: f64 = f64::NAN;
+    fn f(self) -> f64 {
+        self
+    }
+    fn of(v: f64) -> f64 {
+        v
+    }
+}
+
+/// A device allocation of `len` elements.
+struct Device<T: Elem = f32> {
+    p: *mut c_void,
+    len: usize,
+    _of: std::marker::PhantomData<T>,
+}
+
+impl<T: Elem> Device<T> {
+    fn alloc(len: usize) -> Res<Device<T>> {
         let mut p = std::ptr::null_mut();
-        check(unsafe { glblasMalloc(&mut p, len * 4) }, "glblasMalloc")?;
-        Ok(Device { p, len })
+        check(
+            unsafe { glblasMalloc(&mut p, len * T::SIZE) },
+            "glblasMalloc",
+        )?;
+        Ok(Device {
+            p,
+            len,
+            _of: std::marker::PhantomData,
+        })
     }
 
-    fn upload(data: &[f32]) -> Res<Device> {
+    fn upload(data: &[T]) -> Res<Device<T>> {
         let d = Device::alloc(data.len())?;
         check(
-            unsafe { glblasMemcpy(d.p, data.as_ptr().cast(), data.len() * 4, MemcpyKindArg(1)) },
+            unsafe {
+                glblasMemcpy(
+                    d.p,
+                    data.as_ptr().cast(),
+                    data.len() * T::SIZE,
+                    MemcpyKindArg(1),
+                )
+            },
             "glblasMemcpy host to device",
         )?;
         Ok(d)
     }
 
-    fn f(&self) -> *mut f32 {
+    fn f(&self) -> *mut T {
         self.p.cast()
     }
 
-    fn download(&self) -> Res<Vec<f32>> {
-        let mut out = vec![f32::NAN; self.len];
+    fn download(&self) -> Res<Vec<T>> {
+        let mut out = vec![T::NAN; self.len];
         check(
             unsafe {
                 glblasMemcpy(
                     out.as_mut_ptr().cast(),
                     self.p,
-                    self.len * 4,
+                    self.len * T::SIZE,
                     MemcpyKindArg(2),
                 )
             },
@@ -198,14 +253,14 @@ impl Device {
     }
 
     /// The last element (the last written, where a call is split into launches).
-    fn last(&self) -> Res<f32> {
-        let mut v = f32::NAN;
+    fn last(&self) -> Res<T> {
+        let mut v = T::NAN;
         check(
             unsafe {
                 glblasMemcpy(
-                    (&mut v as *mut f32).cast(),
+                    (&mut v as *mut T).cast(),
                     self.f().add(self.len - 1).cast(),
-                    4,
+                    T::SIZE,
                     MemcpyKindArg(2),
                 )
             },
@@ -215,16 +270,16 @@ impl Device {
     }
 
     /// Overwrites this allocation with `src` (of the same length) and waits for the copy.
-    fn reset_from(&self, src: &Device) -> Res<()> {
+    fn reset_from(&self, src: &Device<T>) -> Res<()> {
         check(
-            unsafe { glblasMemcpy(self.p, src.p, self.len * 4, MemcpyKindArg(3)) },
+            unsafe { glblasMemcpy(self.p, src.p, self.len * T::SIZE, MemcpyKindArg(3)) },
             "glblasMemcpy device to device",
         )?;
         sync()
     }
 }
 
-impl Drop for Device {
+impl<T: Elem> Drop for Device<T> {
     fn drop(&mut self) {
         glblasFree(self.p);
     }
@@ -831,6 +886,20 @@ fn main() {
     if !quick {
         rows.push(bench_sgemm(1000, 3000, 500, false, false, 3, pipeline()));
     }
+    use level3::L3;
+    for &n in if quick {
+        &[128][..]
+    } else {
+        &[256, 1024, 2048][..]
+    } {
+        let runs = if n >= 2048 { 3 } else { runs };
+        rows.push(level3::bench::<f64>(L3::Gemm, n, runs));
+    }
+    let n = if quick { 128 } else { 1024 };
+    for r in [L3::Symm, L3::Syrk, L3::Trsm] {
+        rows.push(level3::bench::<f32>(r, n, runs));
+    }
+    rows.push(level3::bench::<f64>(L3::Trsm, n, runs));
     let shutdown = check(glblasShutdown(), "glblasShutdown");
     if let Err(e) = &shutdown {
         eprintln!("glblas: {e}");
