@@ -42,10 +42,12 @@ pub trait Level3: Elem {
     /// glblas<P><routine> on n×n operands (C is B for trsm), alpha = 1, beta = 0.
     unsafe fn glblas(r: L3, n: i32, a: *const Self, b: *const Self, c: *mut Self) -> Status;
     /// The CPU BLAS's cblas_<p><routine>, if there is one, as a call on the same operands.
-    fn cpu(r: L3) -> Option<Box<dyn Fn(i32, *const Self, *const Self, *mut Self)>>;
+    fn cpu(r: L3) -> Option<CpuCall<Self>>;
     fn values(n: usize, seed: u64) -> Vec<Self>;
 }
 
+/// A CPU BLAS call on n×n operands A, B, C.
+pub type CpuCall<T> = Box<dyn Fn(i32, *const T, *const T, *mut T)>;
 type CblasGemm<T> = unsafe extern "C" fn(
     i32,
     i32,
@@ -83,7 +85,7 @@ macro_rules! level3 {
                     L3::Trsm => $trsm(side, lower, op, diag, n, n, 1.0, a, n, c, n),
                 }
             }
-            fn cpu(r: L3) -> Option<Box<dyn Fn(i32, *const $t, *const $t, *mut $t)>> {
+            fn cpu(r: L3) -> Option<CpuCall<$t>> {
                 Some(match r {
                     L3::Gemm => {
                         let f = cpu_blas::<CblasGemm<$t>>($cgemm)?;
