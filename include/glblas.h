@@ -287,6 +287,49 @@ glblasStatus_t glblasSasum(int n, const float *x, int incx, float *result);
 glblasStatus_t glblasDasum(int n, const double *x, int incx, double *result);
 
 /*
+ *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
+ reference snrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
+ elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer,
+ single precision.
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one float.
+ */
+glblasStatus_t glblasSnrm2(int n, const float *x, int incx, float *result);
+
+/*
+ *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
+ reference dnrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
+ elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer,
+ double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one double.
+ */
+glblasStatus_t glblasDnrm2(int n, const double *x, int incx, double *result);
+
+/*
+ *result := the 1-based index of the first largest |x[i]|, as cublasIsamax; 0 when `n <= 0` or
+ `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference
+ isamax). `result` (an int) may be a device pointer, single precision.
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one int.
+ */
+glblasStatus_t glblasIsamax(int n, const float *x, int incx, int *result);
+
+/*
+ *result := the 1-based index of the first largest |x[i]|, as cublasIdamax; 0 when `n <= 0` or
+ `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference
+ idamax). `result` (an int) may be a device pointer, double precision (NOT_SUPPORTED on a
+ device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one int.
+ */
+glblasStatus_t glblasIdamax(int n, const double *x, int incx, int *result);
+
+/*
  y := alpha*op(A)*x + beta*y, column-major A (m×n), single precision.
 
  # Safety

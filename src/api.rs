@@ -344,6 +344,73 @@ pub unsafe extern "C" fn glblasDasum(
     guard(|| routines::asum(n.into(), x, incx.into(), result))
 }
 
+/// *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
+/// reference snrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
+/// elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer,
+/// single precision.
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one float.
+#[no_mangle]
+pub unsafe extern "C" fn glblasSnrm2(
+    n: c_int,
+    x: *const f32,
+    incx: c_int,
+    result: *mut f32,
+) -> glblasStatus_t {
+    guard(|| routines::nrm2(n.into(), x, incx.into(), result))
+}
+
+/// *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
+/// reference dnrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
+/// elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer,
+/// double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one double.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDnrm2(
+    n: c_int,
+    x: *const f64,
+    incx: c_int,
+    result: *mut f64,
+) -> glblasStatus_t {
+    guard(|| routines::nrm2(n.into(), x, incx.into(), result))
+}
+
+/// *result := the 1-based index of the first largest |x[i]|, as cublasIsamax; 0 when `n <= 0` or
+/// `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference
+/// isamax). `result` (an int) may be a device pointer, single precision.
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one int.
+#[no_mangle]
+pub unsafe extern "C" fn glblasIsamax(
+    n: c_int,
+    x: *const f32,
+    incx: c_int,
+    result: *mut c_int,
+) -> glblasStatus_t {
+    guard(|| routines::iamax_into(n.into(), x, incx.into(), result))
+}
+
+/// *result := the 1-based index of the first largest |x[i]|, as cublasIdamax; 0 when `n <= 0` or
+/// `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference
+/// idamax). `result` (an int) may be a device pointer, double precision (NOT_SUPPORTED on a
+/// device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one int.
+#[no_mangle]
+pub unsafe extern "C" fn glblasIdamax(
+    n: c_int,
+    x: *const f64,
+    incx: c_int,
+    result: *mut c_int,
+) -> glblasStatus_t {
+    guard(|| routines::iamax_into(n.into(), x, incx.into(), result))
+}
+
 /// y := alpha*op(A)*x + beta*y, column-major A (m×n), single precision.
 ///
 /// # Safety

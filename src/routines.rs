@@ -18,7 +18,8 @@ use crate::ffi::non_null;
 use crate::kernels::gemm::{Gemm, Rules, Triangle};
 use crate::kernels::gemv::Gemv;
 use crate::kernels::{compute_required, dot, gemm, gemv, level1, level3, precision_available};
-use crate::status::Result;
+use crate::status::{Error, Result};
+use std::ffi::c_int;
 
 /// y := alpha*x + y.
 pub unsafe fn axpy<T: Real>(
@@ -88,8 +89,19 @@ pub unsafe fn swap<T: Real>(n: i64, x: *mut T, incx: i64, y: *mut T, incy: i64) 
 /// *result := sum of |x[i]|; 0 for `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
 /// device pointer.
 pub unsafe fn asum<T: Real>(n: i64, x: *const T, incx: i64, result: *mut T) -> Result<()> {
+    one_vector_result(n > 0 && incx > 0, x, (n, incx), result, dot::asum)
+}
+
+/// The shared shape of the reductions of one vector into `*result` (host or device memory):
+/// NULL checks, 0 when not `active` (x not looked at), pointer resolution.
+unsafe fn one_vector_result<T: Real>(
+    active: bool,
+    x: *const T,
+    (n, incx): (i64, i64),
+    result: *mut T,
+    op: impl FnOnce(&mut Engine, &Vector<T>, crate::engine::operand::Mem<T>) -> Result<()>,
+) -> Result<()> {
     non_null(result, "result")?;
-    let active = n > 0 && incx > 0;
     if active {
         non_null(x, "x")?;
     }
@@ -101,7 +113,63 @@ pub unsafe fn asum<T: Real>(n: i64, x: *const T, incx: i64, result: *mut T) -> R
             return e.write(out, &[T::ZERO]);
         }
         let x = e.vector(x, n, incx)?;
-        dot::asum(e, &x, out)
+        op(e, &x, out)
+    })
+}
+
+/// *result := the Euclidean norm of x, without overflow or underflow; 0 for `n <= 0`. As the
+/// reference (LAPACK 3.10 and later), a negative increment gives the norm of the same elements
+/// and a zero one |x[0]|·sqrt(n). `result` may be a device pointer.
+pub unsafe fn nrm2<T: Real>(n: i64, x: *const T, incx: i64, result: *mut T) -> Result<()> {
+    one_vector_result(n > 0, x, (n, incx), result, dot::nrm2)
+}
+
+/// The 1-based index of the first largest |x[i]| (0 for `n <= 0` or `incx <= 0`; NaN as the
+/// reference isamax treats it), on the host.
+pub unsafe fn iamax<T: Real>(n: i64, x: *const T, incx: i64) -> Result<i64> {
+    iamax_then(n, x, incx, |_, _| Ok(()))
+}
+
+/// [`iamax`] into `*result`, an int in host or device memory.
+pub unsafe fn iamax_into<T: Real>(
+    n: i64,
+    x: *const T,
+    incx: i64,
+    result: *mut c_int,
+) -> Result<()> {
+    non_null(result, "result")?;
+    iamax_then(n, x, incx, |e, index| {
+        // `Mem` addresses host or device memory by element type: the int is written as the four
+        // bytes of the float with its bits.
+        let out = e.mem(result.cast::<f32>().cast_const(), 1)?;
+        let index = c_int::try_from(index)
+            .map_err(|_| Error::invalid("the index does not fit the int result"))?;
+        e.write(out, &[f32::from_bits(index as u32)])
+    })
+    .map(drop)
+}
+
+/// iamax, then `store` of the index, inside the engine.
+unsafe fn iamax_then<T: Real>(
+    n: i64,
+    x: *const T,
+    incx: i64,
+    store: impl FnOnce(&mut Engine, i64) -> Result<()>,
+) -> Result<i64> {
+    let active = n > 0 && incx > 0;
+    if active {
+        non_null(x, "x")?;
+    }
+    with_engine(|e| {
+        precision_available::<T>(e)?;
+        let index = if active {
+            let x = e.vector(x, n, incx)?;
+            dot::iamax(e, &x)?
+        } else {
+            0
+        };
+        store(e, index)?;
+        Ok(index)
     })
 }
 

@@ -228,3 +228,71 @@ fn copy_swap_scal_and_asum_in_chunks() {
     let exact: f64 = (0..n).map(|i| (wx[i * 2] as f64).abs()).sum();
     assert!((r as f64 - exact).abs() <= n as f64 * EPS * exact);
 }
+
+/// snrm2 and isamax over several windows (and dnrm2 and idamax where the device computes in
+/// double): ties and a NaN at the first element of a later chunk (which must not count as the
+/// call's first element), the largest magnitude in the last chunk, huge and tiny values.
+#[test]
+fn nrm2_and_iamax_in_chunks() {
+    small_limits();
+    let n = 3001;
+    let doubles = glblas::kernels::pipeline() == Some("compute")
+        && glblas::engine::device_info().is_some_and(|i| i.fp64);
+    for inc in [1i32, 2] {
+        let mut x = fill(span(n, inc), 4);
+        let at = |i: usize| idx(i, n, inc);
+        // Ties of 2.5 in the first and third chunks, a NaN starting the second.
+        x[at(10)] = -2.5;
+        x[at(2500)] = 2.5;
+        x[at(WINDOW)] = f32::NAN;
+        let mut cases = vec![(x.clone(), 11)];
+        // The largest in the last chunk.
+        x[at(WINDOW)] = 0.5;
+        x[at(n - 1)] = 1e30;
+        x[at(1)] = 1e-40;
+        cases.push((x.clone(), n as i32));
+        for (x, want_index) in cases {
+            let vals: Vec<f64> = (0..n).map(|i| f64::from(x[at(i)])).collect();
+            let want = if vals.iter().any(|v| v.is_nan()) {
+                f64::NAN
+            } else {
+                let m = vals.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                m * vals.iter().map(|v| (v / m) * (v / m)).sum::<f64>().sqrt()
+            };
+            let dev = Dev::new(&x);
+            for xp in [x.as_ptr(), dev.f().cast_const()] {
+                let (mut r, mut i) = (0.0f32, 0);
+                unsafe {
+                    assert_eq!(glblasSnrm2(n as i32, xp, inc, &mut r), Status::Success);
+                    assert_eq!(glblasIsamax(n as i32, xp, inc, &mut i), Status::Success);
+                }
+                assert_eq!(i, want_index, "isamax inc={inc}");
+                if want.is_nan() {
+                    assert!(r.is_nan(), "snrm2 inc={inc}: {r}");
+                } else {
+                    let tol = (n as f64 / 2.0 + 3.0) * EPS * want;
+                    assert!((f64::from(r) - want).abs() <= tol, "snrm2 {r} vs {want}");
+                }
+            }
+            if doubles {
+                let xd: Vec<f64> = x.iter().map(|&v| f64::from(v)).collect();
+                let (mut r, mut i) = (0.0f64, 0);
+                unsafe {
+                    assert_eq!(
+                        glblasDnrm2(n as i32, xd.as_ptr(), inc, &mut r),
+                        Status::Success
+                    );
+                    assert_eq!(
+                        glblasIdamax(n as i32, xd.as_ptr(), inc, &mut i),
+                        Status::Success
+                    );
+                }
+                assert_eq!(i, want_index, "idamax inc={inc}");
+                assert!(
+                    (want.is_nan() && r.is_nan()) || (r - want).abs() <= 1e-12 * want,
+                    "dnrm2 {r} vs {want}"
+                );
+            }
+        }
+    }
+}

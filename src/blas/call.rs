@@ -29,10 +29,14 @@ pub enum Routine {
     Dswap,
     Dasum,
     Dgemv,
+    Snrm2,
+    Dnrm2,
+    Isamax,
+    Idamax,
 }
 
 impl Routine {
-    pub const ALL: [Routine; 16] = [
+    pub const ALL: [Routine; 20] = [
         Routine::Saxpy,
         Routine::Sdot,
         Routine::Sscal,
@@ -49,6 +53,10 @@ impl Routine {
         Routine::Dswap,
         Routine::Dasum,
         Routine::Dgemv,
+        Routine::Snrm2,
+        Routine::Dnrm2,
+        Routine::Isamax,
+        Routine::Idamax,
     ];
 
     pub fn name(self) -> &'static str {
@@ -69,6 +77,10 @@ impl Routine {
             Routine::Dswap => "dswap",
             Routine::Dasum => "dasum",
             Routine::Dgemv => "dgemv",
+            Routine::Snrm2 => "snrm2",
+            Routine::Dnrm2 => "dnrm2",
+            Routine::Isamax => "isamax",
+            Routine::Idamax => "idamax",
         }
     }
 }
@@ -254,6 +266,17 @@ pub enum Args<T: Real = f32> {
     },
     Gemv(GemvArgs<T>),
     Gemm(GemmArgs<T>),
+    Nrm2 {
+        n: i64,
+        x: *const T,
+        incx: i64,
+    },
+    /// The 1-based index (Fortran's result; CBLAS's is one less, see `Answer`).
+    Iamax {
+        n: i64,
+        x: *const T,
+        incx: i64,
+    },
 }
 
 /// A call in either precision: what the exports hand to `dispatch` (`Args::….into()`).
@@ -494,6 +517,8 @@ impl<T: Real> Args<T> {
             | Args::Asum { n, .. } => product(&[n]),
             Args::Gemv(g) => product(&[2, g.m, g.n]),
             Args::Gemm(g) => product(&[2, g.m, g.n, g.k]),
+            Args::Nrm2 { n, .. } => product(&[2, n]),
+            Args::Iamax { n, .. } => product(&[n]),
         }
     }
 
@@ -508,15 +533,18 @@ impl<T: Real> Args<T> {
             Args::Asum { x, .. } => [addr(x), 0, 0],
             Args::Gemv(g) => [addr(g.a), addr(g.x), addr(g.y)],
             Args::Gemm(g) => [addr(g.a), addr(g.b), addr(g.c)],
+            Args::Nrm2 { x, .. } | Args::Iamax { x, .. } => [addr(x), 0, 0],
         };
         ptrs.iter().any(|&p| p != 0 && is_device_address(p))
     }
 
-    /// Computes the (checked) call on GL; the value is the result of dot and asum.
+    /// Computes the (checked) call on GL; the value is the result of dot, asum and nrm2 (in
+    /// double, exactly the single-precision result for the `s` routines), or iamax's 1-based
+    /// index.
     ///
     /// # Safety
     /// The operands must be valid for the call, as for the BLAS routine itself.
-    pub unsafe fn run_gl(&self) -> Result<T> {
+    pub unsafe fn run_gl(&self) -> Result<f64> {
         let mut value = T::ZERO;
         match *self {
             Args::Axpy {
@@ -557,8 +585,10 @@ impl<T: Real> Args<T> {
                 )?
             }
             Args::Gemm(g) => g.run_gl()?,
+            Args::Nrm2 { n, x, incx } => routines::nrm2(n, x, incx, &mut value)?,
+            Args::Iamax { n, x, incx } => return routines::iamax(n, x, incx).map(|i| i as f64),
         }
-        Ok(value)
+        Ok(value.to_f64())
     }
 }
 
@@ -594,13 +624,13 @@ impl Call {
         each_precision!(self, a => a.touches_device_memory())
     }
 
-    /// Computes the (checked) call on GL; the value is the result of dot and asum, in double
-    /// (exactly the single-precision result for the `s` routines).
+    /// Computes the (checked) call on GL; the value is the result of dot, asum and nrm2, in
+    /// double (exactly the single-precision result for the `s` routines), or iamax's index.
     ///
     /// # Safety
     /// As for [`Args::run_gl`].
     pub unsafe fn run_gl(&self) -> Result<f64> {
-        each_precision!(self, a => a.run_gl().map(Real::to_f64))
+        each_precision!(self, a => a.run_gl())
     }
 }
 
@@ -636,7 +666,9 @@ impl<T: Real> fmt::Display for Args<T> {
             | Args::Copy { n, incx, incy, .. }
             | Args::Swap { n, incx, incy, .. } => write!(f, "n={n} incx={incx} incy={incy}"),
             Args::Scal { n, alpha, incx, .. } => write!(f, "n={n} alpha={alpha} incx={incx}"),
-            Args::Asum { n, incx, .. } => write!(f, "n={n} incx={incx}"),
+            Args::Asum { n, incx, .. }
+            | Args::Nrm2 { n, incx, .. }
+            | Args::Iamax { n, incx, .. } => write!(f, "n={n} incx={incx}"),
             Args::Gemv(g) => write!(
                 f,
                 "{}trans={} m={} n={} alpha={} lda={} incx={} beta={} incy={}",

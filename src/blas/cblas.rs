@@ -5,6 +5,7 @@
 use std::ffi::c_int;
 
 use super::call::{Args, GemmArgs, GemvArgs, Layout, Op};
+use super::CblasIndex;
 use crate::engine::element::Real;
 
 macro_rules! cblas_symbols {
@@ -70,6 +71,23 @@ cblas_symbols!(Ilp64, i64, f32: Saxpy scipy_cblas_saxpy64_, Sdot scipy_cblas_sdo
 cblas_symbols!(Ilp64, i64, f64: Daxpy scipy_cblas_daxpy64_, Ddot scipy_cblas_ddot64_,
     Dscal scipy_cblas_dscal64_, Dcopy scipy_cblas_dcopy64_, Dswap scipy_cblas_dswap64_,
     Dasum scipy_cblas_dasum64_, Dgemv scipy_cblas_dgemv64_, Dgemm scipy_cblas_dgemm64_);
+
+/// nrm2 and i?amax: i?amax returns `CBLAS_INDEX`, the 0-based index.
+macro_rules! cblas_reductions {
+    ($family:ident, $int:ty, $t:ty: $Nrm2:ident $nrm2:ident, $Iamax:ident $iamax:ident) => {
+        export!($family, $Nrm2,
+            fn $nrm2(n: $int, x: *const $t, incx: $int) -> $t
+            = Args::Nrm2 { n: n.into(), x, incx: incx.into() }.into());
+        export!($family, $Iamax,
+            fn $iamax(n: $int, x: *const $t, incx: $int) -> CblasIndex
+            = Args::Iamax { n: n.into(), x, incx: incx.into() }.into());
+    };
+}
+
+cblas_reductions!(Cblas, c_int, f32: Snrm2 cblas_snrm2, Isamax cblas_isamax);
+cblas_reductions!(Cblas, c_int, f64: Dnrm2 cblas_dnrm2, Idamax cblas_idamax);
+cblas_reductions!(Ilp64, i64, f32: Snrm2 scipy_cblas_snrm264_, Isamax scipy_cblas_isamax64_);
+cblas_reductions!(Ilp64, i64, f64: Dnrm2 scipy_cblas_dnrm264_, Idamax scipy_cblas_idamax64_);
 
 /// The common form of a CBLAS gemm's arguments, for either integer width and precision.
 #[allow(clippy::too_many_arguments)]

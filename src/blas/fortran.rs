@@ -78,6 +78,22 @@ fortran_symbols!(f32: Saxpy saxpy_, Sdot sdot_, Sscal sscal_, Scopy scopy_, Sswa
 fortran_symbols!(f64: Daxpy daxpy_, Ddot ddot_, Dscal dscal_, Dcopy dcopy_, Dswap dswap_,
     Dasum dasum_, Dgemv dgemv_, Dgemm dgemm_);
 
+/// nrm2 and i?amax (a 1-based INTEGER result).
+macro_rules! fortran_reductions {
+    ($t:ty: $Nrm2:ident $nrm2:ident, $Iamax:ident $iamax:ident) => {
+        export!(Fortran, $Nrm2,
+            fn $nrm2(n: *const c_int, x: *const $t, incx: *const c_int) -> $t
+            = Args::Nrm2 { n: (*n).into(), x, incx: (*incx).into() }.into());
+
+        export!(Fortran, $Iamax,
+            fn $iamax(n: *const c_int, x: *const $t, incx: *const c_int) -> c_int
+            = Args::Iamax { n: (*n).into(), x, incx: (*incx).into() }.into());
+    };
+}
+
+fortran_reductions!(f32: Snrm2 snrm2_, Isamax isamax_);
+fortran_reductions!(f64: Dnrm2 dnrm2_, Idamax idamax_);
+
 /// The common form of a Fortran gemm's arguments, for either precision.
 ///
 /// # Safety

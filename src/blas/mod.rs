@@ -77,8 +77,8 @@ impl Symbol {
     }
 }
 
-/// A symbol's return value: nothing, or the result of dot and asum (`Call::run_gl` gives it
-/// in double, exactly the float of sdot and sasum).
+/// A symbol's return value: nothing, the result of dot, asum and nrm2 (`Call::run_gl` gives it
+/// in double, exactly the float of the `s` routines), or the index of i?amax.
 pub trait Answer: Default {
     fn from_gl(value: f64) -> Self;
 }
@@ -96,6 +96,25 @@ impl Answer for f32 {
 impl Answer for f64 {
     fn from_gl(value: f64) -> f64 {
         value
+    }
+}
+
+/// Fortran i?amax's result: the 1-based index.
+impl Answer for std::ffi::c_int {
+    fn from_gl(value: f64) -> std::ffi::c_int {
+        value as std::ffi::c_int
+    }
+}
+
+/// CBLAS's `CBLAS_INDEX` (`size_t`), which cblas_i?amax returns: the 0-based index, 0 also for
+/// no elements (the reference CBLAS returns the Fortran index less one, or 0).
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct CblasIndex(pub usize);
+
+impl Answer for CblasIndex {
+    fn from_gl(value: f64) -> CblasIndex {
+        CblasIndex((value as usize).saturating_sub(1))
     }
 }
 

@@ -43,6 +43,227 @@ pub fn sum<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<T> {
     Ok(total)
 }
 
+/// result := the Euclidean norm of x, without overflow or underflow: on the compute pipeline
+/// (either precision) Blue's accumulators of scaled squares, one partial per workgroup
+/// (`reduce_abs.comp`), combined on the host in double as the reference dnrm2 combines them
+/// ([`Squares`]); on the fragment pipeline (single precision) a reduction of the largest
+/// exponent, then one of the squares of x scaled by the power of two that brings the largest
+/// |x[i]| to [2, 4) (see `fragment_nrm2`). The order of the terms is free, so a negative
+/// increment is taken as positive; a zero one counts x[0] n times (as the reference does).
+pub fn nrm2<T: Real>(e: &mut Engine, x: &Vector<T>, result: Mem<T>) -> Result<()> {
+    if x.n <= 0 {
+        return e.write(result, &[T::ZERO]);
+    }
+    let x = Vector {
+        inc: x.inc.abs(),
+        ..*x
+    };
+    let len = super::chunk_len(e, &[&x], i64::MAX);
+    let norm = if super::compute_available(e) {
+        let mut total = Squares::new::<T>();
+        let mut i0 = 0;
+        while i0 < x.n {
+            let i1 = (i0 + len).min(x.n);
+            total.merge(&super::dot_compute::squares(e, &x.slice(i0, i1))?);
+            i0 = i1;
+        }
+        total.norm()
+    } else {
+        match super::single(&x) {
+            Some(x) => fragment_nrm2(e, x, len)?,
+            None => return Err(super::no_fragment_double()),
+        }
+    };
+    e.write(result, &[T::from_f64(norm)])
+}
+
+/// Sums of squares in Blue's three accumulators (LAPACK 3.10's dnrm2): |x| below 2^-SMALL go to
+/// `small` as (|x| * 2^SMALL_SCALE)^2, at least 2^BIG to `big` as (|x| * 2^BIG_SCALE)^2, the
+/// others to `medium` as x^2; `class` is 2 once a NaN was seen, else 1 once an infinity was.
+/// The thresholds keep every scaled square, subnormals' included, a normal number, and the sum
+/// of 2^31 of them finite, in either precision; the shader adds in its precision, the host adds
+/// the workgroups' partials in double.
+#[derive(Clone, Copy, Debug)]
+pub struct Squares {
+    small: f64,
+    medium: f64,
+    big: f64,
+    class: f64,
+    small_scale: i32,
+    big_scale: i32,
+}
+
+/// (biased exponent below which |x| is small, biased exponent from which it is big, small
+/// scale, big scale, least normal exponent) of `T`.
+fn blue<T: Real>() -> (i32, i32, i32, i32, i32) {
+    if T::SIZE == 4 {
+        // Small below 2^-63, big from 2^48.
+        (127 - 63, 127 + 48, 100, -80, -126)
+    } else {
+        // Small below 2^-511, big from 2^480.
+        (1023 - 511, 1023 + 480, 600, -540, -1022)
+    }
+}
+
+impl Squares {
+    pub fn new<T: Real>() -> Squares {
+        let (_, _, small_scale, big_scale, _) = blue::<T>();
+        Squares {
+            small: 0.0,
+            medium: 0.0,
+            big: 0.0,
+            class: 0.0,
+            small_scale,
+            big_scale,
+        }
+    }
+
+    /// The shader's defines for `T`.
+    pub fn defines<T: Real>() -> Vec<(&'static str, String)> {
+        let (below, from, small, big, min) = blue::<T>();
+        vec![
+            ("SMALL_BELOW", below.to_string()),
+            ("BIG_FROM", from.to_string()),
+            ("SMALL_SCALE", small.to_string()),
+            ("BIG_SCALE", big.to_string()),
+            ("MIN_EXP", min.to_string()),
+        ]
+    }
+
+    /// Adds one workgroup's partial.
+    pub fn add(&mut self, small: f64, medium: f64, big: f64, class: f64) {
+        self.small += small;
+        self.medium += medium;
+        self.big += big;
+        self.class = self.class.max(class);
+    }
+
+    fn merge(&mut self, o: &Squares) {
+        self.add(o.small, o.medium, o.big, o.class);
+    }
+
+    /// The square root of the sum, combined as the reference dnrm2 combines its accumulators:
+    /// `small` is negligible beside a nonzero `big`, and beside `medium` both are square-rooted
+    /// before they meet, so that nothing overflows or underflows; NaN if one was seen, else
+    /// infinity if one was.
+    pub fn norm(&self) -> f64 {
+        if self.class >= 2.0 {
+            return f64::NAN;
+        }
+        if self.class >= 1.0 {
+            return f64::INFINITY;
+        }
+        let ss = 2f64.powi(self.small_scale);
+        let sb = 2f64.powi(self.big_scale);
+        if self.big > 0.0 {
+            (self.big + (self.medium * sb) * sb).sqrt() / sb
+        } else if self.small > 0.0 {
+            let small = self.small.sqrt() / ss;
+            if self.medium > 0.0 {
+                let medium = self.medium.sqrt();
+                let (lo, hi) = if small > medium {
+                    (medium, small)
+                } else {
+                    (small, medium)
+                };
+                hi * (1.0 + (lo / hi) * (lo / hi)).sqrt()
+            } else {
+                small
+            }
+        } else {
+            self.medium.sqrt()
+        }
+    }
+}
+
+/// nrm2 on the fragment pipeline, chunks of `len` elements at a time: K = the largest biased
+/// exponent of x (256 for a NaN), then S = the sum of (x[i] * 2^s)^2 with s = 128 - K, which
+/// brings the largest |x[i]| to [2, 4) (squares below 16; those that underflow are below 2^-252
+/// of the largest), or s = 126 when x holds only zeros and subnormals; the norm is sqrt(S) *
+/// 2^-s, in double.
+fn fragment_nrm2(e: &mut Engine, x: &Vector, len: i64) -> Result<f64> {
+    let chunks = |len: i64| {
+        (0..x.n)
+            .step_by(len as usize)
+            .map(move |i0| (i0, (i0 + len).min(x.n)))
+    };
+    let mut k = 0.0f32;
+    for (i0, i1) in chunks(len) {
+        let pass = Pass::with("EXPMAX", "MAX");
+        k = k.max(reduce_pass_to_host(e, &pass, &x.slice(i0, i1), None)?);
+    }
+    let k = k as i32;
+    if k >= 256 {
+        return Ok(f64::NAN);
+    }
+    if k == 255 {
+        return Ok(f64::INFINITY);
+    }
+    let s = if k == 0 { 126 } else { 128 - k };
+    let pass = Pass {
+        scale: 2f64.powi(s) as f32,
+        sub_scale: 2f64.powi(s - 126) as f32,
+        ..Pass::sum("SUMSQ")
+    };
+    let mut total = 0.0f64;
+    for (i0, i1) in chunks(len) {
+        total += f64::from(reduce_pass_to_host(e, &pass, &x.slice(i0, i1), None)?);
+    }
+    Ok(total.sqrt() * 2f64.powi(-s))
+}
+
+/// The 1-based index of the first largest |x[i]| (0 when `x.n <= 0` or `x.inc <= 0`, as the
+/// reference isamax). A NaN is never taken, except as element 1, which the reference's loop
+/// keeps (no later |x[i]| compares greater than a NaN). Magnitudes are compared as their bits
+/// (see `reduce_abs.comp`): on the compute pipeline in one pass, the host taking the best of
+/// the workgroups' partials and of the chunks; on the fragment pipeline (single precision) in
+/// three: the largest key's high bits, then its low ones, then the lowest index holding it.
+pub fn iamax<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<i64> {
+    if x.n <= 0 || x.inc <= 0 {
+        return Ok(0);
+    }
+    let compute = super::compute_available(e);
+    // The fragment pipeline counts indices in floats: exact below 2^24.
+    let cap = if compute { i64::MAX } else { 1 << 24 };
+    let len = super::chunk_len(e, &[x], cap);
+    let mut best = (0u64, i64::MAX);
+    let mut i0 = 0;
+    while i0 < x.n {
+        let i1 = (i0 + len).min(x.n);
+        let chunk = x.slice(i0, i1);
+        let (key, index) = if compute {
+            super::dot_compute::iamax(e, &chunk, i0 == 0)?
+        } else {
+            match super::single(&chunk) {
+                Some(chunk) => fragment_iamax(e, chunk, i0 == 0)?,
+                None => return Err(super::no_fragment_double()),
+            }
+        };
+        if key > best.0 || best.1 == i64::MAX {
+            best = (key, i0 + index);
+        }
+        i0 = i1;
+    }
+    Ok(best.1 + 1)
+}
+
+/// iamax's (key, 0-based index) of one chunk on the fragment pipeline.
+fn fragment_iamax(e: &mut Engine, x: &Vector, nan_first: bool) -> Result<(u64, i64)> {
+    let mut run = |name, combine, hi, lo| {
+        let pass = Pass {
+            hi,
+            lo,
+            nan_first,
+            ..Pass::with(name, combine)
+        };
+        reduce_pass_to_host(e, &pass, x, None)
+    };
+    let hi = run("KEYHI", "MAX", 0, 0)? as i32;
+    let lo = run("KEYLO", "MAX", hi, 0)? as i32;
+    let first = run("FIRST", "MIN", hi, lo)?;
+    Ok(((hi as u64) << 8 | lo as u64, first as i64))
+}
+
 /// Reduces the terms of `variant` over x (and y) into `result`, on the compute pipeline where
 /// it can, else on the fragment pipeline (single precision).
 fn reduce_into<T: Real>(
@@ -88,7 +309,7 @@ fn fragment(
     len: i64,
 ) -> Result<()> {
     if len >= x.n {
-        let slot = reduce(e, variant, x, y)?;
+        let slot = reduce(e, &Pass::sum(variant), x, y)?;
         e.target(slot, 1, 1)?;
         let out = Vector {
             mem: result,
@@ -109,7 +330,12 @@ fn fragment(
 }
 
 fn reduce_to_host(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Result<f32> {
-    let slot = reduce(e, variant, x, y)?;
+    reduce_pass_to_host(e, &Pass::sum(variant), x, y)
+}
+
+/// One fragment reduction of `pass` over x (and y), read back.
+fn reduce_pass_to_host(e: &mut Engine, pass: &Pass, x: &Vector, y: Option<&Vector>) -> Result<f32> {
+    let slot = reduce(e, pass, x, y)?;
     e.target(slot, 1, 1)?;
     let mut v = 0.0f32;
     let host = Vector {
@@ -121,9 +347,63 @@ fn reduce_to_host(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>)
     Ok(v)
 }
 
+/// A fragment reduction: the terms of variant `name` of `reduce.frag`, combined by `combine`
+/// ("" adds them; "MAX" or "MIN"), with the variant's uniforms (`set`: uScale, uSubScale,
+/// uHi, uLo, uNanFirst; the others are left unset and unused).
+struct Pass<'a> {
+    name: &'a str,
+    combine: &'static str,
+    scale: f32,
+    sub_scale: f32,
+    hi: i32,
+    lo: i32,
+    nan_first: bool,
+}
+
+impl<'a> Pass<'a> {
+    fn sum(name: &'a str) -> Pass<'a> {
+        Pass {
+            name,
+            combine: "",
+            scale: 1.0,
+            sub_scale: 1.0,
+            hi: 0,
+            lo: 0,
+            nan_first: false,
+        }
+    }
+
+    fn with(name: &'a str, combine: &'static str) -> Pass<'a> {
+        Pass {
+            combine,
+            ..Pass::sum(name)
+        }
+    }
+
+    fn defines(&self, first: &'a str) -> Vec<(&'a str, String)> {
+        let mut d = vec![(first, String::new())];
+        if !self.combine.is_empty() {
+            d.push((self.combine, String::new()));
+        }
+        d
+    }
+
+    fn set(&self, e: &Engine, p: &crate::engine::programs::Program) {
+        if self.combine.is_empty() && self.name != "SUMSQ" {
+            return;
+        }
+        let gl = &e.ctx.gl;
+        p.set_f32(gl, "uScale", self.scale);
+        p.set_f32(gl, "uSubScale", self.sub_scale);
+        p.set_i32(gl, "uHi", self.hi);
+        p.set_i32(gl, "uLo", self.lo);
+        p.set_i32(gl, "uNanFirst", i32::from(self.nan_first));
+    }
+}
+
 /// Reduces the terms of x (times y, for DOT) to one value; returns the target slot whose first
 /// texel holds it.
-fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Result<usize> {
+fn reduce(e: &mut Engine, pass: &Pass, x: &Vector, y: Option<&Vector>) -> Result<usize> {
     let reads: Vec<(&Vector, Access)> = [Some(x), y]
         .into_iter()
         .flatten()
@@ -152,15 +432,16 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
     let mut terms = x.n;
     // The previous pass's target slot and row width, once there is one.
     let mut source: Option<(usize, i32)> = None;
-    for pass in 0.. {
+    for round in 0.. {
         let block = block_size(count, source.is_none(), e.target_side());
         let parts = (count + block - 1) / block;
-        let slot = pass % 2;
+        let slot = round % 2;
         let layout = OutLayout::packed(parts, e.target_side());
         e.target(slot, layout.width, layout.height)?;
         let p = match source {
             None => {
-                let mut defines = vec![(variant, String::new()), ("TEXELS", String::new())];
+                let mut defines = pass.defines(pass.name);
+                defines.push(("TEXELS", String::new()));
                 for (&w, name) in whole.iter().zip(["X_VEC4", "Y_VEC4"]) {
                     if w {
                         defines.push((name, String::new()));
@@ -171,11 +452,12 @@ fn reduce(e: &mut Engine, variant: &str, x: &Vector, y: Option<&Vector>) -> Resu
                     grid.bind(e, &p, unit, name, v, whole[unit])?;
                 }
                 grid.set_uniforms(e, &p);
+                pass.set(e, &p);
                 p
             }
             Some((src_slot, src_width)) => {
                 let texture = e.target_texture(src_slot);
-                let p = e.program("reduce", FRAG, &[("PARTIALS", String::new())])?;
+                let p = e.program("reduce", FRAG, &pass.defines("PARTIALS"))?;
                 e.bind_texture_2d(OPERAND_UNITS, texture);
                 p.set_i32(&e.ctx.gl, "uSrc", OPERAND_UNITS as i32);
                 p.set_i32(&e.ctx.gl, "uSrcWidth", src_width);

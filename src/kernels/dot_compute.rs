@@ -76,3 +76,86 @@ pub fn reduce<T: Real>(
         |partials: &[T]| partials.iter().map(|&v| v.to_f64()).sum(),
     )
 }
+
+const COMP_ABS: &str = include_str!("../../shaders/reduce_abs.comp");
+
+/// Runs variant `variant` (NRM2 or IAMAX) of `reduce_abs.comp` over x (one window; a positive
+/// increment, or 0), with `defines` beside it, and gives `read` the four `P`s of each
+/// workgroup's partial.
+fn reduce_abs<T: Real, P: Real, R>(
+    e: &mut Engine,
+    variant: &str,
+    x: &Vector<T>,
+    defines: Vec<(&'static str, String)>,
+    uniforms: impl FnOnce(&Engine, &crate::engine::programs::Program),
+    read: impl FnOnce(&[P]) -> R,
+) -> Result<R> {
+    let xd = stream::prepare(e, &[(x, Access::Read)])?[0];
+    let vec4 = stream::vec4(&[&xd]);
+    let mut all = super::real_defines::<T>();
+    all.push((variant, "1".to_string()));
+    all.extend(defines);
+    if vec4 {
+        all.push(("VEC4", "1".to_string()));
+    }
+    let p = e.compute_program("reduce_abs.comp", COMP_ABS, &all)?;
+    xd.sample(e, &p, "X", SAMPLE_X, vec4)?;
+    let items = stream::items(&xd, vec4);
+    let most_groups = stream::groups(e, items);
+    let partials = e
+        .staging
+        .output::<P>(&e.ctx.gl, &e.ext, UNIT_PARTIALS, 4 * most_groups)?;
+    let partials: Mem<P> = Mem::Device {
+        buffer: partials,
+        offset: 0,
+        len: 4 * most_groups,
+    };
+    Window::of(&e.ctx.info, partials, 4 * most_groups).bind_storage(&e.ext, STORE_PARTIALS);
+    p.set_i32(&e.ctx.gl, "uN", xd.v.n as i32);
+    uniforms(e, &p);
+    let groups = stream::dispatch(e, items, "reduce_abs dispatch")?;
+    e.staging
+        .read_mapped(&e.ctx.gl, &e.ext, UNIT_PARTIALS, 4 * groups, read)
+}
+
+/// The sum of squares of x (one window) in Blue's accumulators, as `super::dot::Squares`.
+pub fn squares<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<super::dot::Squares> {
+    let mut x = *x;
+    // The order of the terms is free.
+    x.inc = x.inc.abs();
+    let defines = super::dot::Squares::defines::<T>();
+    reduce_abs(
+        e,
+        "NRM2",
+        &x,
+        defines,
+        |_, _| {},
+        |partials: &[T]| {
+            let mut s = super::dot::Squares::new::<T>();
+            for q in partials.chunks_exact(4) {
+                s.add(q[0].to_f64(), q[1].to_f64(), q[2].to_f64(), q[3].to_f64());
+            }
+            s
+        },
+    )
+}
+
+/// The (key, 0-based index) of the first largest |x[i]| of x (one window, a positive
+/// increment), keys as `super::dot::iamax` compares them; `nan_first` when x's element 0 is the
+/// call's first.
+pub fn iamax<T: Real>(e: &mut Engine, x: &Vector<T>, nan_first: bool) -> Result<(u64, i64)> {
+    let uniforms = |e: &Engine, p: &crate::engine::programs::Program| {
+        p.set_i32(&e.ctx.gl, "uNanFirst", i32::from(nan_first));
+    };
+    reduce_abs(e, "IAMAX", x, vec![], uniforms, |partials: &[f32]| {
+        let mut best = (0u64, i64::MAX);
+        for q in partials.chunks_exact(4) {
+            let word = |i: usize| u64::from(q[i].to_bits());
+            let b = (word(0) | word(1) << 32, i64::from(q[2].to_bits()));
+            if b.0 > best.0 || (b.0 == best.0 && b.1 < best.1) {
+                best = b;
+            }
+        }
+        best
+    })
+}
