@@ -20,16 +20,55 @@ print(s, c.value)
 """
 
 
-@functools.lru_cache(maxsize=None)
-def doubles_on_gl(lib_path):
-    """Whether the device computes in double: a 1×1×1 glblasDgemm succeeds (and is right), where
-    it is NOT_SUPPORTED without the compute pipeline or fp64 shaders."""
-    out = subprocess.run([sys.executable, "-c", _PROBE, lib_path], capture_output=True,
+def _succeeds(probe, lib_path):
+    """Whether a probe's 1×1 call (2·2 into 0) succeeds, and is right, rather than being
+    NOT_SUPPORTED."""
+    out = subprocess.run([sys.executable, "-c", probe, lib_path], capture_output=True,
                          text=True, timeout=300, check=True).stdout.split()
     assert out[0] in ("0", "4"), out  # SUCCESS or NOT_SUPPORTED
     if out[0] == "0":
         assert float(out[1]) == 4.0, out
     return out[0] == "0"
+
+
+@functools.lru_cache(maxsize=None)
+def doubles_on_gl(lib_path):
+    """Whether the device computes in double: a 1×1×1 glblasDgemm succeeds (and is right), where
+    it is NOT_SUPPORTED without the compute pipeline or fp64 shaders."""
+    return _succeeds(_PROBE, lib_path)
+
+
+_COMPUTE_PROBE = """
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+f = ctypes.c_float
+p = ctypes.POINTER(f)
+lib.glblasSsyrk.argtypes = [ctypes.c_int] * 4 + [f, p, ctypes.c_int, f, p, ctypes.c_int]
+a, c = f(2.0), f(0.0)
+s = lib.glblasSsyrk(0, 0, 1, 1, 1.0, ctypes.byref(a), 1, 0.0, ctypes.byref(c), 1)
+print(s, c.value)
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def level3_on_gl(lib_path):
+    """Whether the device runs the Level 3 routines beyond gemm (symm, syrk, syr2k, trmm, trsm):
+    a 1×1 glblasSsyrk succeeds (and is right), where it is NOT_SUPPORTED without the compute
+    pipeline (llvmpipe-gles, llvmpipe-gl33, virgl, zink-gles: the BLAS symbols then leave these
+    routines to the CPU BLAS)."""
+    return _succeeds(_COMPUTE_PROBE, lib_path)
+
+
+def routine_on_gl(lib_path, routine):
+    """Whether the device answers BLAS routine `routine` (a name such as "dtrsm") on GL: every
+    routine but the double-precision ones where it has no doubles and Level 3 beyond gemm where
+    it has no compute pipeline."""
+    if (routine.startswith("d") or routine == "idamax") and not doubles_on_gl(lib_path):
+        return False
+    return routine[1:] not in LEVEL3_BEYOND_GEMM or level3_on_gl(lib_path)
+
+
+LEVEL3_BEYOND_GEMM = ("symm", "syrk", "syr2k", "trmm", "trsm")
 
 
 # What scripts/drivers.sh sets to select a GL configuration. A test that starts a process

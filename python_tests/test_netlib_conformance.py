@@ -3,8 +3,9 @@ CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, as Debi
 libblas-test ships them) run with glblas preloaded and
 ``GLBLAS_BACKEND=gl``: every computational test and every error exit of the routines glblas
 defines must pass as it does without the preload, and the profile must show that GL answered
-the calls (the double-precision ones only where the device computes in double: elsewhere the
-CPU BLAS answers every one of them). Both runs use the reference BLAS itself (Debian's libblas3, not
+the calls (the double-precision ones only where the device computes in double, and symm, syrk,
+syr2k, trmm and trsm only where it has the compute pipeline: elsewhere the CPU BLAS answers every
+one of them). Both runs use the reference BLAS itself (Debian's libblas3, not
 the OpenBLAS that is the system default) for every routine glblas does not define."""
 
 import os
@@ -14,37 +15,48 @@ import subprocess
 import pytest
 
 import glblas
-from gl_device import doubles_on_gl, is_glblas_setting
+from gl_device import LEVEL3_BEYOND_GEMM, is_glblas_setting, routine_on_gl
 
 BLAS_TESTS = "/usr/lib/x86_64-linux-gnu/blas"
 LIB = glblas.library_path()
+
+LEVEL3_S = ["s" + r for r in LEVEL3_BEYOND_GEMM]
+LEVEL3_D = ["d" + r for r in LEVEL3_BEYOND_GEMM]
+
+
+def fortran_lines(routines):
+    """The lines the Fortran level-3 program prints for each routine that passed."""
+    return [f"{r.upper():<6} PASSED THE {what}" for r in routines
+            for what in ("TESTS OF ERROR-EXITS", "COMPUTATIONAL TESTS")]
+
+
+def cblas_lines(routines):
+    """The lines the CBLAS level-3 program prints for each routine that passed."""
+    return [f"{'cblas_' + r:<12} PASSED THE {what}" for r in routines
+            for what in ("TESTS OF ERROR-EXITS", "COLUMN-MAJOR COMPUTATIONAL TESTS",
+                         "ROW-MAJOR    COMPUTATIONAL TESTS")]
+
 
 # (program, input file or None, routines of ours it tests, the lines that say each passed)
 SUITES = [
     ("xblat1s", None, ["sdot", "saxpy", "scopy", "sswap", "sasum", "sscal", "snrm2", "isamax"], None),
     ("xblat2s", "sblat2.in", ["sgemv"], ["SGEMV  PASSED THE TESTS OF ERROR-EXITS",
                                           "SGEMV  PASSED THE COMPUTATIONAL TESTS"]),
-    ("xblat3s", "sblat3.in", ["sgemm"], ["SGEMM  PASSED THE TESTS OF ERROR-EXITS",
-                                          "SGEMM  PASSED THE COMPUTATIONAL TESTS"]),
+    ("xblat3s", "sblat3.in", ["sgemm", *LEVEL3_S], fortran_lines(["sgemm", *LEVEL3_S])),
     ("xscblat1", None, ["sdot", "saxpy", "scopy", "sswap", "sasum", "sscal", "snrm2", "isamax"], None),
     ("xscblat2", "sin2", ["sgemv"], ["cblas_sgemv  PASSED THE TESTS OF ERROR-EXITS",
                                       "cblas_sgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_sgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
-    ("xscblat3", "sin3", ["sgemm"], ["cblas_sgemm  PASSED THE TESTS OF ERROR-EXITS",
-                                      "cblas_sgemm  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
-                                      "cblas_sgemm  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
+    ("xscblat3", "sin3", ["sgemm", *LEVEL3_S], cblas_lines(["sgemm", *LEVEL3_S])),
     ("xblat1d", None, ["ddot", "daxpy", "dcopy", "dswap", "dasum", "dscal", "dnrm2", "idamax"], None),
     ("xblat2d", "dblat2.in", ["dgemv"], ["DGEMV  PASSED THE TESTS OF ERROR-EXITS",
                                           "DGEMV  PASSED THE COMPUTATIONAL TESTS"]),
-    ("xblat3d", "dblat3.in", ["dgemm"], ["DGEMM  PASSED THE TESTS OF ERROR-EXITS",
-                                          "DGEMM  PASSED THE COMPUTATIONAL TESTS"]),
+    ("xblat3d", "dblat3.in", ["dgemm", *LEVEL3_D], fortran_lines(["dgemm", *LEVEL3_D])),
     ("xdcblat1", None, ["ddot", "daxpy", "dcopy", "dswap", "dasum", "dscal", "dnrm2", "idamax"], None),
     ("xdcblat2", "din2", ["dgemv"], ["cblas_dgemv  PASSED THE TESTS OF ERROR-EXITS",
                                       "cblas_dgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_dgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
-    ("xdcblat3", "din3", ["dgemm"], ["cblas_dgemm  PASSED THE TESTS OF ERROR-EXITS",
-                                      "cblas_dgemm  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
-                                      "cblas_dgemm  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
+    ("xdcblat3", "din3", ["dgemm", *LEVEL3_D], cblas_lines(["dgemm", *LEVEL3_D])),
 ]
 
 FAILURE = re.compile(r"FAIL|SUSPECT|NOT DETECTED|XERBLA WAS CALLED|\*\*\*\*\*")
@@ -94,12 +106,13 @@ def test_reference_suite_passes_on_gl(tmp_path, program, infile, routines, passe
         assert line in gl_report, f"missing {line!r}:\n{gl_report}"
     # GL answered every call (none went to the CPU BLAS); where the suite counts its
     # computational calls, GL answered exactly that many (the rest were error exits). A device
-    # that cannot compute in double leaves every double-precision call to the CPU BLAS.
+    # that cannot compute in double leaves every double-precision call to the CPU BLAS, and one
+    # without the compute pipeline the Level 3 routines beyond gemm.
     rows = {m.group(1): tuple(map(int, m.group(2, 3, 4)))
             for m in map(PROFILE_ROW.match, gl.stderr.splitlines()) if m}
     for r in routines:
         calls, on_gl, on_cpu = rows[r]
-        if (r.startswith("d") or r == "idamax") and not doubles_on_gl(LIB):
+        if not routine_on_gl(LIB, r):
             assert on_gl == 0 and on_cpu > 0, gl.stderr
             continue
         assert on_gl > 0 and on_cpu == 0, gl.stderr

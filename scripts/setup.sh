@@ -5,12 +5,13 @@
 # numpy and pytest for the Python tests, venv for the packaging test;
 # for the drop-in tests, a system BLAS (OpenBLAS, which Debian also installs as libblas.so.3), gfortran,
 # Debian's numpy (which calls the plain cblas_* names, where pip's numpy calls ILP64 ones), and the
-# reference BLAS with its own test programs (netlib's BLAS and CBLAS conformance suites).
+# reference BLAS with its own test programs (netlib's BLAS and CBLAS conformance suites), and the
+# reference LAPACK (a LAPACK program runs on the preloaded library).
 set -euo pipefail
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 packages="libegl1 libegl-mesa0 libgl1-mesa-dri libgles2 libegl-dev libgl-dev gcc g++ liblsan0
-  libopenblas-dev gfortran python3-numpy python3-venv libblas3 libblas-test"
+  libopenblas-dev gfortran python3-numpy python3-venv libblas3 libblas-test liblapack3"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   $sudo apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages

@@ -5,6 +5,7 @@
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
+use super::level3::{SymmArgs, SyrkArgs, TriArgs};
 use crate::engine::element::Real;
 use crate::engine::memory::is_device_address;
 use crate::routines;
@@ -33,10 +34,20 @@ pub enum Routine {
     Dnrm2,
     Isamax,
     Idamax,
+    Ssymm,
+    Ssyrk,
+    Ssyr2k,
+    Strmm,
+    Strsm,
+    Dsymm,
+    Dsyrk,
+    Dsyr2k,
+    Dtrmm,
+    Dtrsm,
 }
 
 impl Routine {
-    pub const ALL: [Routine; 20] = [
+    pub const ALL: [Routine; 30] = [
         Routine::Saxpy,
         Routine::Sdot,
         Routine::Sscal,
@@ -57,6 +68,16 @@ impl Routine {
         Routine::Dnrm2,
         Routine::Isamax,
         Routine::Idamax,
+        Routine::Ssymm,
+        Routine::Ssyrk,
+        Routine::Ssyr2k,
+        Routine::Strmm,
+        Routine::Strsm,
+        Routine::Dsymm,
+        Routine::Dsyrk,
+        Routine::Dsyr2k,
+        Routine::Dtrmm,
+        Routine::Dtrsm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -81,6 +102,16 @@ impl Routine {
             Routine::Dnrm2 => "dnrm2",
             Routine::Isamax => "isamax",
             Routine::Idamax => "idamax",
+            Routine::Ssymm => "ssymm",
+            Routine::Ssyrk => "ssyrk",
+            Routine::Ssyr2k => "ssyr2k",
+            Routine::Strmm => "strmm",
+            Routine::Strsm => "strsm",
+            Routine::Dsymm => "dsymm",
+            Routine::Dsyrk => "dsyrk",
+            Routine::Dsyr2k => "dsyr2k",
+            Routine::Dtrmm => "dtrmm",
+            Routine::Dtrsm => "dtrsm",
         }
     }
 }
@@ -147,8 +178,17 @@ impl Op {
         }
     }
 
+    /// The invalid value, as the CBLAS message prints it.
+    pub(super) fn bad(self) -> Option<c_int> {
+        match self {
+            Op::Bad(v) => Some(v),
+            Op::BadChar(c) => Some(c_int::from(c)),
+            Op::N | Op::T | Op::C => None,
+        }
+    }
+
     /// The other operation, as row-major CBLAS hands it to the column-major routine.
-    fn flipped(self) -> Op {
+    pub(super) fn flipped(self) -> Op {
         match self {
             Op::N => Op::T,
             Op::T | Op::C => Op::N,
@@ -277,6 +317,11 @@ pub enum Args<T: Real = f32> {
         x: *const T,
         incx: i64,
     },
+    Symm(SymmArgs<T>),
+    /// syrk, or syr2k when `b` is given.
+    Syrk(SyrkArgs<T>),
+    Trmm(TriArgs<T>),
+    Trsm(TriArgs<T>),
 }
 
 /// A call in either precision: what the exports hand to `dispatch` (`Args::….into()`).
@@ -347,10 +392,11 @@ const ILLEGAL_TRANSA: &CStr = c"Illegal TransA setting, %d\n";
 const ILLEGAL_TRANSB: &CStr = c"Illegal TransB setting, %d\n";
 
 /// The checks a CBLAS routine makes before the Fortran routine's: the layout (parameter 1), then
-/// each operation enum at its C position. Tells whether the call is row-major.
-fn cblas_enums(
+/// each enum argument at its C position (its invalid value, if it is one). Tells whether the
+/// call is row-major.
+pub(super) fn cblas_enums(
     layout: Layout,
-    ops: &[(Op, i32, &'static CStr)],
+    enums: &[(Option<c_int>, i32, &'static CStr)],
 ) -> std::result::Result<bool, Fault> {
     let row = match layout {
         // Fortran routines check their characters themselves.
@@ -364,11 +410,9 @@ fn cblas_enums(
             })
         }
     };
-    for &(op, info, form) in ops {
-        let value = match op {
-            Op::Bad(v) => v,
-            Op::BadChar(c) => c_int::from(c),
-            Op::N | Op::T | Op::C => continue,
+    for &(bad, info, form) in enums {
+        let Some(value) = bad else {
+            continue;
         };
         return Err(Fault {
             info,
@@ -379,7 +423,7 @@ fn cblas_enums(
 }
 
 /// Turns a Fortran parameter number into the call's: CBLAS adds one for the layout argument.
-fn fault(info: i32, layout: Layout) -> std::result::Result<(), Fault> {
+pub(super) fn fault(info: i32, layout: Layout) -> std::result::Result<(), Fault> {
     match (info, layout) {
         (0, _) => Ok(()),
         (i, Layout::Fortran) => Err(Fault::at(i)),
@@ -405,7 +449,10 @@ impl<T: Real> GemmArgs<T> {
         let g = self;
         let row = cblas_enums(
             g.layout,
-            &[(g.transa, 2, ILLEGAL_TRANSA), (g.transb, 3, ILLEGAL_TRANSB)],
+            &[
+                (g.transa.bad(), 2, ILLEGAL_TRANSA),
+                (g.transb.bad(), 3, ILLEGAL_TRANSB),
+            ],
         )?;
         let info = if row {
             gemm_info(g.transb, g.transa, g.n, g.m, g.k, g.ldb, g.lda, g.ldc)
@@ -473,7 +520,7 @@ impl<T: Real> GemvArgs<T> {
     /// Row-major: checked as the column-major call on the transposed matrix (M and N exchanged).
     fn check(&self) -> std::result::Result<(), Fault> {
         let g = self;
-        let row = cblas_enums(g.layout, &[(g.trans, 2, ILLEGAL_TRANSA)])?;
+        let row = cblas_enums(g.layout, &[(g.trans.bad(), 2, ILLEGAL_TRANSA)])?;
         let info = if row {
             gemv_info(g.trans.flipped(), g.n, g.m, g.lda, g.incx, g.incy)
         } else {
@@ -489,6 +536,9 @@ impl<T: Real> Args<T> {
         match self {
             Args::Gemv(g) => g.check(),
             Args::Gemm(g) => g.check(),
+            Args::Symm(s) => s.check(),
+            Args::Syrk(s) => s.check(),
+            Args::Trmm(t) | Args::Trsm(t) => t.check(),
             _ => Ok(()),
         }
     }
@@ -498,6 +548,9 @@ impl<T: Real> Args<T> {
         match self {
             Args::Gemv(g) => g.layout,
             Args::Gemm(g) => g.layout,
+            Args::Symm(s) => s.layout,
+            Args::Syrk(s) => s.layout,
+            Args::Trmm(t) | Args::Trsm(t) => t.layout,
             _ => Layout::Fortran,
         }
     }
@@ -519,6 +572,9 @@ impl<T: Real> Args<T> {
             Args::Gemm(g) => product(&[2, g.m, g.n, g.k]),
             Args::Nrm2 { n, .. } => product(&[2, n]),
             Args::Iamax { n, .. } => product(&[n]),
+            Args::Symm(s) => product(&s.flops()),
+            Args::Syrk(s) => product(&s.flops()),
+            Args::Trmm(t) | Args::Trsm(t) => product(&t.flops()),
         }
     }
 
@@ -534,6 +590,9 @@ impl<T: Real> Args<T> {
             Args::Gemv(g) => [addr(g.a), addr(g.x), addr(g.y)],
             Args::Gemm(g) => [addr(g.a), addr(g.b), addr(g.c)],
             Args::Nrm2 { x, .. } | Args::Iamax { x, .. } => [addr(x), 0, 0],
+            Args::Symm(s) => s.pointers(),
+            Args::Syrk(s) => s.pointers(),
+            Args::Trmm(t) | Args::Trsm(t) => t.pointers(),
         };
         ptrs.iter().any(|&p| p != 0 && is_device_address(p))
     }
@@ -587,6 +646,10 @@ impl<T: Real> Args<T> {
             Args::Gemm(g) => g.run_gl()?,
             Args::Nrm2 { n, x, incx } => routines::nrm2(n, x, incx, &mut value)?,
             Args::Iamax { n, x, incx } => return routines::iamax(n, x, incx).map(|i| i as f64),
+            Args::Symm(s) => s.run_gl()?,
+            Args::Syrk(s) => s.run_gl()?,
+            Args::Trmm(t) => t.run_gl(false)?,
+            Args::Trsm(t) => t.run_gl(true)?,
         }
         Ok(value.to_f64())
     }
@@ -675,6 +738,9 @@ impl<T: Real> fmt::Display for Args<T> {
                 g.layout, g.trans, g.m, g.n, g.alpha, g.lda, g.incx, g.beta, g.incy
             ),
             Args::Gemm(g) => g.fmt(f),
+            Args::Symm(s) => s.fmt(f),
+            Args::Syrk(s) => s.fmt(f),
+            Args::Trmm(t) | Args::Trsm(t) => t.fmt(f),
         }
     }
 }

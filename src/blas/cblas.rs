@@ -5,6 +5,7 @@
 use std::ffi::c_int;
 
 use super::call::{Args, GemmArgs, GemvArgs, Layout, Op};
+use super::level3::{Flag, SymmArgs, SyrkArgs, TriArgs, DIAG, SIDE, UPLO};
 use super::CblasIndex;
 use crate::engine::element::Real;
 
@@ -117,4 +118,81 @@ fn gemm_args<T: Real, I: Into<i64>>(
         c,
         ldc: ldc.into(),
     }
+}
+
+/// The Level 3 routines beyond gemm: symm, syrk, syr2k, trmm, trsm.
+macro_rules! cblas_level3 {
+    ($family:ident, $int:ty, $t:ty: $Symm:ident $symm:ident, $Syrk:ident $syrk:ident,
+     $Syr2k:ident $syr2k:ident, $Trmm:ident $trmm:ident, $Trsm:ident $trsm:ident) => {
+        export!($family, $Symm,
+            fn $symm(layout: c_int, side: c_int, uplo: c_int, m: $int, n: $int, alpha: $t,
+                     a: *const $t, lda: $int, b: *const $t, ldb: $int, beta: $t, c: *mut $t,
+                     ldc: $int)
+            = Args::Symm(SymmArgs::new(Layout::from_cblas(layout),
+                [Flag::from_cblas(&SIDE, side), Flag::from_cblas(&UPLO, uplo)], [m, n], alpha,
+                (a, lda), (b, ldb), beta, (c, ldc))).into());
+        export!($family, $Syrk,
+            fn $syrk(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int, alpha: $t,
+                     a: *const $t, lda: $int, beta: $t, c: *mut $t, ldc: $int)
+            = Args::Syrk(SyrkArgs::new(Layout::from_cblas(layout),
+                (Flag::from_cblas(&UPLO, uplo), Op::from_cblas(trans)), [n, k], alpha,
+                (a, lda), None, beta, (c, ldc))).into());
+        export!($family, $Syr2k,
+            fn $syr2k(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int, alpha: $t,
+                      a: *const $t, lda: $int, b: *const $t, ldb: $int, beta: $t, c: *mut $t,
+                      ldc: $int)
+            = Args::Syrk(SyrkArgs::new(Layout::from_cblas(layout),
+                (Flag::from_cblas(&UPLO, uplo), Op::from_cblas(trans)), [n, k], alpha,
+                (a, lda), Some((b, ldb)), beta, (c, ldc))).into());
+        export!($family, $Trmm,
+            fn $trmm(layout: c_int, side: c_int, uplo: c_int, transa: c_int, diag: c_int,
+                     m: $int, n: $int, alpha: $t, a: *const $t, lda: $int, b: *mut $t,
+                     ldb: $int)
+            = Args::Trmm(tri_args(layout, [side, uplo, transa, diag], [m, n], alpha, (a, lda),
+                                  (b, ldb))).into());
+        export!($family, $Trsm,
+            fn $trsm(layout: c_int, side: c_int, uplo: c_int, transa: c_int, diag: c_int,
+                     m: $int, n: $int, alpha: $t, a: *const $t, lda: $int, b: *mut $t,
+                     ldb: $int)
+            = Args::Trsm(tri_args(layout, [side, uplo, transa, diag], [m, n], alpha, (a, lda),
+                                  (b, ldb))).into());
+    };
+}
+
+cblas_level3!(Cblas, c_int, f32: Ssymm cblas_ssymm, Ssyrk cblas_ssyrk, Ssyr2k cblas_ssyr2k,
+    Strmm cblas_strmm, Strsm cblas_strsm);
+
+cblas_level3!(Cblas, c_int, f64: Dsymm cblas_dsymm, Dsyrk cblas_dsyrk, Dsyr2k cblas_dsyr2k,
+    Dtrmm cblas_dtrmm, Dtrsm cblas_dtrsm);
+
+cblas_level3!(Ilp64, i64, f32: Ssymm scipy_cblas_ssymm64_, Ssyrk scipy_cblas_ssyrk64_,
+    Ssyr2k scipy_cblas_ssyr2k64_, Strmm scipy_cblas_strmm64_, Strsm scipy_cblas_strsm64_);
+
+cblas_level3!(Ilp64, i64, f64: Dsymm scipy_cblas_dsymm64_, Dsyrk scipy_cblas_dsyrk64_,
+    Dsyr2k scipy_cblas_dsyr2k64_, Dtrmm scipy_cblas_dtrmm64_, Dtrsm scipy_cblas_dtrsm64_);
+
+/// The common form of a CBLAS trmm's or trsm's arguments, for either integer width and
+/// precision.
+fn tri_args<T: Real, I: Into<i64>>(
+    layout: c_int,
+    [side, uplo, transa, diag]: [c_int; 4],
+    [m, n]: [I; 2],
+    alpha: T,
+    (a, lda): (*const T, I),
+    (b, ldb): (*mut T, I),
+) -> TriArgs<T> {
+    let how = (
+        Flag::from_cblas(&SIDE, side),
+        Flag::from_cblas(&UPLO, uplo),
+        Op::from_cblas(transa),
+        Flag::from_cblas(&DIAG, diag),
+    );
+    TriArgs::new(
+        Layout::from_cblas(layout),
+        how,
+        [m, n],
+        alpha,
+        (a, lda),
+        (b, ldb),
+    )
 }

@@ -5,6 +5,7 @@
 use std::ffi::{c_char, c_int};
 
 use super::call::{Args, GemmArgs, GemvArgs, Layout, Op};
+use super::level3::{Flag, SymmArgs, SyrkArgs, TriArgs, DIAG, SIDE, UPLO};
 use crate::engine::element::Real;
 
 macro_rules! fortran_symbols {
@@ -124,4 +125,77 @@ unsafe fn gemm_args<T: Real>(
         c,
         ldc: (*ldc).into(),
     }
+}
+
+/// The Level 3 routines beyond gemm: symm, syrk, syr2k, trmm, trsm.
+macro_rules! fortran_level3 {
+    ($t:ty: $Symm:ident $symm:ident, $Syrk:ident $syrk:ident, $Syr2k:ident $syr2k:ident,
+     $Trmm:ident $trmm:ident, $Trsm:ident $trsm:ident) => {
+        export!(Fortran, $Symm,
+            fn $symm(side: *const c_char, uplo: *const c_char, m: *const c_int,
+                     n: *const c_int, alpha: *const $t, a: *const $t, lda: *const c_int,
+                     b: *const $t, ldb: *const c_int, beta: *const $t, c: *mut $t,
+                     ldc: *const c_int, side_len: usize, uplo_len: usize)
+            = Args::Symm(SymmArgs::new(Layout::Fortran,
+                [Flag::from_fortran(&SIDE, side), Flag::from_fortran(&UPLO, uplo)], [*m, *n],
+                *alpha, (a, *lda), (b, *ldb), *beta, (c, *ldc))).into());
+
+        export!(Fortran, $Syrk,
+            fn $syrk(uplo: *const c_char, trans: *const c_char, n: *const c_int,
+                     k: *const c_int, alpha: *const $t, a: *const $t, lda: *const c_int,
+                     beta: *const $t, c: *mut $t, ldc: *const c_int, uplo_len: usize,
+                     trans_len: usize)
+            = Args::Syrk(SyrkArgs::new(Layout::Fortran,
+                (Flag::from_fortran(&UPLO, uplo), Op::from_fortran(trans)), [*n, *k], *alpha,
+                (a, *lda), None, *beta, (c, *ldc))).into());
+
+        export!(Fortran, $Syr2k,
+            fn $syr2k(uplo: *const c_char, trans: *const c_char, n: *const c_int,
+                      k: *const c_int, alpha: *const $t, a: *const $t, lda: *const c_int,
+                      b: *const $t, ldb: *const c_int, beta: *const $t, c: *mut $t,
+                      ldc: *const c_int, uplo_len: usize, trans_len: usize)
+            = Args::Syrk(SyrkArgs::new(Layout::Fortran,
+                (Flag::from_fortran(&UPLO, uplo), Op::from_fortran(trans)), [*n, *k], *alpha,
+                (a, *lda), Some((b, *ldb)), *beta, (c, *ldc))).into());
+
+        export!(Fortran, $Trmm,
+            fn $trmm(side: *const c_char, uplo: *const c_char, transa: *const c_char,
+                     diag: *const c_char, m: *const c_int, n: *const c_int, alpha: *const $t,
+                     a: *const $t, lda: *const c_int, b: *mut $t, ldb: *const c_int,
+                     side_len: usize, uplo_len: usize, transa_len: usize, diag_len: usize)
+            = Args::Trmm(tri_args([side, uplo, transa, diag], [m, n], alpha, (a, lda),
+                                  (b, ldb))).into());
+
+        export!(Fortran, $Trsm,
+            fn $trsm(side: *const c_char, uplo: *const c_char, transa: *const c_char,
+                     diag: *const c_char, m: *const c_int, n: *const c_int, alpha: *const $t,
+                     a: *const $t, lda: *const c_int, b: *mut $t, ldb: *const c_int,
+                     side_len: usize, uplo_len: usize, transa_len: usize, diag_len: usize)
+            = Args::Trsm(tri_args([side, uplo, transa, diag], [m, n], alpha, (a, lda),
+                                  (b, ldb))).into());
+    };
+}
+
+fortran_level3!(f32: Ssymm ssymm_, Ssyrk ssyrk_, Ssyr2k ssyr2k_, Strmm strmm_, Strsm strsm_);
+
+fortran_level3!(f64: Dsymm dsymm_, Dsyrk dsyrk_, Dsyr2k dsyr2k_, Dtrmm dtrmm_, Dtrsm dtrsm_);
+
+/// The common form of a Fortran trmm's or trsm's arguments, for either precision.
+///
+/// # Safety
+/// Every pointer to a scalar or character argument is valid.
+unsafe fn tri_args<T: Real>(
+    [side, uplo, transa, diag]: [*const c_char; 4],
+    [m, n]: [*const c_int; 2],
+    alpha: *const T,
+    (a, lda): (*const T, *const c_int),
+    (b, ldb): (*mut T, *const c_int),
+) -> TriArgs<T> {
+    let how = (
+        Flag::from_fortran(&SIDE, side),
+        Flag::from_fortran(&UPLO, uplo),
+        Op::from_fortran(transa),
+        Flag::from_fortran(&DIAG, diag),
+    );
+    TriArgs::new(Layout::Fortran, how, [*m, *n], *alpha, (a, *lda), (b, *ldb))
 }

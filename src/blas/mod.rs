@@ -4,6 +4,7 @@
 //! reference BLAS does, and each call is answered by GL or by the CPU BLAS.
 //!
 //! - `call.rs`: a call in one common form: reference argument checks, flops, GL execution.
+//! - `level3.rs`: the same for symm, syrk, syr2k, trmm and trsm.
 //! - `route.rs`: GL or CPU (`GLBLAS_BACKEND`, thresholds).
 //! - `cpu.rs`: finding the CPU BLAS's definition of a symbol.
 //! - `xerbla.rs`: error exits.
@@ -28,6 +29,7 @@ use undo::Snapshot;
 
 pub mod call;
 pub mod cpu;
+pub mod level3;
 pub mod route;
 pub mod trace;
 pub mod undo;

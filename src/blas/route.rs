@@ -9,7 +9,9 @@
 //!   routine 8-100 times slower than the CPU BLAS. So no call goes there.
 //! - On a GPU, level-1 and level-2 calls on host memory move as many bytes across the bus as the
 //!   CPU reads from memory to do the whole call, so they stay on the CPU; sgemm goes to GL from
-//!   [`GPU_GEMM_FLOPS`] (a 512³ product), where the transfer is small next to the work.
+//!   [`GPU_GEMM_FLOPS`] (a 512³ product), where the transfer is small next to the work. The
+//!   other Level 3 routines (symm, syrk, syr2k, trmm, trsm) use the same threshold on their
+//!   reference flop counts: an estimate, not measured.
 //! - `GLBLAS_GL_MIN_FLOPS=n` replaces all of this: every call of at least n flops goes to GL.
 
 use once_cell::sync::OnceCell;
@@ -82,6 +84,18 @@ fn auto(routine: Routine, flops: u64) -> Route {
         // dgemm: the same estimate, unmeasured (GPUs' fp64 rates range from 1/64 of fp32 to
         // 1/2).
         Routine::Sgemm | Routine::Dgemm => GPU_GEMM_FLOPS,
+        // The rest of Level 3 is packing plus the same gemm kernel (trsm adds small diagonal
+        // solves): gemm's threshold on their reference flop counts, an estimate not measured.
+        Routine::Ssymm
+        | Routine::Ssyrk
+        | Routine::Ssyr2k
+        | Routine::Strmm
+        | Routine::Strsm
+        | Routine::Dsymm
+        | Routine::Dsyrk
+        | Routine::Dsyr2k
+        | Routine::Dtrmm
+        | Routine::Dtrsm => GPU_GEMM_FLOPS,
         _ => return Route::Cpu("small"),
     };
     if flops < threshold {

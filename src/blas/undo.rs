@@ -2,7 +2,8 @@
 //! by chunk), so a failure after the first store leaves an output partly updated; the CPU BLAS
 //! must then start again from the caller's values. Before a GL attempt that has a CPU BLAS to
 //! fall back to, the outputs the call reads before writing them (y of saxpy, x of sscal, both
-//! vectors of sswap, y or C when beta is not zero) are copied; on failure they are put back.
+//! vectors of sswap, y or C when beta is not zero, only C's triangle for syrk and syr2k, B of trmm
+//! and trsm) are copied; on failure they are put back.
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
 use super::call::{each_precision, Args, Call};
@@ -108,6 +109,14 @@ impl<T: Real> Args<T> {
             Args::Gemm(g) if g.beta != T::ZERO => {
                 vec![Region::matrix(g.c, g.c_shape(), g.ldc)]
             }
+            Args::Symm(s) if s.beta != T::ZERO => vec![Region::matrix(s.c, s.c_shape(), s.ldc)],
+            // Only C's triangle: the other is never written, not even with its own values.
+            Args::Syrk(s) if s.beta != T::ZERO => s
+                .c_triangle()
+                .map(|(column, len)| Region::matrix(column, (len, 1), s.ldc))
+                .collect(),
+            // B is the right-hand side, read before the result overwrites it.
+            Args::Trmm(t) | Args::Trsm(t) => vec![Region::matrix(t.b, t.b_shape(), t.ldb)],
             _ => vec![],
         }
     }

@@ -93,6 +93,10 @@ fn c_position(routine: Routine, info: i32) -> i32 {
         (Routine::Sgemm | Routine::Dgemm, 11) => 9,
         (Routine::Sgemv | Routine::Dgemv, 3) => 4,
         (Routine::Sgemv | Routine::Dgemv, 4) => 3,
+        (Routine::Ssymm | Routine::Dsymm, 4) => 5,
+        (Routine::Ssymm | Routine::Dsymm, 5) => 4,
+        (Routine::Strmm | Routine::Dtrmm | Routine::Strsm | Routine::Dtrsm, 6) => 7,
+        (Routine::Strmm | Routine::Dtrmm | Routine::Strsm | Routine::Dtrsm, 7) => 6,
         (_, i) => i,
     }
 }

@@ -1,0 +1,89 @@
+"""LAPACK on glblas: c_tests/preload/lapack_solves.c, built against Debian's reference LAPACK
+(liblapack3) on the reference BLAS (libblas3, not the OpenBLAS that is the system default), solves
+linear systems by LU (gesv), Cholesky (posv, both triangles) and QR (gels) in single and double
+precision at n = 64 (LAPACK's unblocked and recursive paths), 200 and 300 (its blocked paths:
+getrf and potrf block by 64, geqrf by 32 from n = 129), run with glblas preloaded and
+``GLBLAS_BACKEND=gl``, and once without it.
+
+Every residual ratio ||Ax - b|| / (||A|| ||x|| n eps) is under LAPACK's own test threshold (30)
+in both runs, the preloaded one within an order of magnitude of the plain one; the trace shows
+LAPACK's calls of gemm, trsm, syrk and trmm (dlarfb's) answered by GL, and where the device cannot
+run them (no compute pipeline for the Level 3 routines beyond gemm, no doubles for the d
+routines) answered by the CPU BLAS, with that reason."""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+import glblas
+from gl_device import is_glblas_setting, routine_on_gl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.normpath(os.path.join(HERE, os.pardir, "c_tests", "preload", "lapack_solves.c"))
+BLAS_DIR = "/usr/lib/x86_64-linux-gnu/blas"  # the reference libblas.so.3 (libblas3)
+LAPACK_DIR = "/usr/lib/x86_64-linux-gnu/lapack"  # the reference liblapack.so.3 (liblapack3)
+LIB = glblas.library_path()
+SIZES = ("64", "200", "300")
+THRESHOLD = 30.0  # LAPACK's testing threshold for these ratios
+SOLVES = ("gesv", "gels", "posv-L", "posv-U")
+ROUTINES = ("gemm", "trsm", "syrk", "trmm")
+TRACE = re.compile(r"^glblas-trace: (\w+) .* route=(\S+) reason=(\S+) us=\d+$")
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory):
+    for lib in (os.path.join(BLAS_DIR, "libblas.so.3"), os.path.join(LAPACK_DIR, "liblapack.so.3")):
+        assert os.path.exists(lib), f"{lib} missing: the test script installs libblas3, liblapack3"
+    out = tmp_path_factory.mktemp("lapack") / "lapack_solves"
+    cmd = ["cc", "-O2", "-std=gnu11", "-Wall", "-Werror", "-o", str(out), SOURCE,
+           os.path.join(LAPACK_DIR, "liblapack.so.3"), os.path.join(BLAS_DIR, "libblas.so.3"),
+           "-lm"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    assert p.returncode == 0, f"build failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}"
+    return str(out)
+
+
+def run(program, trace=None):
+    """The program's ratios {(solve, precision, n): ratio}, and its stderr."""
+    env = {k: v for k, v in os.environ.items()
+           if not is_glblas_setting(k) and k != "LD_PRELOAD"}
+    env["LD_LIBRARY_PATH"] = f"{BLAS_DIR}:{LAPACK_DIR}"
+    if trace:
+        env.update(LD_PRELOAD=LIB, GLBLAS_BACKEND="gl", GLBLAS_TRACE=str(trace))
+    p = subprocess.run([program, *SIZES], env=env, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stdout + p.stderr
+    ratios = {}
+    for line in p.stdout.splitlines():
+        solve, precision, n, info, ratio = line.split()
+        assert info == "0", line
+        ratios[solve, precision, n] = float(ratio)
+    assert set(ratios) == {(s, p, n) for s in SOLVES for p in "sd" for n in SIZES}, p.stdout
+    return ratios, p.stderr
+
+
+def test_lapack_solves_on_gl(program, tmp_path):
+    plain, _ = run(program)
+    trace = tmp_path / "trace.txt"
+    gl, stderr = run(program, trace)
+    assert "glblas: warning" not in stderr, stderr
+    for key, ratio in gl.items():
+        assert plain[key] < THRESHOLD, (key, plain[key])
+        assert ratio < THRESHOLD and ratio < 10 * max(plain[key], 0.1), (key, ratio, plain[key])
+
+    routes = {}
+    for line in trace.read_text().splitlines():
+        m = TRACE.match(line)
+        assert m, line
+        routes.setdefault(m.group(1), []).append(m.group(2, 3))
+    for p in "sd":
+        for r in ROUTINES:
+            symbol = f"{p}{r}_"
+            assert routes.get(symbol), f"LAPACK made no {symbol} call: {sorted(routes)}"
+            if routine_on_gl(LIB, p + r):
+                want = {("gl", "backend")}
+            else:
+                want = {("cpu", "no-compute"), ("cpu", "no-double")}
+            got = set(routes[symbol])
+            assert got <= want, (symbol, got)

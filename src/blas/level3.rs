@@ -1,0 +1,796 @@
+//! The Level 3 routines beyond gemm as BLAS-compatible calls (symm, syrk, syr2k, trmm, trsm):
+//! their arguments, the reference checks, flops, trace text and computation on GL, next to each
+//! other. Row-major CBLAS calls become the column-major call the reference CBLAS makes: M and N
+//! exchanged (symm, trmm, trsm), side and uplo swapped, and syrk's/syr2k's trans flipped; they
+//! are checked as that call, so they report its parameter numbers as the reference does.
+
+use std::ffi::{c_char, c_int, CStr};
+use std::fmt;
+
+use super::call::{cblas_enums, fault, Fault, Layout, Op};
+use crate::engine::element::Real;
+use crate::routines;
+use crate::status::Result;
+
+/// The two values a side, uplo or diag argument may take: the Fortran letters (upper case) and
+/// the CBLAS values of the same two, and what the reference CBLAS prints for anything else.
+pub struct Choices {
+    letters: [u8; 2],
+    values: [c_int; 2],
+    message: &'static CStr,
+}
+
+pub const SIDE: Choices = Choices {
+    letters: *b"LR",
+    values: [141, 142],
+    message: c"Illegal Side setting, %d\n",
+};
+pub const UPLO: Choices = Choices {
+    letters: *b"UL",
+    values: [121, 122],
+    message: c"Illegal Uplo setting, %d\n",
+};
+pub const DIAG: Choices = Choices {
+    letters: *b"NU",
+    values: [131, 132],
+    message: c"Illegal Diag setting, %d\n",
+};
+const ILLEGAL_TRANS: &CStr = c"Illegal Trans setting, %d\n";
+
+/// A side, uplo or diag argument as the caller gave it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flag {
+    /// A valid value: its Fortran letter, upper case.
+    Is(u8),
+    /// Neither CBLAS value.
+    Bad(c_int),
+    /// Neither Fortran letter.
+    BadChar(u8),
+}
+
+impl Flag {
+    pub fn from_cblas(choices: &Choices, v: c_int) -> Flag {
+        match choices.values.iter().position(|&c| c == v) {
+            Some(i) => Flag::Is(choices.letters[i]),
+            None => Flag::Bad(v),
+        }
+    }
+
+    /// # Safety
+    /// `c` must point to a readable character.
+    pub unsafe fn from_fortran(choices: &Choices, c: *const c_char) -> Flag {
+        let given = *c as u8;
+        let letter = given.to_ascii_uppercase();
+        if choices.letters.contains(&letter) {
+            Flag::Is(letter)
+        } else {
+            Flag::BadChar(given)
+        }
+    }
+
+    /// Whether this is the value of Fortran letter `letter`.
+    fn is(self, letter: u8) -> bool {
+        self == Flag::Is(letter)
+    }
+
+    /// The other valid value (row-major CBLAS swaps side and uplo).
+    fn swapped(self, choices: &Choices) -> Flag {
+        match self {
+            Flag::Is(c) if c == choices.letters[0] => Flag::Is(choices.letters[1]),
+            Flag::Is(_) => Flag::Is(choices.letters[0]),
+            bad => bad,
+        }
+    }
+
+    /// The invalid value, as the CBLAS message prints it.
+    pub(super) fn bad(self) -> Option<c_int> {
+        match self {
+            Flag::Is(_) => None,
+            Flag::Bad(v) => Some(v),
+            Flag::BadChar(c) => Some(c_int::from(c)),
+        }
+    }
+}
+
+impl fmt::Display for Flag {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Flag::Is(c) => write!(f, "{}", char::from(*c)),
+            Flag::Bad(v) => write!(f, "{v}"),
+            Flag::BadChar(c) if c.is_ascii_graphic() => write!(f, "{}", char::from(*c)),
+            Flag::BadChar(c) => write!(f, "{c:#04x}"),
+        }
+    }
+}
+
+/// `max(1, rows)`: the smallest valid leading dimension.
+fn ld_min(rows: i64) -> i64 {
+    rows.max(1)
+}
+
+/// The first failing check of a list in the reference order: its parameter number, or 0.
+fn first(checks: &[(bool, i32)]) -> i32 {
+    checks
+        .iter()
+        .find(|(failed, _)| *failed)
+        .map_or(0, |&(_, info)| info)
+}
+
+/// (side, uplo, m, n) of the column-major call a symm, trmm or trsm becomes: a row-major one
+/// has side and uplo swapped and M and N exchanged.
+fn sided(layout: Layout, side: Flag, uplo: Flag, [m, n]: [i64; 2]) -> (Flag, Flag, i64, i64) {
+    if layout == Layout::Row {
+        (side.swapped(&SIDE), uplo.swapped(&UPLO), n, m)
+    } else {
+        (side, uplo, m, n)
+    }
+}
+
+/// A matrix operand and its leading dimension.
+type Operand<P, I = i64> = (P, I);
+
+/// The arguments of ssymm (`T = f32`) or dsymm: C := alpha*A*B + beta*C (side L) or
+/// alpha*B*A + beta*C (side R), A symmetric.
+#[derive(Clone, Copy, Debug)]
+pub struct SymmArgs<T: Real = f32> {
+    pub layout: Layout,
+    pub side: Flag,
+    pub uplo: Flag,
+    pub m: i64,
+    pub n: i64,
+    pub alpha: T,
+    pub a: *const T,
+    pub lda: i64,
+    pub b: *const T,
+    pub ldb: i64,
+    pub beta: T,
+    pub c: *mut T,
+    pub ldc: i64,
+}
+
+impl<T: Real> SymmArgs<T> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new<I: Into<i64>>(
+        layout: Layout,
+        [side, uplo]: [Flag; 2],
+        [m, n]: [I; 2],
+        alpha: T,
+        (a, lda): Operand<*const T, I>,
+        (b, ldb): Operand<*const T, I>,
+        beta: T,
+        (c, ldc): Operand<*mut T, I>,
+    ) -> SymmArgs<T> {
+        SymmArgs {
+            layout,
+            side,
+            uplo,
+            m: m.into(),
+            n: n.into(),
+            alpha,
+            a,
+            lda: lda.into(),
+            b,
+            ldb: ldb.into(),
+            beta,
+            c,
+            ldc: ldc.into(),
+        }
+    }
+
+    /// (side, uplo, m, n) of the column-major call.
+    fn column_major(&self) -> (Flag, Flag, i64, i64) {
+        sided(self.layout, self.side, self.uplo, [self.m, self.n])
+    }
+
+    /// C as the column-major matrix it is stored as, (rows, cols).
+    pub fn c_shape(&self) -> (i64, i64) {
+        let (_, _, m, n) = self.column_major();
+        (m, n)
+    }
+
+    pub(super) fn check(&self) -> std::result::Result<(), Fault> {
+        cblas_enums(
+            self.layout,
+            &[
+                (self.side.bad(), 2, SIDE.message),
+                (self.uplo.bad(), 3, UPLO.message),
+            ],
+        )?;
+        let (side, uplo, m, n) = self.column_major();
+        let nrowa = if side.is(b'L') { m } else { n };
+        let info = first(&[
+            (!matches!(side, Flag::Is(_)), 1),
+            (!matches!(uplo, Flag::Is(_)), 2),
+            (m < 0, 3),
+            (n < 0, 4),
+            (self.lda < ld_min(nrowa), 7),
+            (self.ldb < ld_min(m), 9),
+            (self.ldc < ld_min(m), 12),
+        ]);
+        fault(info, self.layout)
+    }
+
+    /// 2m²n (A on the left) or 2mn², as the reference counts them.
+    pub(super) fn flops(&self) -> [i64; 4] {
+        let ka = if self.side.is(b'R') { self.n } else { self.m };
+        [2, ka, self.m, self.n]
+    }
+
+    pub(super) fn pointers(&self) -> [usize; 3] {
+        [self.a as usize, self.b as usize, self.c as usize]
+    }
+
+    /// # Safety
+    /// As for `Call::run_gl`.
+    pub(super) unsafe fn run_gl(&self) -> Result<()> {
+        let (side, uplo, m, n) = self.column_major();
+        routines::symm(
+            side.is(b'R'),
+            uplo.is(b'U'),
+            m,
+            n,
+            self.alpha,
+            (self.a, self.lda),
+            (self.b, self.ldb),
+            self.beta,
+            (self.c, self.ldc),
+        )
+    }
+}
+
+impl<T: Real> fmt::Display for SymmArgs<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let s = self;
+        write!(
+            f,
+            "{}side={} uplo={} m={} n={} alpha={} lda={} ldb={} beta={} ldc={}",
+            s.layout, s.side, s.uplo, s.m, s.n, s.alpha, s.lda, s.ldb, s.beta, s.ldc
+        )
+    }
+}
+
+/// The arguments of ssyrk (`b` None) or ssyr2k (`T = f32`), or of dsyrk or dsyr2k:
+/// C := alpha*op(A)*op(A)^T + beta*C, or alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C,
+/// only C's uplo triangle read and written.
+#[derive(Clone, Copy, Debug)]
+pub struct SyrkArgs<T: Real = f32> {
+    pub layout: Layout,
+    pub uplo: Flag,
+    pub trans: Op,
+    pub n: i64,
+    pub k: i64,
+    pub alpha: T,
+    pub a: *const T,
+    pub lda: i64,
+    pub b: Option<Operand<*const T>>,
+    pub beta: T,
+    pub c: *mut T,
+    pub ldc: i64,
+}
+
+impl<T: Real> SyrkArgs<T> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new<I: Into<i64>>(
+        layout: Layout,
+        (uplo, trans): (Flag, Op),
+        [n, k]: [I; 2],
+        alpha: T,
+        (a, lda): Operand<*const T, I>,
+        b: Option<Operand<*const T, I>>,
+        beta: T,
+        (c, ldc): Operand<*mut T, I>,
+    ) -> SyrkArgs<T> {
+        SyrkArgs {
+            layout,
+            uplo,
+            trans,
+            n: n.into(),
+            k: k.into(),
+            alpha,
+            a,
+            lda: lda.into(),
+            b: b.map(|(b, ldb)| (b, ldb.into())),
+            beta,
+            c,
+            ldc: ldc.into(),
+        }
+    }
+
+    /// (uplo, trans) of the column-major call: row-major C is stored as C^T, the other
+    /// triangle, and op(A) is read as the other operation.
+    fn column_major(&self) -> (Flag, Op) {
+        if self.layout == Layout::Row {
+            (self.uplo.swapped(&UPLO), self.trans.flipped())
+        } else {
+            (self.uplo, self.trans)
+        }
+    }
+
+    /// The stored triangle of C, column by column: (first element, length) of each column's
+    /// part (the call's only reads and writes of C).
+    pub fn c_triangle(&self) -> impl Iterator<Item = (*mut T, i64)> + '_ {
+        let upper = self.column_major().0.is(b'U');
+        let n = self.n.max(0);
+        (0..n).map(move |j| {
+            let (first, len) = if upper { (0, j + 1) } else { (j, n - j) };
+            let offset = (j as usize) * (self.ldc.max(0) as usize) + first as usize;
+            (self.c.wrapping_add(offset), len)
+        })
+    }
+
+    pub(super) fn check(&self) -> std::result::Result<(), Fault> {
+        // The reference CBLAS reports a bad uplo of a row-major call as parameter 3.
+        let uplo_position = if self.layout == Layout::Row { 3 } else { 2 };
+        cblas_enums(
+            self.layout,
+            &[
+                (self.uplo.bad(), uplo_position, UPLO.message),
+                (self.trans.bad(), 3, ILLEGAL_TRANS),
+            ],
+        )?;
+        let (uplo, trans) = self.column_major();
+        let nrowa = if trans == Op::N { self.n } else { self.k };
+        let (ldb_bad, ldc_position) = match self.b {
+            Some((_, ldb)) => (ldb < ld_min(nrowa), 12),
+            None => (false, 10),
+        };
+        let info = first(&[
+            (!matches!(uplo, Flag::Is(_)), 1),
+            (trans.bad().is_some(), 2),
+            (self.n < 0, 3),
+            (self.k < 0, 4),
+            (self.lda < ld_min(nrowa), 7),
+            (ldb_bad, 9),
+            (self.ldc < ld_min(self.n), ldc_position),
+        ]);
+        fault(info, self.layout)
+    }
+
+    /// n²k (syrk) or 2n²k (syr2k), as the reference counts them.
+    pub(super) fn flops(&self) -> [i64; 4] {
+        let products = if self.b.is_some() { 2 } else { 1 };
+        [products, self.n, self.n, self.k]
+    }
+
+    pub(super) fn pointers(&self) -> [usize; 3] {
+        let b = self.b.map_or(0, |(b, _)| b as usize);
+        [self.a as usize, b, self.c as usize]
+    }
+
+    /// # Safety
+    /// As for `Call::run_gl`.
+    pub(super) unsafe fn run_gl(&self) -> Result<()> {
+        let (uplo, trans) = self.column_major();
+        routines::syrk(
+            uplo.is(b'U'),
+            trans != Op::N,
+            self.n,
+            self.k,
+            self.alpha,
+            (self.a, self.lda),
+            self.b,
+            self.beta,
+            (self.c, self.ldc),
+        )
+    }
+}
+
+impl<T: Real> fmt::Display for SyrkArgs<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let s = self;
+        write!(
+            f,
+            "{}uplo={} trans={} n={} k={} alpha={} lda={}",
+            s.layout, s.uplo, s.trans, s.n, s.k, s.alpha, s.lda
+        )?;
+        if let Some((_, ldb)) = s.b {
+            write!(f, " ldb={ldb}")?;
+        }
+        write!(f, " beta={} ldc={}", s.beta, s.ldc)
+    }
+}
+
+/// The arguments of strmm and strsm (`T = f32`), or dtrmm and dtrsm: B := alpha*op(A)*B (side
+/// L) or alpha*B*op(A), or the solution X of op(A)*X = alpha*B or X*op(A) = alpha*B; A
+/// triangular.
+#[derive(Clone, Copy, Debug)]
+pub struct TriArgs<T: Real = f32> {
+    pub layout: Layout,
+    pub side: Flag,
+    pub uplo: Flag,
+    pub transa: Op,
+    pub diag: Flag,
+    pub m: i64,
+    pub n: i64,
+    pub alpha: T,
+    pub a: *const T,
+    pub lda: i64,
+    pub b: *mut T,
+    pub ldb: i64,
+}
+
+impl<T: Real> TriArgs<T> {
+    pub fn new<I: Into<i64>>(
+        layout: Layout,
+        (side, uplo, transa, diag): (Flag, Flag, Op, Flag),
+        [m, n]: [I; 2],
+        alpha: T,
+        (a, lda): Operand<*const T, I>,
+        (b, ldb): Operand<*mut T, I>,
+    ) -> TriArgs<T> {
+        TriArgs {
+            layout,
+            side,
+            uplo,
+            transa,
+            diag,
+            m: m.into(),
+            n: n.into(),
+            alpha,
+            a,
+            lda: lda.into(),
+            b,
+            ldb: ldb.into(),
+        }
+    }
+
+    /// (side, uplo, m, n) of the column-major call (op and diag are the same).
+    fn column_major(&self) -> (Flag, Flag, i64, i64) {
+        sided(self.layout, self.side, self.uplo, [self.m, self.n])
+    }
+
+    /// B as the column-major matrix it is stored as, (rows, cols).
+    pub fn b_shape(&self) -> (i64, i64) {
+        let (_, _, m, n) = self.column_major();
+        (m, n)
+    }
+
+    pub(super) fn check(&self) -> std::result::Result<(), Fault> {
+        cblas_enums(
+            self.layout,
+            &[
+                (self.side.bad(), 2, SIDE.message),
+                (self.uplo.bad(), 3, UPLO.message),
+                (self.transa.bad(), 4, ILLEGAL_TRANS),
+                (self.diag.bad(), 5, DIAG.message),
+            ],
+        )?;
+        let (side, uplo, m, n) = self.column_major();
+        let nrowa = if side.is(b'L') { m } else { n };
+        let info = first(&[
+            (!matches!(side, Flag::Is(_)), 1),
+            (!matches!(uplo, Flag::Is(_)), 2),
+            (self.transa.bad().is_some(), 3),
+            (!matches!(self.diag, Flag::Is(_)), 4),
+            (m < 0, 5),
+            (n < 0, 6),
+            (self.lda < ld_min(nrowa), 9),
+            (self.ldb < ld_min(m), 11),
+        ]);
+        fault(info, self.layout)
+    }
+
+    /// m²n (A on the left) or mn², as the reference counts them.
+    pub(super) fn flops(&self) -> [i64; 4] {
+        let ka = if self.side.is(b'R') { self.n } else { self.m };
+        [1, ka, self.m, self.n]
+    }
+
+    pub(super) fn pointers(&self) -> [usize; 3] {
+        [self.a as usize, self.b as usize, 0]
+    }
+
+    /// trmm, or trsm when `solve`.
+    ///
+    /// # Safety
+    /// As for `Call::run_gl`.
+    pub(super) unsafe fn run_gl(&self, solve: bool) -> Result<()> {
+        let (side, uplo, m, n) = self.column_major();
+        let how = (
+            side.is(b'R'),
+            uplo.is(b'U'),
+            self.transa != Op::N,
+            self.diag.is(b'U'),
+        );
+        routines::triangular(
+            solve,
+            how,
+            m,
+            n,
+            self.alpha,
+            (self.a, self.lda),
+            (self.b, self.ldb),
+        )
+    }
+}
+
+impl<T: Real> fmt::Display for TriArgs<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let s = self;
+        write!(
+            f,
+            "{}side={} uplo={} transa={} diag={} m={} n={} alpha={} lda={} ldb={}",
+            s.layout, s.side, s.uplo, s.transa, s.diag, s.m, s.n, s.alpha, s.lda, s.ldb
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blas::call::Args;
+    use Layout::{Col, Fortran, Row};
+    use Op::{N, T};
+
+    const L: Flag = Flag::Is(b'L');
+    const R: Flag = Flag::Is(b'R');
+    const U: Flag = Flag::Is(b'U');
+    const NU: Flag = Flag::Is(b'N');
+    const BAD: Flag = Flag::Bad(0);
+
+    fn info(a: Args<f32>) -> i32 {
+        a.check().err().map_or(0, |f| f.info)
+    }
+
+    fn symm(layout: Layout, side: Flag, uplo: Flag, dims: [i64; 5]) -> i32 {
+        let [m, n, lda, ldb, ldc] = dims;
+        let (a, c) = (std::ptr::null(), std::ptr::null_mut());
+        info(Args::Symm(SymmArgs::new(
+            layout,
+            [side, uplo],
+            [m, n],
+            1.0,
+            (a, lda),
+            (a, ldb),
+            0.0,
+            (c, ldc),
+        )))
+    }
+
+    fn syrk(layout: Layout, uplo: Flag, trans: Op, two: bool, dims: [i64; 5]) -> i32 {
+        let [n, k, lda, ldb, ldc] = dims;
+        let (a, c) = (std::ptr::null(), std::ptr::null_mut());
+        let b = two.then_some((a, ldb));
+        info(Args::Syrk(SyrkArgs::new(
+            layout,
+            (uplo, trans),
+            [n, k],
+            1.0,
+            (a, lda),
+            b,
+            0.0,
+            (c, ldc),
+        )))
+    }
+
+    fn tri(layout: Layout, how: (Flag, Flag, Op, Flag), dims: [i64; 4]) -> i32 {
+        let [m, n, lda, ldb] = dims;
+        let t = TriArgs::new(
+            layout,
+            how,
+            [m, n],
+            1.0,
+            (std::ptr::null(), lda),
+            (std::ptr::null_mut(), ldb),
+        );
+        assert_eq!(info(Args::Trmm(t)), info(Args::Trsm(t)));
+        info(Args::Trsm(t))
+    }
+
+    #[test]
+    fn symm_reports_the_reference_positions() {
+        let ok = [2, 2, 2, 2, 2];
+        // Fortran: SIDE 1, UPLO 2, M 3, N 4, LDA 7, LDB 9, LDC 12.
+        assert_eq!(symm(Fortran, Flag::BadChar(b'X'), U, ok), 1);
+        assert_eq!(symm(Fortran, L, Flag::BadChar(b'X'), ok), 2);
+        assert_eq!(symm(Fortran, L, U, [-1, 2, 2, 2, 2]), 3);
+        assert_eq!(symm(Fortran, L, U, [2, -1, 2, 2, 2]), 4);
+        assert_eq!(
+            symm(Fortran, L, U, [3, 2, 2, 3, 3]),
+            7,
+            "lda >= m, A on the left"
+        );
+        assert_eq!(
+            symm(Fortran, R, U, [2, 3, 2, 2, 2]),
+            7,
+            "lda >= n, A on the right"
+        );
+        assert_eq!(symm(Fortran, R, U, [3, 2, 2, 2, 3]), 9, "ldb >= m");
+        assert_eq!(symm(Fortran, L, U, [2, 2, 2, 2, 1]), 12);
+        assert_eq!(symm(Fortran, L, U, [0, 0, 1, 1, 1]), 0);
+        // Column-major CBLAS: layout 1, side 2, uplo 3, then the Fortran positions plus one.
+        assert_eq!(symm(Layout::Bad(5), BAD, BAD, ok), 1);
+        assert_eq!(symm(Col, BAD, BAD, ok), 2);
+        assert_eq!(symm(Col, L, BAD, ok), 3);
+        assert_eq!(symm(Col, L, U, [-1, 2, 2, 2, 2]), 4);
+        assert_eq!(symm(Col, L, U, [2, -1, 2, 2, 2]), 5);
+        assert_eq!(symm(Col, L, U, [3, 2, 2, 3, 3]), 8);
+        assert_eq!(symm(Col, L, U, [3, 2, 3, 2, 3]), 10);
+        assert_eq!(symm(Col, L, U, [3, 2, 3, 3, 2]), 13);
+        // Row-major: the column-major call on exchanged M and N, side and uplo swapped (the
+        // handler swaps 4 and 5 back).
+        assert_eq!(symm(Row, BAD, U, ok), 2);
+        assert_eq!(symm(Row, L, BAD, ok), 3);
+        assert_eq!(symm(Row, L, U, [-1, 2, 2, 2, 2]), 5);
+        assert_eq!(symm(Row, L, U, [2, -1, 2, 2, 2]), 4);
+        assert_eq!(
+            symm(Row, L, U, [3, 2, 2, 2, 2]),
+            8,
+            "row-major lda >= m, side L"
+        );
+        assert_eq!(
+            symm(Row, R, U, [3, 2, 2, 2, 2]),
+            0,
+            "row-major lda >= n, side R"
+        );
+        assert_eq!(symm(Row, L, U, [2, 3, 2, 2, 3]), 10, "row-major ldb >= n");
+        assert_eq!(symm(Row, L, U, [2, 3, 2, 3, 2]), 13, "row-major ldc >= n");
+    }
+
+    #[test]
+    fn syrk_and_syr2k_report_the_reference_positions() {
+        let ok = [2, 2, 2, 2, 2];
+        let x = Flag::BadChar(b'X');
+        for two in [false, true] {
+            let ldc = if two { 12 } else { 10 };
+            // Fortran: UPLO 1, TRANS 2, N 3, K 4, LDA 7, (syr2k) LDB 9, LDC 10 or 12.
+            assert_eq!(syrk(Fortran, x, N, two, ok), 1);
+            assert_eq!(syrk(Fortran, U, Op::BadChar(b'X'), two, ok), 2);
+            assert_eq!(syrk(Fortran, U, N, two, [-1, 2, 2, 2, 2]), 3);
+            assert_eq!(syrk(Fortran, U, N, two, [2, -1, 2, 2, 2]), 4);
+            assert_eq!(syrk(Fortran, U, N, two, [3, 2, 2, 3, 3]), 7, "lda >= n");
+            assert_eq!(syrk(Fortran, U, T, two, [2, 3, 2, 3, 2]), 7, "lda >= k");
+            assert_eq!(syrk(Fortran, U, Op::C, two, [2, 3, 3, 3, 2]), 0);
+            assert_eq!(syrk(Fortran, U, N, two, [2, 2, 2, 2, 1]), ldc);
+            // Column-major CBLAS: layout 1, uplo 2, trans 3, then plus one.
+            assert_eq!(syrk(Layout::Bad(0), BAD, N, two, ok), 1);
+            assert_eq!(syrk(Col, BAD, N, two, ok), 2);
+            assert_eq!(syrk(Col, U, Op::Bad(0), two, ok), 3);
+            assert_eq!(syrk(Col, U, N, two, [-1, 2, 2, 2, 2]), 4);
+            assert_eq!(syrk(Col, U, N, two, [2, -1, 2, 2, 2]), 5);
+            assert_eq!(syrk(Col, U, N, two, [3, 2, 2, 3, 3]), 8);
+            assert_eq!(syrk(Col, U, N, two, [2, 2, 2, 2, 1]), ldc + 1);
+            // Row-major: the reference reports a bad uplo as 3 too; trans flips, so lda >= k
+            // for NoTrans.
+            assert_eq!(syrk(Row, BAD, N, two, ok), 3);
+            assert_eq!(syrk(Row, U, Op::Bad(0), two, ok), 3);
+            assert_eq!(syrk(Row, U, N, two, [-1, 2, 2, 2, 2]), 4);
+            assert_eq!(
+                syrk(Row, U, N, two, [2, 3, 2, 3, 2]),
+                8,
+                "row-major lda >= k"
+            );
+            assert_eq!(
+                syrk(Row, U, T, two, [3, 2, 2, 2, 3]),
+                8,
+                "row-major lda >= n"
+            );
+            assert_eq!(syrk(Row, U, N, two, [2, 2, 2, 2, 1]), ldc + 1);
+        }
+        assert_eq!(syrk(Fortran, U, N, true, [3, 2, 3, 2, 3]), 9, "ldb >= n");
+        assert_eq!(syrk(Col, U, T, true, [2, 3, 3, 2, 2]), 10, "ldb >= k");
+        assert_eq!(
+            syrk(Row, U, N, true, [2, 3, 3, 2, 2]),
+            10,
+            "row-major ldb >= k"
+        );
+    }
+
+    #[test]
+    fn trmm_and_trsm_report_the_reference_positions() {
+        let ok = [2, 2, 2, 2];
+        let x = Flag::BadChar(b'x');
+        // Fortran: SIDE 1, UPLO 2, TRANSA 3, DIAG 4, M 5, N 6, LDA 9, LDB 11.
+        assert_eq!(tri(Fortran, (x, U, N, NU), ok), 1);
+        assert_eq!(tri(Fortran, (L, x, N, NU), ok), 2);
+        assert_eq!(tri(Fortran, (L, U, Op::BadChar(b'x'), NU), ok), 3);
+        assert_eq!(tri(Fortran, (L, U, N, x), ok), 4);
+        assert_eq!(tri(Fortran, (L, U, N, NU), [-1, 2, 2, 2]), 5);
+        assert_eq!(tri(Fortran, (L, U, N, NU), [2, -1, 2, 2]), 6);
+        assert_eq!(
+            tri(Fortran, (L, U, T, NU), [3, 2, 2, 3]),
+            9,
+            "lda >= m, side L"
+        );
+        assert_eq!(
+            tri(Fortran, (R, U, T, NU), [2, 3, 2, 2]),
+            9,
+            "lda >= n, side R"
+        );
+        assert_eq!(tri(Fortran, (R, U, T, NU), [3, 2, 2, 2]), 11, "ldb >= m");
+        assert_eq!(tri(Fortran, (L, U, N, NU), [0, 0, 1, 1]), 0);
+        // Column-major CBLAS: layout 1, side 2, uplo 3, transa 4, diag 5, then plus one.
+        assert_eq!(tri(Layout::Bad(0), (BAD, U, N, NU), ok), 1);
+        assert_eq!(tri(Col, (BAD, U, N, NU), ok), 2);
+        assert_eq!(tri(Col, (L, BAD, N, NU), ok), 3);
+        assert_eq!(tri(Col, (L, U, Op::Bad(0), NU), ok), 4);
+        assert_eq!(tri(Col, (L, U, N, BAD), ok), 5);
+        assert_eq!(tri(Col, (L, U, N, NU), [-1, 2, 2, 2]), 6);
+        assert_eq!(tri(Col, (L, U, N, NU), [2, -1, 2, 2]), 7);
+        assert_eq!(tri(Col, (L, U, N, NU), [3, 2, 2, 3]), 10);
+        assert_eq!(tri(Col, (L, U, N, NU), [3, 2, 3, 2]), 12);
+        // Row-major: M and N exchanged (the handler swaps 6 and 7 back), side and uplo swapped.
+        assert_eq!(tri(Row, (BAD, U, N, NU), ok), 2);
+        assert_eq!(tri(Row, (L, BAD, N, NU), ok), 3);
+        assert_eq!(tri(Row, (L, U, Op::Bad(0), NU), ok), 4);
+        assert_eq!(tri(Row, (L, U, N, BAD), ok), 5);
+        assert_eq!(tri(Row, (L, U, N, NU), [-1, 2, 2, 2]), 7);
+        assert_eq!(tri(Row, (L, U, N, NU), [2, -1, 2, 2]), 6);
+        assert_eq!(
+            tri(Row, (L, U, N, NU), [3, 2, 2, 2]),
+            10,
+            "row-major lda >= m, side L"
+        );
+        assert_eq!(
+            tri(Row, (R, U, N, NU), [2, 3, 2, 3]),
+            10,
+            "row-major lda >= n, side R"
+        );
+        assert_eq!(
+            tri(Row, (R, U, N, NU), [2, 3, 3, 2]),
+            12,
+            "row-major ldb >= n"
+        );
+    }
+
+    #[test]
+    fn enum_arguments_parse_as_the_reference_does() {
+        let c = |b: u8| b as c_char;
+        unsafe {
+            assert_eq!(Flag::from_fortran(&SIDE, &c(b'r')), R);
+            assert_eq!(Flag::from_fortran(&UPLO, &c(b'l')), L);
+            assert_eq!(Flag::from_fortran(&DIAG, &c(b'u')), U);
+            assert_eq!(Flag::from_fortran(&DIAG, &c(b'x')), Flag::BadChar(b'x'));
+        }
+        assert_eq!(Flag::from_cblas(&SIDE, 142), R);
+        assert_eq!(Flag::from_cblas(&UPLO, 122), L);
+        assert_eq!(Flag::from_cblas(&DIAG, 131), NU);
+        assert_eq!(Flag::from_cblas(&DIAG, 121), Flag::Bad(121));
+        assert_eq!(U.swapped(&UPLO), L);
+        assert_eq!(L.swapped(&SIDE), R);
+    }
+
+    #[test]
+    fn flops_as_the_reference_counts_them() {
+        let (a, c) = (std::ptr::null(), std::ptr::null_mut::<f32>());
+        let s = |side| SymmArgs::new(Col, [side, U], [3, 5], 1.0, (a, 5), (a, 3), 0.0, (c, 3));
+        assert_eq!(Args::Symm(s(L)).flops(), 2 * 3 * 3 * 5);
+        assert_eq!(Args::Symm(s(R)).flops(), 2 * 3 * 5 * 5);
+        let k = |b| SyrkArgs::new(Col, (U, N), [4, 7], 1.0, (a, 4), b, 0.0, (c, 4));
+        assert_eq!(Args::Syrk(k(None)).flops(), 4 * 4 * 7);
+        assert_eq!(Args::Syrk(k(Some((a, 4)))).flops(), 2 * 4 * 4 * 7);
+        let t = |side| TriArgs::new(Row, (side, U, N, NU), [3, 5], 1.0, (a, 5), (c, 5));
+        assert_eq!(Args::Trsm(t(L)).flops(), 3 * 3 * 5);
+        assert_eq!(Args::Trmm(t(R)).flops(), 3 * 5 * 5);
+    }
+
+    #[test]
+    fn syrk_snapshots_only_the_stored_triangle() {
+        let mut c = [0f32; 12];
+        let base = c.as_mut_ptr();
+        let k = |layout, uplo| {
+            SyrkArgs::new(
+                layout,
+                (uplo, N),
+                [3, 1],
+                1.0,
+                (base.cast_const(), 3),
+                None,
+                1.0,
+                (base, 4),
+            )
+        };
+        let offsets = |s: SyrkArgs<f32>| -> Vec<(usize, i64)> {
+            s.c_triangle()
+                .map(|(p, len)| ((p as usize - base as usize) / 4, len))
+                .collect()
+        };
+        assert_eq!(offsets(k(Col, U)), [(0, 1), (4, 2), (8, 3)]);
+        assert_eq!(offsets(k(Col, L)), [(0, 3), (5, 2), (10, 1)]);
+        assert_eq!(
+            offsets(k(Row, U)),
+            [(0, 3), (5, 2), (10, 1)],
+            "row-major upper is lower"
+        );
+    }
+}
