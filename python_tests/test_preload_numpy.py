@@ -22,12 +22,14 @@ dimension; numpy 2.x copies operands with no unit stride and then calls sgemm, n
 computes those without BLAS while its np.dot copies and calls sgemm; a stack of matrices is one
 sgemm per matrix); matrix @ vector and vector @ matrix -> sgemv (C-ordered A @ v is issued as
 col-major Trans); 1-D np.dot / np.vdot / np.inner / @ -> sdot (strided views pass incx/incy);
-A @ A.T -> ssyrk (not exported by glblas: numpy's BLAS answers directly); numpy's import-time
-sanity check calls sdot once with n = 2.  float64 operations call dgemm, dgemv and ddot exactly
-as float32 ones call sgemm, sgemv and sdot; A @ A.T (dsyrk) and the complex operations call
-routines glblas does not export, so they never reach it.  Where the device cannot compute in
-double (no compute pipeline or fp64 shaders: GLES, GL 3.3, virgl) glblas passes every
-double-precision call to the CPU BLAS with reason=no-double, even under GLBLAS_BACKEND=gl.
+A @ A.T -> ssyrk (row-major, upper triangle; numpy mirrors it into the lower one itself);
+numpy's import-time sanity check calls sdot once with n = 2.  float64 operations call dgemm,
+dgemv, ddot and dsyrk exactly as float32 ones call sgemm, sgemv, sdot and ssyrk; the complex
+operations call routines glblas does not export, so they never reach it.  Where the device
+cannot run a routine glblas passes it to the CPU BLAS with the reason, even under
+GLBLAS_BACKEND=gl: every double-precision call with reason=no-double where there is no compute
+pipeline or fp64 (GLES, GL 3.3, virgl), and ssyrk with reason=no-compute where there is no
+compute pipeline (Level 3 beyond gemm runs on it only).
 
 Numerical checks: every float32 result f(A, B) is a sum of k products; the exact value is f
 evaluated on the float64 copies of the (float32) inputs (products of two float32 values are exact
@@ -37,8 +39,8 @@ as in reference.sgemm_ref we accept C_SAFETY*(k+2)*eps*(|A|@|B|) elementwise (C_
 gamma's denominator and an extra rounding of alpha*acc).  |A|@|B| is f evaluated on |inputs|, and k
 is f evaluated on all-ones inputs (it counts the terms of each output element).  float64/complex
 results never go through glblas and numpy's own BLAS is deterministic for the same inputs and
-thread count, so they must be bitwise equal to the reference run; the same holds for float32 A@A.T
-(ssyrk).  float64 matmul, matvec and dot results are checked alike against a long-double evaluation (64-bit
+thread count, so they must be bitwise equal to the reference run.  float64 matmul, matvec, dot
+and A@A.T results are checked alike against a long-double evaluation (64-bit
 mantissa: its own error is 2^-11 of the fp64 bound) with eps = 2^-53.
 """
 
@@ -54,7 +56,7 @@ import pytest
 import numpy_workload as wl
 import glblas
 from helpers import EPS
-from gl_device import doubles_on_gl, driver_env
+from gl_device import doubles_on_gl, driver_env, routine_on_gl
 from reference import C_SAFETY, assert_close
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -64,8 +66,8 @@ TIMEOUT_S = 120
 DEBIAN_PYTHON = "/usr/bin/python3"
 DEBIAN_NUMPY_DIR = "/usr/lib/python3/dist-packages/numpy"
 
-ROUTINES = ("saxpy", "sdot", "sscal", "scopy", "sswap", "sasum", "sgemv", "sgemm",
-            "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dgemv", "dgemm")
+ROUTINES = ("saxpy", "sdot", "sscal", "scopy", "sswap", "sasum", "sgemv", "sgemm", "ssyrk",
+            "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dgemv", "dgemm", "dsyrk")
 EPS64 = 2.0 ** -53
 INTERPRETERS = ("pip", "debian")
 
@@ -95,6 +97,11 @@ def dot(n, incx, incy, routine="sdot"):
     return (routine, dict(n=n, incx=incx, incy=incy))
 
 
+def syrk(routine="ssyrk"):
+    return (routine, dict(layout="row", uplo="U", trans="N", n=67, k=45, lda=45, ldc=67,
+                          alpha=1.0, beta=0.0))
+
+
 MM_C = [gemm("row", "N", "N", 67, 53, 45, 45, 53, 53)]
 STRIDED = [gemm("row", "N", "N", 70, 70, 67, 67, 70, 70)]  # operands copied to contiguous first
 DOT_1001 = [dot(1001, 1, 1)]
@@ -121,7 +128,7 @@ EXPECTED = {
     "matmul_1d": DOT_1001,
     "dot_1d_strided": [dot(334, 3, 3)],
     "mm_batched": [gemm("row", "N", "N", 17, 19, 23, 23, 19, 19)] * 3,
-    "syrk_a_at": [],  # ssyrk: not a glblas routine
+    "syrk_a_at": [syrk()],
     "d_mm": [gemm("row", "N", "N", 67, 53, 45, 45, 53, 53, "dgemm")],
     "d_mm_t": [gemm("row", "T", "T", 53, 67, 45, 53, 45, 67, "dgemm")],
     "d_mv": [gemv("col", "T", 45, 67, 45, 1, 1, "dgemv")],
@@ -130,9 +137,8 @@ EXPECTED = {
     "d_mv_strided_x": [gemv("col", "T", 45, 67, 45, 2, 1, "dgemv")],
     "d_dot": [dot(1001, 1, 1, "ddot")],
     "d_dot_strided": [dot(334, 3, 3, "ddot")],
+    "d_syrk": [syrk("dsyrk")],
 }
-# float32 results that never pass through glblas: must be bitwise equal to the reference.
-F32_UNTOUCHED = {"syrk_a_at"}
 
 
 def expected_calls(interp, case):
@@ -291,8 +297,7 @@ def check_results(run, ref):
         exact, bound = exact_and_bound(case)
         assert got.shape == exact.shape, f"{run.what} {case}: shape {got.shape} != {exact.shape}"
         assert_close(got, exact, bound, f"{run.what} {case}")
-    bitwise = EXACT_CASES + sorted(F32_UNTOUCHED)
-    for case in bitwise:
+    for case in EXACT_CASES:
         got, want = run.result(case), ref.result(case)
         assert got.dtype == want.dtype and got.shape == want.shape, (
             f"{run.what} {case}: {got.dtype}{got.shape} vs reference {want.dtype}{want.shape}")
@@ -309,16 +314,20 @@ def check_results(run, ref):
 
 def check_trace(run, route, reason):
     """Every trace line names an exported symbol of this numpy's flavour with the given
-    route/reason (the double-precision routines': route=cpu reason=no-double where GL was asked
-    and the device cannot compute in double), and each case made exactly the expected calls."""
+    route/reason (where GL was asked and the device cannot run the routine: route=cpu with
+    reason no-double or no-compute), and each case made exactly the expected calls."""
     interp = run.interp
-    no_double = route == "gl" and not doubles_on_gl(glblas.library_path())
-    doubles = {symbol(interp, r) for r in ROUTINES if r.startswith("d")}
+    lib = glblas.library_path()
+    routine_of = {symbol(interp, r): r for r in ROUTINES}
     for t in run.all_trace:
         assert t["symbol"] in EXPORTED, f"{run.what}: trace names a routine glblas does not export: {t['line']}"
-        assert t["symbol"] in {symbol(interp, r) for r in ROUTINES}, (
+        assert t["symbol"] in routine_of, (
             f"{run.what}: unexpected symbol flavour for {interp} numpy: {t['line']}")
-        want = ("cpu", "no-double") if no_double and t["symbol"] in doubles else (route, reason)
+        r = routine_of[t["symbol"]]
+        want = (route, reason)
+        if route == "gl" and not routine_on_gl(lib, r):
+            want = ("cpu", "no-double" if r.startswith("d") and not doubles_on_gl(lib)
+                    else "no-compute")
         assert (t["fields"]["route"], t["fields"]["reason"]) == want, (
             f"{run.what}: expected route={want[0]} reason={want[1]}: {t['line']}")
     for case in CASES:
@@ -339,7 +348,7 @@ def check_trace(run, route, reason):
         assert t["symbol"] == symbol(interp, "sdot"), f"{run.what}: unexpected call at import: {t['line']}"
     # the routines numpy uses must all have been intercepted
     seen = {t["symbol"] for t in run.all_trace}
-    for r in ("sgemm", "sgemv", "sdot", "dgemm", "dgemv", "ddot"):
+    for r in ("sgemm", "sgemv", "sdot", "ssyrk", "dgemm", "dgemv", "ddot", "dsyrk"):
         assert symbol(interp, r) in seen, f"{run.what}: no trace line for {symbol(interp, r)}"
 
 
