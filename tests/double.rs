@@ -26,29 +26,6 @@ fn doubles_here() -> bool {
     glblas::kernels::pipeline() == Some("compute") && info.fp64
 }
 
-/// s + e = a + b exactly (Knuth's TwoSum).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let z = s - a;
-    (s, (a - (s - z)) + (b - z))
-}
-
-/// The sum of `terms`' products, accurate as if computed in twice double precision (Ogita,
-/// Rump and Oishi's Dot2: the error of each product and sum is carried along), and the sum
-/// of their magnitudes.
-fn dot2(terms: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
-    let (mut s, mut c, mut mag) = (0.0f64, 0.0f64, 0.0f64);
-    for (x, y) in terms {
-        let p = x * y;
-        let pe = x.mul_add(y, -p);
-        let (t, se) = two_sum(s, p);
-        s = t;
-        c += pe + se;
-        mag += p.abs();
-    }
-    (s + c, mag)
-}
-
 /// C := alpha*op(A)*op(B) + beta*C to about 2^-100 relative to the error scale, with the
 /// error scale |alpha|*|op(A)||op(B)| + |beta*C| per element; C is not read when beta == 0.
 #[allow(clippy::too_many_arguments)]

@@ -164,36 +164,8 @@ el!(
     glblasDsyr2k,
     glblasDtrmm,
     glblasDtrsm,
-    |n: usize, seed: u64| {
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-        (0..n)
-            .map(|_| {
-                let hi = rng.below(1 << 30) as f64 * (1u64 << 23) as f64;
-                (hi + rng.below(1 << 23) as f64) / (1u64 << 52) as f64 - 1.0
-            })
-            .collect::<Vec<f64>>()
-    }
+    fill64
 );
-
-/// s + e = a + b exactly.
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let z = s - a;
-    (s, (a - (s - z)) + (b - z))
-}
-
-/// Σ x*y as if in twice double precision (Dot2), and Σ |x*y|.
-fn dot2(terms: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
-    let (mut s, mut c, mut mag) = (0.0f64, 0.0f64, 0.0f64);
-    for (x, y) in terms {
-        let p = x * y;
-        let (t, se) = two_sum(s, p);
-        s = t;
-        c += x.mul_add(y, -p) + se;
-        mag += p.abs();
-    }
-    (s + c, mag)
-}
 
 /// A column-major matrix of f64 values (the exact values of the elements under test).
 #[derive(Clone)]

@@ -12,6 +12,7 @@
 
 mod common;
 
+use common::two_sum;
 use common::vector_cases::{Elem, Operand};
 use glblas::api::*;
 use glblas::status::Status;
@@ -59,13 +60,6 @@ impl Real for f64 {
 fn here<T: Real>() -> bool {
     let info = glblas::engine::device_info().expect("a GL device");
     std::mem::size_of::<T>() == 4 || (glblas::kernels::pipeline() == Some("compute") && info.fp64)
-}
-
-/// s + e = a + b exactly (TwoSum).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let z = s - a;
-    (s, (a - (s - z)) + (b - z))
 }
 
 /// The Euclidean norm of `xs`, to about 2^-52 relative: scaled by the power of two that takes

@@ -344,7 +344,7 @@ fn pack<T: Real>(
 /// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`):
 /// in one read when the columns are contiguous there too and all of C is written, else column
 /// by column, each column's part in `triangle` only.
-fn read_back<T: Real>(
+pub(super) fn read_back<T: Real>(
     e: &Engine,
     buffer: glow::Buffer,
     (m, n): (i64, i64),

@@ -5,6 +5,7 @@
 //! resolved, the reference BLAS's quick returns taken (`routines.rs`).
 
 use super::gemm::{gemm, Gemm, Rules, Shape, Triangle};
+use super::gemm_compute::read_back;
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
@@ -214,8 +215,9 @@ pub fn trsm<T: Real>(
             }
         }
     }
-    if let Mem::Host(dst) = host_b.mem {
-        read_back(e, &b, dst, host_b.ld)?;
+    if let (Mem::Host(dst), Mem::Device { buffer, .. }) = (host_b.mem, b.mem) {
+        // The copy `on_device` made: packed (ld = rows) from the start of its buffer.
+        read_back(e, buffer, (b.rows, b.cols), None, dst, host_b.ld)?;
     }
     Ok(())
 }
@@ -325,17 +327,4 @@ fn on_device<T: Real>(e: &mut Engine, slot: usize, m: &Matrix<T>) -> Result<Matr
         cols,
         ld: rows,
     })
-}
-
-/// Copies device matrix `src` (packed, ld = rows) into host matrix `dst` (leading dimension
-/// `ld`), column by column.
-fn read_back<T: Real>(e: &Engine, src: &Matrix<T>, dst: *mut T, ld: i64) -> Result<()> {
-    for j in 0..src.cols {
-        // SAFETY: column j of the caller's host matrix B, which this call writes.
-        let out = unsafe {
-            std::slice::from_raw_parts_mut(dst.add((j * ld) as usize), src.rows as usize)
-        };
-        e.read(src.mem.advance(j * src.ld), out)?;
-    }
-    Ok(())
 }

@@ -40,6 +40,28 @@ pub fn fill64(n: usize, seed: u64) -> Vec<f64> {
         .collect()
 }
 
+/// s + e = a + b exactly (Knuth's TwoSum).
+pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let z = s - a;
+    (s, (a - (s - z)) + (b - z))
+}
+
+/// The sum of `terms`' products, accurate as if computed in twice double precision (Ogita,
+/// Rump and Oishi's Dot2: the error of each product and sum is carried along), and the sum
+/// of their magnitudes.
+pub fn dot2(terms: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
+    let (mut s, mut c, mut mag) = (0.0f64, 0.0f64, 0.0f64);
+    for (x, y) in terms {
+        let p = x * y;
+        let (t, se) = two_sum(s, p);
+        s = t;
+        c += x.mul_add(y, -p) + se;
+        mag += p.abs();
+    }
+    (s + c, mag)
+}
+
 /// A small deterministic generator (an LCG), one per thread of a test.
 pub struct Rng(pub u64);
 
