@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The main job: builds glblas and runs saxpy, sdot, sgemv and sgemm on the GL device, printing
-# timings, rates and errors against a double-precision CPU reference (examples/bench.rs; a case
-# whose result is wrong prints as an error, and the exit status is then nonzero).
+# The main job: builds glblas and runs saxpy, sdot, snrm2, isamax, sgemv, sgemm, dgemm and the
+# Level 3 cases on the GL device, printing timings, rates and errors against a double-precision
+# CPU reference (examples/bench/; a case whose result is wrong prints as an error, and the exit
+# status is then nonzero).
 #
-#   bash scripts/demo.sh [--driver NAME] [--quick] [--json]
+#   bash scripts/demo.sh [--driver NAME] [--quick] [--json] [--only ROUTINE,...]
 #
 # --driver NAME runs on the driver configuration NAME of scripts/drivers.sh (llvmpipe, zink,
 # virgl, ...), stopping what it started afterwards even if the benchmark fails; without it, the

@@ -17,7 +17,7 @@ pub enum L3 {
 }
 
 impl L3 {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             L3::Gemm => "gemm",
             L3::Symm => "symm",

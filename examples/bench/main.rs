@@ -1,5 +1,5 @@
-//! The main job: saxpy, sdot, sgemv and sgemm, dgemm, and the Level 3 routines (`level3.rs`) on
-//! the GL device through the C API. For each case
+//! The main job: saxpy, sdot, snrm2 and isamax (`reductions.rs`), sgemv and sgemm, dgemm, and the
+//! Level 3 routines (`level3.rs`) on the GL device through the C API. For each case
 //! it prints the median time (after a warm-up) with device-resident operands (the kernels, plus a
 //! wait for their result) and with host operands (transfers included), the rates, the largest
 //! error relative to the fp32 error scale of a double-precision CPU computation, and, side by
@@ -14,7 +14,8 @@
 //! printing everything. The first line names the driver configuration (`GLBLAS_DRIVER`, which
 //! `scripts/drivers.sh` exports; `default` when unset).
 //!
-//! Usage: `cargo run --release --example bench [-- --quick] [-- --json]`
+//! Usage: `cargo run --release --example bench [-- --quick] [-- --json] [-- --only NAMES]`;
+//! `--only sgemm,strsm` runs the cases of those routines only.
 
 use std::ffi::{c_void, CStr};
 use std::time::Instant;
@@ -24,6 +25,7 @@ use glblas::ffi::{DiagArg, FillArg, MemcpyKindArg, OperationArg, SideArg};
 use glblas::status::Status;
 
 mod level3;
+mod reductions;
 
 /// The unit roundoff of fp32, 2^-24: the error bounds below are multiples of it.
 const U: f64 = 1.0 / (1u64 << 24) as f64;
@@ -852,21 +854,46 @@ fn main() {
         .set(glblas::kernels::pipeline().unwrap_or("fragment"))
         .expect("set once");
     let runs = 5;
+    let only: Option<Vec<&str>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|names| names.split(',').collect());
+    const ROUTINES: [&str; 11] = [
+        "saxpy", "sdot", "snrm2", "isamax", "sgemv", "sgemm", "dgemm", "ssymm", "ssyrk", "strsm",
+        "dtrsm",
+    ];
+    if let Some(unknown) = only.iter().flatten().find(|n| !ROUTINES.contains(n)) {
+        eprintln!(
+            "bench: --only: no case of '{unknown}' (one of: {})",
+            ROUTINES.join(",")
+        );
+        std::process::exit(2);
+    }
+    let wanted = |name: &str| only.as_ref().is_none_or(|o| o.contains(&name));
     let mut rows = Vec::new();
+    let mut add = |name: &str, case: &dyn Fn() -> Row| {
+        if wanted(name) {
+            rows.push(case());
+        }
+    };
     let vec_sizes: &[usize] = if quick {
         &[1 << 10, 1 << 16]
     } else {
         &[1 << 10, 1 << 20, 1 << 24]
     };
     for &n in vec_sizes {
-        rows.push(bench_saxpy(n, runs));
+        add("saxpy", &|| bench_saxpy(n, runs));
     }
     for &n in vec_sizes {
-        rows.push(bench_sdot(n, runs));
+        add("sdot", &|| bench_sdot(n, runs));
     }
-    rows.push(bench_tiny(21));
+    let long = if quick { 1 << 16 } else { 1 << 24 };
+    add("snrm2", &|| reductions::bench_snrm2(long, runs));
+    add("isamax", &|| reductions::bench_isamax(long, runs));
+    add("saxpy", &|| bench_tiny(21));
     for &n in if quick { &[256][..] } else { &[1024, 4096][..] } {
-        rows.push(bench_sgemv(n, runs));
+        add("sgemv", &|| bench_sgemv(n, runs));
     }
     let square: &[usize] = if quick {
         &[64, 128]
@@ -875,16 +902,24 @@ fn main() {
     };
     for &n in square {
         let runs = if n >= 2048 { 3 } else { runs };
-        rows.push(bench_sgemm(n, n, n, false, false, runs, pipeline()));
+        add("sgemm", &|| {
+            bench_sgemm(n, n, n, false, false, runs, pipeline())
+        });
     }
     let transposed: &[usize] = if quick { &[128] } else { &[1024, 2048] };
     for &t in transposed {
         let runs = if t >= 2048 { 3 } else { runs };
-        rows.push(bench_sgemm(t, t, t, false, true, runs, pipeline()));
-        rows.push(bench_sgemm(t, t, t, true, false, runs, pipeline()));
+        add("sgemm", &|| {
+            bench_sgemm(t, t, t, false, true, runs, pipeline())
+        });
+        add("sgemm", &|| {
+            bench_sgemm(t, t, t, true, false, runs, pipeline())
+        });
     }
     if !quick {
-        rows.push(bench_sgemm(1000, 3000, 500, false, false, 3, pipeline()));
+        add("sgemm", &|| {
+            bench_sgemm(1000, 3000, 500, false, false, 3, pipeline())
+        });
     }
     use level3::L3;
     for &n in if quick {
@@ -893,13 +928,15 @@ fn main() {
         &[256, 1024, 2048][..]
     } {
         let runs = if n >= 2048 { 3 } else { runs };
-        rows.push(level3::bench::<f64>(L3::Gemm, n, runs));
+        add("dgemm", &|| level3::bench::<f64>(L3::Gemm, n, runs));
     }
     let n = if quick { 128 } else { 1024 };
     for r in [L3::Symm, L3::Syrk, L3::Trsm] {
-        rows.push(level3::bench::<f32>(r, n, runs));
+        add(&format!("s{}", r.name()), &|| {
+            level3::bench::<f32>(r, n, runs)
+        });
     }
-    rows.push(level3::bench::<f64>(L3::Trsm, n, runs));
+    add("dtrsm", &|| level3::bench::<f64>(L3::Trsm, n, runs));
     let shutdown = check(glblasShutdown(), "glblasShutdown");
     if let Err(e) = &shutdown {
         eprintln!("glblas: {e}");
