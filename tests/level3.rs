@@ -1,11 +1,12 @@
 //! The Level 3 routines beyond gemm through the glblas API, in single and double precision:
 //! symm, syrk, syr2k, trmm and trsm over every side, triangle, transposition and diagonal, odd
-//! sizes (trsm's over more than one of its 128-row diagonal blocks), padded leading dimensions
-//! and the unstored triangle holding NaN (never read), the other triangle of C and the padding
-//! of outputs holding sentinels (never written), and host, device and mixed placements. The
-//! reference is a double computation with compensated sums (Dot2), accurate far beyond the
-//! tolerances, which are the routines' error bounds. Where the compute pipeline (and, for
-//! double, fp64 shaders) is missing, every call is NOT_SUPPORTED with its output untouched.
+//! sizes (trsm's over two, three and four of its 128-row diagonal blocks, which its recursive
+//! solve splits evenly or not), padded leading dimensions and the unstored triangle holding NaN
+//! (never read), the other triangle of C and the padding of outputs holding sentinels (never
+//! written), and host, device and mixed placements. The reference is a double computation with
+//! compensated sums (Dot2), accurate far beyond the tolerances, which are the routines' error
+//! bounds. Where the compute pipeline (and, for double, fp64 shaders) is missing, every call is
+//! NOT_SUPPORTED with its output untouched.
 
 mod common;
 
@@ -500,7 +501,15 @@ fn triangular<T: El>(order: usize, upper: bool, dominant: bool, seed: u64) -> M 
 
 fn tr_cases<T: El>(solve: bool) {
     let sizes: &[(usize, usize)] = if solve {
-        &[(1, 1), (7, 5), (17, 13), (150, 6), (5, 133)]
+        &[
+            (1, 1),
+            (7, 5),
+            (17, 13),
+            (150, 6),
+            (5, 133),
+            (300, 4),
+            (3, 390),
+        ]
     } else {
         &[(1, 1), (7, 5), (17, 13), (40, 29)]
     };

@@ -117,14 +117,32 @@ pub fn fits<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
     let pad = kernel.pad();
     let ab = match &g.ab {
         Some((a, b)) => {
-            round_up(g.m, pad) <= w && round_up(g.n, pad) <= w && a.span() <= w && b.span() <= w
+            round_up(g.m, pad) <= w
+                && round_up(g.n, pad) <= w
+                && reach(e, a) <= w
+                && reach(e, b) <= w
         }
         None => true,
     };
-    ab && g.c.span() <= w
+    ab && reach(e, &g.c) <= w
         && g.m * g.n <= w
         && kernel.groups(g.m) <= MAX_GROUPS
         && kernel.groups(g.n) <= MAX_GROUPS
+}
+
+/// The elements of a window an operand takes on the device: its span, or, for a host matrix
+/// whose span is longer than a window (leading dimensions far beyond its rows), its packed
+/// copy, since such a matrix is copied rather than mapped (`mappable`).
+fn reach<T: Real>(e: &Engine, m: &Matrix<T>) -> i64 {
+    match m.mem {
+        Mem::Host(_) if !mappable(e, m) => m.rows * m.cols,
+        _ => m.span(),
+    }
+}
+
+/// Whether host matrix `m` may be used in place (mapped): its span fits one window.
+fn mappable<T: Real>(e: &Engine, m: &Matrix<T>) -> bool {
+    m.span() <= e.max_window()
 }
 
 /// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
@@ -145,9 +163,10 @@ fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
 pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let (m, n) = (g.m, g.n);
     let kernel = Kernel::of(e);
-    // An operand that is also C is read from a copy, since C is written before the operand's
-    // last chunk is packed.
-    let mut operand = |unit: usize, m: &Matrix<T>| match (g.rules.is_c[unit], m.mem) {
+    let tk = chunk_k(e, g, kernel);
+    // An operand that is also C is read from a copy when k takes more than one chunk, since C
+    // is written before the operand's last chunk is packed; in one chunk both packs come first.
+    let mut operand = |unit: usize, m: &Matrix<T>| match (g.rules.is_c[unit] && g.k > tk, m.mem) {
         (false, _) => resident(e, unit, m),
         (true, Mem::Host(_)) => e.upload_matrix(unit, m),
         (true, Mem::Device { .. }) => device_copy(e, m),
@@ -156,7 +175,11 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         Some((a, b)) => Some((operand(0, a)?, operand(1, b)?)),
         None => None,
     };
-    let c = e.pin_matrix(&g.c).unwrap_or(g.c);
+    let c = if mappable(e, &g.c) {
+        e.pin_matrix(&g.c).unwrap_or(g.c)
+    } else {
+        g.c
+    };
     let cd = if g.beta != T::ZERO {
         Some(e.upload_matrix(2, &c)?)
     } else {
@@ -176,7 +199,6 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
             ld: m,
         },
     };
-    let tk = chunk_k(e, g, kernel);
     let k = if ab.is_some() { g.k } else { 0 };
     let [shape_a, shape_b] = g.rules.shapes;
     let mut l0 = 0;
@@ -227,28 +249,35 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
 }
 
 /// A host matrix as device memory for the passes: in place where the device can map host
-/// memory, else copied into staging buffer `unit`.
+/// memory and the matrix fits a window, else copied (packed) into staging buffer `unit`.
 fn resident<T: Real>(e: &mut Engine, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
-    match e.pin_matrix(m) {
+    let pinned = if mappable(e, m) {
+        e.pin_matrix(m)
+    } else {
+        None
+    };
+    match pinned {
         Some(pinned) => Ok(pinned),
         None => e.upload_matrix(unit, m),
     }
 }
 
-/// A packed copy (ld = rows) of device matrix `m` in scratch buffer `COPY`.
+/// A packed copy of device matrix `m` in scratch buffer `COPY` (ld = rows rounded up to the
+/// 4-element groups the packing writes).
 fn device_copy<T: Real>(e: &mut Engine, m: &Matrix<T>) -> Result<Matrix<T>> {
     let (rows, cols) = (m.rows, m.cols);
-    pack(e, m, Shape::General, false, (0, 0), (rows, cols), COPY, 1)?;
+    pack(e, m, Shape::General, false, (0, 0), (rows, cols), COPY, 4)?;
     let buffer = e.scratch.existing(COPY).expect("made by pack");
+    let ld = round_up(rows, 4);
     Ok(Matrix {
         mem: Mem::Device {
             buffer,
             offset: 0,
-            len: rows * cols,
+            len: ld * cols,
         },
         rows,
         cols,
-        ld: rows,
+        ld,
     })
 }
 
@@ -301,7 +330,8 @@ fn multiply<T: Real>(
 
 /// Packs `rows` × `cols` elements of op(`src`) (the transpose of the stored matrix when
 /// `transposed`) from element `origin` into scratch buffer `slot`, columns padded with zeros to
-/// a multiple of `block` rows; `shape` says how the stored matrix is read (`gemm_pack.comp`).
+/// a multiple of `block` rows (itself a multiple of 4: the packing writes groups of 4); `shape`
+/// says how the stored matrix is read (`gemm_pack.comp`).
 #[allow(clippy::too_many_arguments)]
 fn pack<T: Real>(
     e: &mut Engine,
@@ -325,7 +355,7 @@ fn pack<T: Real>(
         UNIT_IMAGES,
         IMAGE_PANEL,
         buffer,
-        T::FORMAT,
+        T::FORMAT16,
         0,
         ld * cols * T::SIZE,
     )?;
@@ -338,7 +368,8 @@ fn pack<T: Real>(
     p.set_i32(gl, "uRows", rows as i32);
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
-    e.dispatch((ld + 63) / 64, cols, "gemm pack")
+    p.set_i32(gl, "uCols", cols as i32);
+    e.dispatch((ld / 4 + 63) / 64, (cols + 3) / 4, "gemm pack")
 }
 
 /// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`):

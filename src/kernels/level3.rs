@@ -136,10 +136,10 @@ pub fn trmm<T: Real>(
 
 /// trsm: solves op(A)*X = alpha*B (A on the left) or X*op(A) = alpha*B (`right`) for X, which
 /// overwrites B; A as for trmm. Blocked: the diagonal blocks of op(A) are inverted
-/// (`trsm_invert.comp`), then block by block, in the order the triangle allows, X's block is
-/// its inverted diagonal block times B's block, and gemm takes that block's part out of the
-/// blocks of B still to solve. Host operands are copied to the device for the solve, and B
-/// back at the end. `alpha` is not 0 (B := 0 then, without a solve).
+/// (`trsm_invert.comp`), then the blocks are solved recursively (`Solve::blocks`), each as its
+/// inverted diagonal block times B's block, with gemm taking the solved half's part out of the
+/// other half. Host operands are copied to the device for the solve, and B back at the end.
+/// `alpha` is not 0 (B := 0 then, without a solve).
 pub fn trsm<T: Real>(
     e: &mut Engine,
     (right, fill, trans, unit): (bool, Triangle, bool, bool),
@@ -163,29 +163,81 @@ pub fn trsm<T: Real>(
             Rules::default(),
         )?;
     }
-    // op(A) lower: the first block needs no other (forward substitution); upper: the last.
-    let lower = (fill == Triangle::Lower) != trans;
-    let blocks = (order + TRSM_BLOCK - 1) / TRSM_BLOCK;
-    // op(A)'s rows r0..r1 and columns c0..c1 as a stored block and its transposition.
-    let op_a = |(r0, r1): (i64, i64), (c0, c1): (i64, i64)| {
-        if trans {
-            (a.block(c0, c1, r0, r1), true)
-        } else {
-            (a.block(r0, r1, c0, c1), false)
-        }
-    };
-    for step in 0..blocks {
+    let solve = Solve {
+        right,
+        trans,
         // Forward from the first block when the solve runs along op(A)'s lower triangle (from
         // the left) or its upper one (from the right); backward otherwise.
-        let i = if lower != right {
-            step
+        forward: ((fill == Triangle::Lower) != trans) != right,
+        a,
+        b,
+        inverses,
+    };
+    solve.blocks(e, 0, (order + TRSM_BLOCK - 1) / TRSM_BLOCK)?;
+    if let (Mem::Host(dst), Mem::Device { buffer, .. }) = (host_b.mem, b.mem) {
+        // The copy `on_device` made: packed (ld = rows) from the start of its buffer.
+        read_back(e, buffer, (b.rows, b.cols), None, dst, host_b.ld)?;
+    }
+    Ok(())
+}
+
+/// trsm's solve once the diagonal blocks are inverted: X overwrites B.
+struct Solve<T: Real> {
+    right: bool,
+    trans: bool,
+    /// Whether block 0 is solved first (it needs no other block), else the last one.
+    forward: bool,
+    a: Matrix<T>,
+    b: Matrix<T>,
+    inverses: glow::Buffer,
+}
+
+impl<T: Real> Solve<T> {
+    /// Solves blocks `p0..p1` of X (`TRSM_BLOCK` rows of it from the left, columns from the
+    /// right), the blocks before them in the solve's order already solved and taken out of B.
+    /// Recursively: the half solved first, then one gemm takes its part out of the other half,
+    /// then that half. One block is its inverted diagonal block times B's block. Halving rather
+    /// than going block by block gives the same gemm flops in larger products (depth up to
+    /// half of A's order rather than always one block), which run faster per flop.
+    fn blocks(&self, e: &mut Engine, p0: i64, p1: i64) -> Result<()> {
+        if p1 - p0 == 1 {
+            return self.block(e, p0);
+        }
+        let mid = (p0 + p1) / 2;
+        let (first, then) = if self.forward {
+            ((p0, mid), (mid, p1))
         } else {
-            blocks - 1 - step
+            ((mid, p1), (p0, mid))
         };
-        let (s0, s1) = (i * TRSM_BLOCK, ((i + 1) * TRSM_BLOCK).min(order));
+        self.blocks(e, first.0, first.1)?;
+        let (done, rest) = (self.span(first), self.span(then));
+        if self.right {
+            let x = self.b.block(0, self.b.rows, done.0, done.1);
+            let (a_part, t) = self.op_a(done, rest);
+            let rest_b = self.b.block(0, self.b.rows, rest.0, rest.1);
+            gemm(
+                e,
+                &gemm_of((false, t), (-T::ONE, Some((x, a_part))), T::ONE, rest_b),
+            )?;
+        } else {
+            let x = self.b.block(done.0, done.1, 0, self.b.cols);
+            let (a_part, t) = self.op_a(rest, done);
+            let rest_b = self.b.block(rest.0, rest.1, 0, self.b.cols);
+            gemm(
+                e,
+                &gemm_of((t, false), (-T::ONE, Some((a_part, x))), T::ONE, rest_b),
+            )?;
+        }
+        self.blocks(e, then.0, then.1)
+    }
+
+    /// X's block `i` := its inverted diagonal block times B's block.
+    fn block(&self, e: &mut Engine, i: i64) -> Result<()> {
+        let (s0, s1) = self.span((i, i + 1));
+        let blocks = (self.a.rows + TRSM_BLOCK - 1) / TRSM_BLOCK;
         let inverse = Matrix {
             mem: Mem::Device {
-                buffer: inverses,
+                buffer: self.inverses,
                 offset: i * TRSM_BLOCK * TRSM_BLOCK,
                 len: blocks * TRSM_BLOCK * TRSM_BLOCK,
             },
@@ -193,33 +245,28 @@ pub fn trsm<T: Real>(
             cols: s1 - s0,
             ld: TRSM_BLOCK,
         };
-        // The blocks still to solve: after this one going forward, before it going backward.
-        let rest = if lower != right { (s1, order) } else { (0, s0) };
-        if right {
-            let x = b.block(0, b.rows, s0, s1);
-            multiply_in_place(e, (x, false), (inverse, false), true, x)?;
-            if rest.0 < rest.1 {
-                let (a_part, t) = op_a((s0, s1), rest);
-                let rest_b = b.block(0, b.rows, rest.0, rest.1);
-                let g = gemm_of((false, t), (-T::ONE, Some((x, a_part))), T::ONE, rest_b);
-                gemm(e, &g)?;
-            }
+        if self.right {
+            let x = self.b.block(0, self.b.rows, s0, s1);
+            multiply_in_place(e, (x, false), (inverse, false), true, x)
         } else {
-            let x = b.block(s0, s1, 0, b.cols);
-            multiply_in_place(e, (inverse, false), (x, false), false, x)?;
-            if rest.0 < rest.1 {
-                let (a_part, t) = op_a(rest, (s0, s1));
-                let rest_b = b.block(rest.0, rest.1, 0, b.cols);
-                let g = gemm_of((t, false), (-T::ONE, Some((a_part, x))), T::ONE, rest_b);
-                gemm(e, &g)?;
-            }
+            let x = self.b.block(s0, s1, 0, self.b.cols);
+            multiply_in_place(e, (inverse, false), (x, false), false, x)
         }
     }
-    if let (Mem::Host(dst), Mem::Device { buffer, .. }) = (host_b.mem, b.mem) {
-        // The copy `on_device` made: packed (ld = rows) from the start of its buffer.
-        read_back(e, buffer, (b.rows, b.cols), None, dst, host_b.ld)?;
+
+    /// The rows (or columns) of X in blocks `p0..p1`.
+    fn span(&self, (p0, p1): (i64, i64)) -> (i64, i64) {
+        (p0 * TRSM_BLOCK, (p1 * TRSM_BLOCK).min(self.a.rows))
     }
-    Ok(())
+
+    /// op(A)'s rows r0..r1 and columns c0..c1 as a stored block and its transposition.
+    fn op_a(&self, (r0, r1): (i64, i64), (c0, c1): (i64, i64)) -> (Matrix<T>, bool) {
+        if self.trans {
+            (self.a.block(c0, c1, r0, r1), true)
+        } else {
+            (self.a.block(r0, r1, c0, c1), false)
+        }
+    }
 }
 
 /// C := op1 * op2 where one of them is C itself (`c_is_first`), read from a copy.
