@@ -17,40 +17,10 @@ use glblas::status::Status;
 const N: OperationArg = OperationArg(0);
 const T: OperationArg = OperationArg(1);
 const C: OperationArg = OperationArg(2);
-/// Unit roundoff of fp64, 2^-53.
-const EPS64: f64 = f64::EPSILON / 2.0;
-
 /// Whether this device computes in double: the compute pipeline with fp64 shaders.
 fn doubles_here() -> bool {
     let info = glblas::engine::device_info().expect("a GL device");
     glblas::kernels::pipeline() == Some("compute") && info.fp64
-}
-
-/// C := alpha*op(A)*op(B) + beta*C to about 2^-100 relative to the error scale, with the
-/// error scale |alpha|*|op(A)||op(B)| + |beta*C| per element; C is not read when beta == 0.
-#[allow(clippy::too_many_arguments)]
-fn dgemm_ref(
-    (ta, tb): (bool, bool),
-    (m, n, k): (usize, usize, usize),
-    alpha: f64,
-    (a, lda): (&[f64], usize),
-    (b, ldb): (&[f64], usize),
-    beta: f64,
-    (c, ldc): (&[f64], usize),
-) -> (Vec<f64>, Vec<f64>) {
-    let (mut out, mut scale) = (vec![0.0; m * n], vec![0.0; m * n]);
-    for j in 0..n {
-        for i in 0..m {
-            let av = |l: usize| if ta { a[l + i * lda] } else { a[i + l * lda] };
-            let bv = |l: usize| if tb { b[j + l * ldb] } else { b[l + j * ldb] };
-            let (s, mag) = dot2((0..k).map(|l| (av(l), bv(l))));
-            let cv = if beta == 0.0 { 0.0 } else { c[i + j * ldc] };
-            let (v, _) = dot2([(alpha, s), (beta, cv)].into_iter());
-            out[i + j * m] = v;
-            scale[i + j * m] = alpha.abs() * mag + (beta * cv).abs();
-        }
-    }
-    (out, scale)
 }
 
 /// Each element of C within (k+2)*u of its error scale (u = 2^-53): fp64 accumulation of k

@@ -1,14 +1,24 @@
-//! Randomized bad input for every export (issue 5, property 4). A seeded generator throws
-//! argument combinations at the glblas API and at the BLAS-compatible symbols (CBLAS in both
-//! layouts and invalid ones, Fortran with any character, ILP64 with sizes beyond 32 bits):
+//! Randomized bad input for every export (issue 5, property 4; issue 15). A seeded generator
+//! throws argument combinations at the glblas API and at the BLAS-compatible symbols (CBLAS in
+//! both layouts and invalid ones, Fortran with any character, ILP64 with sizes beyond 32 bits):
 //! negative and huge sizes, zero and negative increments, leading dimensions too small, invalid
-//! enums, and operands in host memory, in device memory at an offset, past the end of their
-//! allocation, misaligned, freed, or NULL. An oracle written from the documented rules (README
-//! "API" and its semantics bullets; the reference BLAS's argument checks and parameter numbers)
-//! decides each outcome, and the test checks: the status (or the error report, and no report
-//! otherwise); that a refused call leaves every byte of every operand and of the guard zones
-//! around them alone (host and device); that an accepted call matches a double-precision
-//! reference within the README's fp32 bounds and touches nothing else.
+//! enums (op, side, uplo, diag), and operands in host memory, in device memory at an offset,
+//! past the end of their allocation, misaligned, freed, or NULL. The routines: saxpy, sdot,
+//! sscal, scopy, sswap, sasum, sgemv and sgemm (`CASES_PER_ROUTINE_EXPORT` cases per export),
+//! and snrm2, isamax, ssymm, ssyrk, ssyr2k, strmm, strsm and dgemm (`CASES_PER_LATER_EXPORT`,
+//! from a generator of their own), each through all four interfaces. An oracle written from
+//! the documented rules (README "API" and its semantics bullets; the reference BLAS's and
+//! reference CBLAS's argument checks and parameter numbers, row-major calls checked as the
+//! column-major call they become) decides each outcome, and the test checks: the status (or
+//! the error report, and no report otherwise); that a refused call leaves every byte of every
+//! operand and of the guard zones around them alone (host and device); that an accepted call
+//! matches a double-precision reference (for dgemm, one more precise than double) within the
+//! README's bounds and touches nothing else (syrk's and syr2k's C outside its triangle
+//! included). NaN where a call must not read proves it does not: C with beta = 0, the triangle
+//! of A that symm, trmm and trsm do not use, and a unit diagonal. Where the device cannot run a
+//! routine (Level 3 beyond gemm without the compute pipeline, double without fp64 there, as
+//! glblasGetDeviceInfo tells), the API answers NOT_SUPPORTED and the BLAS names, with no CPU
+//! BLAS to forward to, return with their outputs untouched and no error report.
 //!
 //! The BLAS symbols' error reports are observed through handlers of the program's own:
 //! `c_tests/handlers/record_xerbla.c`, built into a shared object and loaded RTLD_GLOBAL, where
@@ -22,16 +32,22 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::OnceLock;
 
-use common::{fill, idx, sgemm_ref, sgemv_ref, EPS};
+use common::{
+    dgemm_ref, fill, fill64, idx, sgemm_ref, sgemv_ref, solve_with_bound, trsm_terms, EPS, EPS64,
+};
 use glblas::api::*;
 use glblas::blas::cblas::*;
 use glblas::blas::fortran::*;
-use glblas::ffi::{MemcpyKindArg, OperationArg, StatusArg};
+use glblas::ffi::{DiagArg, FillArg, MemcpyKindArg, OperationArg, SideArg, StatusArg};
 use glblas::status::Status;
 
-/// Cases per export of the BLAS routines (8 routines × 4 interfaces).
+/// Cases per export of the first eight BLAS routines (saxpy ... sgemm, × 4 interfaces).
 const CASES_PER_ROUTINE_EXPORT: usize = 1200;
+/// Cases per export of the routines added later (snrm2, isamax, Level 3 beyond gemm, dgemm):
+/// fewer, to keep the test's time modest in each of CI's GL configurations.
+const CASES_PER_LATER_EXPORT: usize = 300;
 /// Cases per memory export (glblasMalloc, glblasFree, glblasMemcpy) and glblasGetStatusString.
 const CASES_PER_MEMORY_EXPORT: usize = 1000;
 /// Floats of guard zone on each side of every operand, checked like the operand itself.
@@ -250,7 +266,9 @@ struct Operand {
     ptr: *mut f32,
     /// Floats of the operand's region (those a valid call may address).
     len: usize,
-    /// Floats from `ptr` to the end of its device allocation.
+    /// Floats per element: 1, or 2 for a double.
+    width: usize,
+    /// Elements from `ptr` to the end of its device allocation.
     room: u128,
     store: Store,
 }
@@ -281,25 +299,40 @@ fn floats(bytes: &[u8]) -> Vec<f32> {
 }
 
 impl Operand {
-    /// An operand for `need` elements, its contents from `seed` (NaN inside when `nan`).
-    fn new(r: &mut Rng, need: u128, seed: u64, nan: bool) -> Operand {
+    /// An operand for `need` elements of `width` floats, its contents from `seed` (doubles as
+    /// pairs of floats), then changed by `prep` (which sees only the operand's own floats).
+    fn new(
+        r: &mut Rng,
+        (need, width): (u128, usize),
+        seed: u64,
+        prep: impl FnOnce(&mut [f32]),
+    ) -> Operand {
         let mut place = r.pick(&PLACES);
-        let len = if need <= HOST_MAX {
-            need as usize
-        } else {
-            if place == Place::Host {
-                place = Place::Device;
-            }
-            8
+        let len = width
+            * if need <= HOST_MAX {
+                need as usize
+            } else {
+                if place == Place::Host {
+                    place = Place::Device;
+                }
+                8
+            };
+        let mut data = match width {
+            1 => fill(len + 2 * GUARD, seed),
+            _ => fill64((len + 2 * GUARD) / 2, seed)
+                .into_iter()
+                .flat_map(|v| {
+                    let bits = v.to_bits();
+                    [bits as u32, (bits >> 32) as u32].map(f32::from_bits)
+                })
+                .collect(),
         };
-        let mut data = fill(len + 2 * GUARD, seed);
-        if nan {
-            data[GUARD..GUARD + len].fill(f32::NAN);
-        }
+        prep(&mut data[GUARD..GUARD + len]);
         let mut op = Operand {
             place,
             ptr: std::ptr::null_mut(),
             len,
+            width,
             room: 0,
             store: Store::Nothing,
         };
@@ -307,6 +340,8 @@ impl Operand {
             Place::Null => {}
             Place::Host => {
                 op.ptr = data[GUARD..].as_mut_ptr();
+                // The system allocator's blocks are 16-byte aligned: doubles may live here.
+                assert_eq!(op.ptr as usize % (4 * width), 0, "aligned host operand");
                 op.store = Store::Host(data);
             }
             Place::Device | Place::Misaligned | Place::PastEnd | Place::Freed => {
@@ -328,7 +363,7 @@ impl Operand {
                         0
                     };
                 op.ptr = base.cast::<u8>().wrapping_add(bytes).cast();
-                op.room = (floats - GUARD) as u128;
+                op.room = ((floats - GUARD) / width) as u128;
                 if place == Place::Freed {
                     assert_eq!(glblasFree(base), Status::Success);
                 } else {
@@ -379,6 +414,9 @@ enum Verdict {
     Refused,
     /// It runs (perhaps as a quick return).
     Runs,
+    /// The device cannot run it: NOT_SUPPORTED from the API; the BLAS names, with no CPU BLAS
+    /// to answer, return without a report. Outputs untouched either way.
+    Unsupported,
 }
 
 impl Verdict {
@@ -464,6 +502,8 @@ struct Case<'h> {
     handlers: &'h Handlers,
     /// The oracle's verdict, once checked.
     verdict: Option<Verdict>,
+    /// Floats per element of the operands added from now on (2 for double routines).
+    width: usize,
 }
 
 impl<'h> Case<'h> {
@@ -477,14 +517,31 @@ impl<'h> Case<'h> {
             reports: 0,
             handlers: h,
             verdict: None,
+            width: 1,
         }
     }
 
-    /// Adds an operand of `need` elements; its index.
+    /// Adds an operand of `need` elements (all NaN when `nan`); its index.
     fn add(&mut self, r: &mut Rng, need: u128, nan: bool) -> usize {
+        let label = if nan { " NaN" } else { "" };
+        self.add_with(r, need, label, |d| {
+            if nan {
+                d.fill(f32::NAN)
+            }
+        })
+    }
+
+    /// Adds an operand of `need` elements whose contents `prep` shapes (`label` says how).
+    fn add_with(
+        &mut self,
+        r: &mut Rng,
+        need: u128,
+        label: &str,
+        prep: impl FnOnce(&mut [f32]),
+    ) -> usize {
         let seed = r.next();
-        let op = Operand::new(r, need, seed, nan);
-        self.what += &format!(" [{:?}{}]", op.place, if nan { " NaN" } else { "" });
+        let op = Operand::new(r, (need, self.width), seed, prep);
+        self.what += &format!(" [{:?}{label}]", op.place);
         self.ops.push(op);
         self.ops.len() - 1
     }
@@ -511,6 +568,11 @@ impl<'h> Case<'h> {
         self.before[i].get(GUARD..GUARD + len).unwrap_or(&[])
     }
 
+    /// The operand's elements as they were before the call, as doubles.
+    fn data64(&self, i: usize) -> Vec<f64> {
+        elements(self.data(i), 2).into_iter().map(|e| e.1).collect()
+    }
+
     /// Checks the outcome against the verdict; `expected` gives a call that runs its writes and
     /// (for the BLAS sdot and sasum) its value with tolerance.
     fn check(
@@ -524,6 +586,9 @@ impl<'h> Case<'h> {
         let new_reports = self.handlers.reports() - self.reports;
         match (&got, verdict) {
             (Got::Status(s), Verdict::Runs) => assert_eq!(*s, Status::Success, "{what}"),
+            (Got::Status(s), Verdict::Unsupported) => {
+                assert_eq!(*s, Status::NotSupported, "{what}")
+            }
             (Got::Status(s), _) => assert_eq!(*s, Status::InvalidValue, "{what}"),
             (Got::Value(_), Verdict::Fault(info)) => {
                 assert_eq!(new_reports, 1, "{what}: one error report");
@@ -549,28 +614,46 @@ impl<'h> Case<'h> {
             );
         }
         for (i, op) in self.ops.iter().enumerate() {
-            let after = op.contents();
+            let w = op.width;
+            let after = elements(&op.contents(), w);
+            let before = elements(&self.before[i], w);
+            let guard = GUARD / w;
             let mut expect: BTreeMap<usize, (f64, f64)> = BTreeMap::new();
             for c in changes.iter().filter(|c| c.op == i) {
-                expect.insert(GUARD + c.at, (c.want, c.tol));
+                expect.insert(guard + c.at, (c.want, c.tol));
             }
-            for (p, (a, b)) in after.iter().zip(&self.before[i]).enumerate() {
+            for (p, ((a_bits, a), (b_bits, b))) in after.iter().zip(&before).enumerate() {
                 match expect.get(&p) {
                     Some(&(want, tol)) => assert!(
-                        (f64::from(*a) - want).abs() <= tol,
+                        (a - want).abs() <= tol,
                         "{what}: operand {i} element {}: got {a}, want {want} (tol {tol:e})",
-                        p as i64 - GUARD as i64
+                        p as i64 - guard as i64
                     ),
                     None => assert_eq!(
-                        a.to_bits(),
-                        b.to_bits(),
-                        "{what}: operand {i} float {} touched ({b} -> {a})",
-                        p as i64 - GUARD as i64
+                        a_bits,
+                        b_bits,
+                        "{what}: operand {i} element {} touched ({b} -> {a})",
+                        p as i64 - guard as i64
                     ),
                 }
             }
         }
     }
+}
+
+/// The elements of `floats` (`width` floats each: a double is two): their bits and values.
+fn elements(floats: &[f32], width: usize) -> Vec<(u64, f64)> {
+    floats
+        .chunks_exact(width)
+        .map(|e| match *e {
+            [f] => (u64::from(f.to_bits()), f64::from(f)),
+            [lo, hi] => {
+                let bits = u64::from(lo.to_bits()) | u64::from(hi.to_bits()) << 32;
+                (bits, f64::from_bits(bits))
+            }
+            _ => unreachable!("a width of 1 or 2"),
+        })
+        .collect()
 }
 
 /// Tolerance of a value accumulated from `terms` fp32 operations on magnitudes summing to
@@ -627,15 +710,16 @@ impl TwoVectors {
         }
         let mut changes = Vec::new();
         for (op, v, inc) in [(self.x, &x, self.incx), (self.y, &y, self.incy)] {
-            for i in 0..n {
-                let k = idx(i, n, inc);
-                changes.push(Change {
-                    op,
-                    at: k,
-                    want: f64::from(v[k]),
-                    tol: 0.0,
-                });
-            }
+            // A zero increment writes element 0 only, however large n is (up to 2^31 - 1).
+            let count = if inc == 0 { n.min(1) } else { n };
+            let written: std::collections::BTreeSet<usize> =
+                (0..count).map(|i| idx(i, n, inc)).collect();
+            changes.extend(written.into_iter().map(|k| Change {
+                op,
+                at: k,
+                want: f64::from(v[k]),
+                tol: 0.0,
+            }));
         }
         changes
     }
@@ -811,47 +895,87 @@ fn fuzz_sdot(r: &mut Rng, c: &mut Case) {
     });
 }
 
-fn fuzz_sasum(r: &mut Rng, c: &mut Case) {
-    let f = c.iface;
-    let (n, incx) = (r.int(f, -2, 40), r.int(f, -3, 3));
-    c.what += &format!(" n={n} incx={incx}");
-    let x = c.add(r, vspan(n, incx), false);
-    let result = result_operand(r, c);
-    // x is read only for n > 0 and incx > 0 (else the sum is 0); the result is always written.
-    let active = n > 0 && incx > 0;
+/// A one-vector reduction's verdict: x (n elements, increment incx) must be usable when it is
+/// read (`active`), the API's result always (it is always written).
+fn reduction_verdict(
+    c: &Case,
+    (x, n, incx): (usize, i64, i64),
+    active: bool,
+    result: Option<usize>,
+) -> Verdict {
     let mut needs = vec![];
     if active {
         needs.push((x, vspan(n, incx)));
     }
     needs.extend(result.map(|res| (res, 1)));
-    let verdict = if c.usable(&needs) {
-        Verdict::Runs
-    } else {
-        Verdict::Refused
-    };
+    Verdict::of(None, c.usable(&needs))
+}
+
+/// sasum's or snrm2's exports.
+struct ReductionExports {
+    api: unsafe extern "C" fn(c_int, *const f32, c_int, *mut f32) -> Status,
+    cblas: unsafe extern "C" fn(c_int, *const f32, c_int) -> f32,
+    fortran: unsafe extern "C" fn(*const c_int, *const f32, *const c_int) -> f32,
+    ilp64: unsafe extern "C" fn(i64, *const f32, i64) -> f32,
+}
+
+/// A reduction of one vector (sasum, snrm2): x is read when `reads(n, incx)`, else the value
+/// is 0; the result is always written. `value` gives the value and its tolerance from x, n and
+/// incx when x is read.
+fn fuzz_reduction(
+    r: &mut Rng,
+    c: &mut Case,
+    e: &ReductionExports,
+    reads: fn(i64, i64) -> bool,
+    value: fn(&[f32], usize, i64) -> (f64, f64),
+) {
+    let f = c.iface;
+    let (n, incx) = (r.int(f, -2, 40), r.int(f, -3, 3));
+    c.what += &format!(" n={n} incx={incx}");
+    let x = c.add(r, vspan(n, incx), false);
+    let result = result_operand(r, c);
+    let active = reads(n, incx);
+    let verdict = reduction_verdict(c, (x, n, incx), active, result);
     c.start();
     let xp = c.ptr(x);
     let got = unsafe {
         match f {
-            Iface::Api => Got::Status(glblasSasum(
+            Iface::Api => Got::Status((e.api)(
                 i32_of(n),
                 xp,
                 i32_of(incx),
                 c.ptr(result.expect("api")),
             )),
-            Iface::Cblas => Got::Value(cblas_sasum(i32_of(n), xp, i32_of(incx))),
-            Iface::Fortran => Got::Value(sasum_(&i32_of(n), xp, &i32_of(incx))),
-            Iface::Ilp64 => Got::Value(scipy_cblas_sasum64_(n, xp, incx)),
+            Iface::Cblas => Got::Value((e.cblas)(i32_of(n), xp, i32_of(incx))),
+            Iface::Fortran => Got::Value((e.fortran)(&i32_of(n), xp, &i32_of(incx))),
+            Iface::Ilp64 => Got::Value((e.ilp64)(n, xp, incx)),
         }
     };
     c.check(got, verdict, |c| {
-        let n = if active { n as usize } else { 0 };
-        let xs = c.data(x);
-        reduced(
-            result,
-            reduction((0..n).map(|i| f64::from(xs[idx(i, n, incx)]).abs())),
-        )
+        let v = if active {
+            value(c.data(x), n as usize, incx)
+        } else {
+            (0.0, 0.0)
+        };
+        reduced(result, v)
     });
+}
+
+fn fuzz_sasum(r: &mut Rng, c: &mut Case) {
+    let exports = ReductionExports {
+        api: glblasSasum,
+        cblas: cblas_sasum,
+        fortran: sasum_,
+        ilp64: scipy_cblas_sasum64_,
+    };
+    // x is read only for n > 0 and incx > 0 (else the sum is 0).
+    fuzz_reduction(
+        r,
+        c,
+        &exports,
+        |n, incx| n > 0 && incx > 0,
+        |xs, n, incx| reduction((0..n).map(|i| f64::from(xs[idx(i, n, incx)]).abs())),
+    );
 }
 
 fn fuzz_sscal(r: &mut Rng, c: &mut Case) {
@@ -982,7 +1106,7 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
     } else {
         (t, m, n)
     };
-    let lda = r.int(f, cm.max(1).saturating_sub(2), cm.max(1).saturating_add(2));
+    let lda = r.ld(f, cm);
     c.what += &format!(" layout={layout} trans={trans} m={m} n={n} alpha={alpha} lda={lda} incx={incx} beta={beta} incy={incy}");
     let (lenx, leny) = if ct == Some(true) { (cm, cn) } else { (cn, cm) };
     let a = c.add(r, mspan(cm, cn, lda), false);
@@ -1113,12 +1237,135 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
     });
 }
 
-fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
+/// glblasSgemm's or glblasDgemm's signature.
+type ApiGemm<T> = unsafe extern "C" fn(
+    OperationArg,
+    OperationArg,
+    c_int,
+    c_int,
+    c_int,
+    T,
+    *const T,
+    c_int,
+    *const T,
+    c_int,
+    T,
+    *mut T,
+    c_int,
+) -> Status;
+/// cblas_sgemm's or cblas_dgemm's (`I = c_int`), or their ILP64 names'.
+type CblasGemm<T, I> =
+    unsafe extern "C" fn(c_int, c_int, c_int, I, I, I, T, *const T, I, *const T, I, T, *mut T, I);
+/// sgemm_'s or dgemm_'s.
+type FortranGemm<T> = unsafe extern "C" fn(
+    *const c_char,
+    *const c_char,
+    *const c_int,
+    *const c_int,
+    *const c_int,
+    *const T,
+    *const T,
+    *const c_int,
+    *const T,
+    *const c_int,
+    *const T,
+    *mut T,
+    *const c_int,
+    usize,
+    usize,
+);
+
+/// What the gemm fuzzer needs of a precision: its exports, scalars and reference.
+trait GemmPrecision: Copy + PartialEq + std::fmt::Display {
+    const PRECISION: Precision;
+    const ZERO: Self;
+    const API: ApiGemm<Self>;
+    const CBLAS: CblasGemm<Self, c_int>;
+    const FORTRAN: FortranGemm<Self>;
+    const ILP64: CblasGemm<Self, i64>;
+    fn scalar(r: &mut Rng) -> Self;
+    /// An operand's elements as they were before the call.
+    fn data(c: &Case, op: usize) -> Vec<Self>;
+    /// C := alpha*op(A)*op(B) + beta*C with its error scale (`common::sgemm_ref`'s form).
+    #[allow(clippy::too_many_arguments)]
+    fn reference(
+        t: (bool, bool),
+        mnk: (usize, usize, usize),
+        alpha: Self,
+        a: (&[Self], usize),
+        b: (&[Self], usize),
+        beta: Self,
+        c: (&[Self], usize),
+    ) -> (Vec<f64>, Vec<f64>);
+}
+
+impl GemmPrecision for f32 {
+    const PRECISION: Precision = SINGLE;
+    const ZERO: f32 = 0.0;
+    const API: ApiGemm<f32> = glblasSgemm;
+    const CBLAS: CblasGemm<f32, c_int> = cblas_sgemm;
+    const FORTRAN: FortranGemm<f32> = sgemm_;
+    const ILP64: CblasGemm<f32, i64> = scipy_cblas_sgemm64_;
+    fn scalar(r: &mut Rng) -> f32 {
+        r.scalar()
+    }
+    fn data(c: &Case, op: usize) -> Vec<f32> {
+        c.data(op).to_vec()
+    }
+    fn reference(
+        (ta, tb): (bool, bool),
+        (m, n, k): (usize, usize, usize),
+        alpha: f32,
+        (a, lda): (&[f32], usize),
+        (b, ldb): (&[f32], usize),
+        beta: f32,
+        (c, ldc): (&[f32], usize),
+    ) -> (Vec<f64>, Vec<f64>) {
+        sgemm_ref(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    }
+}
+
+impl GemmPrecision for f64 {
+    const PRECISION: Precision = DOUBLE;
+    const ZERO: f64 = 0.0;
+    const API: ApiGemm<f64> = glblasDgemm;
+    const CBLAS: CblasGemm<f64, c_int> = cblas_dgemm;
+    const FORTRAN: FortranGemm<f64> = dgemm_;
+    const ILP64: CblasGemm<f64, i64> = scipy_cblas_dgemm64_;
+    /// The special values, or any double (all 53 bits in use, so a single-precision
+    /// computation misses the tolerance).
+    fn scalar(r: &mut Rng) -> f64 {
+        match r.below(6) {
+            0 => 0.0,
+            1 => 1.0,
+            2 => -1.0,
+            _ => fill64(1, r.next())[0] * 2.0,
+        }
+    }
+    fn data(c: &Case, op: usize) -> Vec<f64> {
+        c.data64(op)
+    }
+    fn reference(
+        t: (bool, bool),
+        mnk: (usize, usize, usize),
+        alpha: f64,
+        a: (&[f64], usize),
+        b: (&[f64], usize),
+        beta: f64,
+        c: (&[f64], usize),
+    ) -> (Vec<f64>, Vec<f64>) {
+        dgemm_ref(t, mnk, alpha, a, b, beta, c)
+    }
+}
+
+/// sgemm (`T = f32`) or dgemm.
+fn fuzz_gemm<T: GemmPrecision>(r: &mut Rng, c: &mut Case) {
     let f = c.iface;
+    c.width = T::PRECISION.width;
     let layout = r.layout();
     let (transa, transb) = (r.op(f), r.op(f));
     let (m, n, k) = (r.int(f, -1, 9), r.int(f, -1, 9), r.int(f, -1, 9));
-    let (alpha, beta) = (r.scalar(), r.scalar());
+    let (alpha, beta) = (T::scalar(r), T::scalar(r));
     let (ta, tb) = (f.transposed(transa), f.transposed(transb));
     // The column-major call this is: row-major C = op(A)op(B) is C^T = op(B)^T op(A)^T.
     let row = f.cblas() && layout == 101;
@@ -1126,20 +1373,13 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
     // (rows, cols) of the column-major call's A and B as stored.
     let shape = |t: Option<bool>, r: i64, c: i64| if t == Some(true) { (c, r) } else { (r, c) };
     let (sa, sb) = (shape(cta, cm, k), shape(ctb, k, cn));
-    let near = |r: &mut Rng, rows: i64| {
-        r.int(
-            f,
-            rows.max(1).saturating_sub(2),
-            rows.max(1).saturating_add(2),
-        )
-    };
-    let (clda, cldb, ldc) = (near(r, sa.0), near(r, sb.0), near(r, cm));
+    let (clda, cldb, ldc) = (r.ld(f, sa.0), r.ld(f, sb.0), r.ld(f, cm));
     // Operands and leading dimensions as passed: row-major passes B's where the call takes A's.
     let (lda, ldb) = if row { (cldb, clda) } else { (clda, cldb) };
     c.what += &format!(" layout={layout} transa={transa} transb={transb} m={m} n={n} k={k} alpha={alpha} lda={lda} ldb={ldb} beta={beta} ldc={ldc}");
     let ca = c.add(r, mspan(sa.0, sa.1, clda), false);
     let cb = c.add(r, mspan(sb.0, sb.1, cldb), false);
-    let nan = beta == 0.0 && r.percent(50);
+    let nan = beta == T::ZERO && r.percent(50);
     let cc = c.add(r, mspan(cm, cn, ldc), nan);
     let (a, b) = if row { (cb, ca) } else { (ca, cb) };
     let fault = match cblas_checks(f, layout, &[(ta, 2), (tb, 3)]) {
@@ -1147,17 +1387,24 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
         Ok(_) => sgemm_info(cta, ctb, cm, cn, k, clda, cldb, ldc).map(|i| i + i32::from(f.cblas())),
     };
     let empty = cm == 0 || cn == 0;
-    let reads_ab = k > 0 && alpha != 0.0;
-    let mut needs = vec![(cc, mspan(cm, cn, ldc))];
-    if reads_ab {
-        needs.extend([(ca, mspan(sa.0, sa.1, clda)), (cb, mspan(sb.0, sb.1, cldb))]);
+    let reads_ab = k > 0 && alpha != T::ZERO;
+    let mut needs = vec![];
+    if !empty {
+        needs.push((cc, mspan(cm, cn, ldc)));
+        if reads_ab {
+            needs.extend([(ca, mspan(sa.0, sa.1, clda)), (cb, mspan(sb.0, sb.1, cldb))]);
+        }
     }
-    let verdict = Verdict::of(fault, empty || c.usable(&needs));
+    let verdict = verdict_on_device(c, fault, &needs, T::PRECISION.supported());
     c.start();
-    let (ap, bp, cp) = (c.ptr(a), c.ptr(b), c.ptr(cc));
+    let (ap, bp, cp) = (
+        c.ptr(a).cast::<T>(),
+        c.ptr(b).cast::<T>(),
+        c.ptr(cc).cast::<T>(),
+    );
     let got = unsafe {
         match f {
-            Iface::Api => Got::Status(glblasSgemm(
+            Iface::Api => Got::Status((T::API)(
                 OperationArg(i32_of(transa)),
                 OperationArg(i32_of(transb)),
                 i32_of(m),
@@ -1173,7 +1420,7 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
                 i32_of(ldc),
             )),
             Iface::Cblas => blas(|| {
-                cblas_sgemm(
+                (T::CBLAS)(
                     layout,
                     i32_of(transa),
                     i32_of(transb),
@@ -1193,7 +1440,7 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
             Iface::Fortran => {
                 let (cha, chb) = (transa as c_char, transb as c_char);
                 blas(|| {
-                    sgemm_(
+                    (T::FORTRAN)(
                         &cha,
                         &chb,
                         &i32_of(m),
@@ -1213,7 +1460,7 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
                 })
             }
             Iface::Ilp64 => blas(|| {
-                scipy_cblas_sgemm64_(
+                (T::ILP64)(
                     layout,
                     i32_of(transa),
                     i32_of(transb),
@@ -1238,41 +1485,929 @@ fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
         }
         // Without alpha*A*B the reference has no inner dimension (A and B are not read).
         let (rk, ad, bd) = if reads_ab {
-            (k, c.data(ca), c.data(cb))
+            (k, T::data(c, ca), T::data(c, cb))
         } else {
-            (0, &[][..], &[][..])
+            (0, Vec::new(), Vec::new())
         };
-        let (tra, trb) = (cta == Some(true), ctb == Some(true));
-        let (um, un) = (cm as usize, cn as usize);
-        let want = sgemm_ref(
-            tra,
-            trb,
-            um,
-            un,
-            rk as usize,
+        let (um, un, ldc) = (cm as usize, cn as usize, ldc as usize);
+        let want = T::reference(
+            (cta == Some(true), ctb == Some(true)),
+            (um, un, rk as usize),
             alpha,
-            ad,
-            clda as usize,
-            bd,
-            cldb as usize,
+            (&ad, clda as usize),
+            (&bd, cldb as usize),
             beta,
-            c.data(cc),
-            ldc as usize,
+            (&T::data(c, cc), ldc),
         );
-        let mut changes = Vec::new();
-        for j in 0..un {
-            for i in 0..um {
-                let e = i + j * um;
-                let t = (rk as f64 + 2.0) * EPS * want.1[e] + f64::from(f32::MIN_POSITIVE);
-                changes.push(Change {
-                    op: cc,
-                    at: i + j * ldc as usize,
-                    want: want.0[e],
-                    tol: t,
-                });
+        let (dims, terms) = ((um, un, ldc), rk as usize);
+        let changes = matrix_changes(cc, dims, &want, (terms, T::PRECISION), |_, _| true);
+        (changes, (0.0, 0.0))
+    });
+}
+
+fn fuzz_sgemm(r: &mut Rng, c: &mut Case) {
+    fuzz_gemm::<f32>(r, c)
+}
+
+fn fuzz_dgemm(r: &mut Rng, c: &mut Case) {
+    fuzz_gemm::<f64>(r, c)
+}
+
+/// A precision's element width and rounding, for tolerances.
+#[derive(Clone, Copy)]
+struct Precision {
+    /// Floats per element.
+    width: usize,
+    /// Unit roundoff.
+    u: f64,
+    /// The smallest normal value (an absolute floor for results near zero).
+    tiny: f64,
+    double: bool,
+}
+
+const SINGLE: Precision = Precision {
+    width: 1,
+    u: EPS,
+    tiny: f32::MIN_POSITIVE as f64,
+    double: false,
+};
+const DOUBLE: Precision = Precision {
+    width: 2,
+    u: EPS64,
+    tiny: f64::MIN_POSITIVE,
+    double: true,
+};
+
+impl Precision {
+    /// Whether the device computes in this precision: single everywhere, double on the
+    /// compute pipeline with fp64 shaders (README "Double precision").
+    fn supported(self) -> bool {
+        !self.double || *DOUBLES.get().expect("set before the first case")
+    }
+}
+
+/// What the device can run, from glblasGetDeviceInfo: the Level 3 routines beyond gemm need
+/// the compute pipeline (README "Level 3 beyond gemm").
+static COMPUTE: OnceLock<bool> = OnceLock::new();
+/// Whether it computes in double: the compute pipeline with fp64 shaders.
+static DOUBLES: OnceLock<bool> = OnceLock::new();
+
+fn has_compute() -> bool {
+    *COMPUTE.get().expect("set before the first case")
+}
+
+/// A side, uplo or diag argument: the values meaning false and true in each interface.
+struct FlagKind {
+    api: [i64; 2],
+    cblas: [i64; 2],
+    fortran: [u8; 2],
+}
+
+/// Whether A is on the right.
+const SIDE_RIGHT: FlagKind = FlagKind {
+    api: [0, 1],
+    cblas: [141, 142],
+    fortran: *b"LR",
+};
+/// Whether the upper triangle is the stored one.
+const UPLO_UPPER: FlagKind = FlagKind {
+    api: [0, 1],
+    cblas: [122, 121],
+    fortran: *b"LU",
+};
+/// Whether the diagonal is unit (not read).
+const DIAG_UNIT: FlagKind = FlagKind {
+    api: [0, 1],
+    cblas: [131, 132],
+    fortran: *b"NU",
+};
+
+impl FlagKind {
+    /// What `v` means as `f` passes it; None when it is neither value.
+    fn of(&self, f: Iface, v: i64) -> Option<bool> {
+        match f {
+            Iface::Api => self.api.iter().position(|&a| a == v),
+            Iface::Cblas | Iface::Ilp64 => self.cblas.iter().position(|&a| a == v),
+            // Fortran takes either case.
+            Iface::Fortran => self
+                .fortran
+                .iter()
+                .position(|&a| u8::try_from(v).is_ok_and(|c| c.to_ascii_uppercase() == a)),
+        }
+        .map(|i| i == 1)
+    }
+}
+
+impl Rng {
+    /// A side, uplo or diag argument as `f` passes it: a valid one, or any other value.
+    fn flag(&mut self, f: Iface, k: &FlagKind) -> i64 {
+        if !self.percent(90) {
+            return match f {
+                Iface::Fortran => self.range(0, 255),
+                _ => self.range(-5, 200),
+            };
+        }
+        let i = self.below(2) as usize;
+        match f {
+            Iface::Api => k.api[i],
+            Iface::Cblas | Iface::Ilp64 => k.cblas[i],
+            Iface::Fortran if self.percent(50) => i64::from(k.fortran[i].to_ascii_lowercase()),
+            Iface::Fortran => i64::from(k.fortran[i]),
+        }
+    }
+
+    /// A leading dimension for a matrix of `rows` rows: near the smallest valid one.
+    fn ld(&mut self, f: Iface, rows: i64) -> i64 {
+        self.int(
+            f,
+            rows.max(1).saturating_sub(2),
+            rows.max(1).saturating_add(2),
+        )
+    }
+}
+
+/// The first failing check of a reference routine's list, in order: its parameter number.
+fn first_failure(checks: &[(bool, i32)]) -> Option<i32> {
+    checks.iter().find(|c| c.0).map(|c| c.1)
+}
+
+/// The reference SSYMM's checks (side: A on the right; uplo: upper).
+fn ssymm_info(side: Option<bool>, uplo: Option<bool>, mn: [i64; 2], ld: [i64; 3]) -> Option<i32> {
+    let ([m, n], [lda, ldb, ldc]) = (mn, ld);
+    let nrowa = if side == Some(true) { n } else { m };
+    first_failure(&[
+        (side.is_none(), 1),
+        (uplo.is_none(), 2),
+        (m < 0, 3),
+        (n < 0, 4),
+        (lda < nrowa.max(1), 7),
+        (ldb < m.max(1), 9),
+        (ldc < m.max(1), 12),
+    ])
+}
+
+/// The reference SSYRK's (`ldb` None) or SSYR2K's checks.
+fn ssyrk_info(
+    uplo: Option<bool>,
+    trans: Option<bool>,
+    nk: [i64; 2],
+    (lda, ldb, ldc): (i64, Option<i64>, i64),
+) -> Option<i32> {
+    let [n, k] = nk;
+    let nrowa = if trans == Some(true) { k } else { n };
+    first_failure(&[
+        (uplo.is_none(), 1),
+        (trans.is_none(), 2),
+        (n < 0, 3),
+        (k < 0, 4),
+        (lda < nrowa.max(1), 7),
+        (ldb.is_some_and(|ldb| ldb < nrowa.max(1)), 9),
+        (ldc < n.max(1), if ldb.is_some() { 12 } else { 10 }),
+    ])
+}
+
+/// The reference STRMM's and STRSM's checks (side, uplo, transa, diag as meanings).
+fn stri_info(how: [Option<bool>; 4], mn: [i64; 2], [lda, ldb]: [i64; 2]) -> Option<i32> {
+    let ([side, uplo, trans, diag], [m, n]) = (how, mn);
+    let nrowa = if side == Some(true) { n } else { m };
+    first_failure(&[
+        (side.is_none(), 1),
+        (uplo.is_none(), 2),
+        (trans.is_none(), 3),
+        (diag.is_none(), 4),
+        (m < 0, 5),
+        (n < 0, 6),
+        (lda < nrowa.max(1), 9),
+        (ldb < m.max(1), 11),
+    ])
+}
+
+/// A level-3 call's verdict: its argument fault if any; where the device cannot run it
+/// (`supported` false), NOT_SUPPORTED, except that the API refuses a NULL pointer the call needs
+/// first (the NULL checks come before the device's); else whether its operands can be used.
+/// `needs` is empty for a quick return.
+fn verdict_on_device(
+    c: &Case,
+    fault: Option<i32>,
+    needs: &[(usize, u128)],
+    supported: bool,
+) -> Verdict {
+    let api_null =
+        c.iface == Iface::Api && needs.iter().any(|&(i, _)| c.ops[i].place == Place::Null);
+    match fault {
+        Some(info) => Verdict::Fault(info),
+        None if !(supported || api_null) => Verdict::Unsupported,
+        None => Verdict::of(None, c.usable(needs)),
+    }
+}
+
+/// Puts NaN where a call must not read: the triangle of an order×order matrix (leading
+/// dimension `ld`) other than the `upper` (else lower) one, and the diagonal when `diagonal`.
+fn poison(d: &mut [f32], order: i64, ld: i64, upper: bool, diagonal: bool) {
+    for (i, j, at) in square(d, order, ld) {
+        if (i == j && diagonal) || (i != j && (i < j) != upper) {
+            d[at] = f32::NAN;
+        }
+    }
+}
+
+/// The (row, column, index) of each element of an order×order matrix held in `d` (nothing
+/// for an operand too large to be held: it is never read).
+fn square(d: &[f32], order: i64, ld: i64) -> Vec<(usize, usize, usize)> {
+    let (order, ld) = (order.max(0) as usize, ld.max(0) as usize);
+    if order > 64 || mspan(order as i64, order as i64, ld as i64) > d.len() as u128 {
+        return Vec::new();
+    }
+    (0..order)
+        .flat_map(|j| (0..order).map(move |i| (i, j, i + j * ld)))
+        .collect()
+}
+
+/// A's stored triangle (order×order, leading dimension `lda`) as a full matrix (leading
+/// dimension `order`): mirrored when `symmetric`, else triangular, zero outside the triangle
+/// and, with a `unit` diagonal, ones on it. Every value is an f32 of A, 0 or 1, so the gemm
+/// reference takes it as it is.
+fn expand(
+    a: &[f32],
+    order: usize,
+    lda: usize,
+    upper: bool,
+    symmetric: bool,
+    unit: bool,
+) -> Vec<f32> {
+    let stored = |i: usize, j: usize| if upper { i <= j } else { i >= j };
+    let mut full = vec![0.0; order * order];
+    for j in 0..order {
+        for i in 0..order {
+            full[i + j * order] = if i == j && unit {
+                1.0
+            } else if stored(i, j) {
+                a[i + j * lda]
+            } else if symmetric {
+                a[j + i * lda]
+            } else {
+                0.0
+            };
+        }
+    }
+    full
+}
+
+/// C := beta*C in double precision with its error scale: the reference of a call without
+/// alpha's product (which reads neither A nor B).
+fn beta_c(m: usize, n: usize, beta: f32, c: &[f32], ldc: usize) -> (Vec<f64>, Vec<f64>) {
+    sgemm_ref(false, false, m, n, 0, 0.0, &[], 1, &[], 1, beta, c, ldc)
+}
+
+/// The elements of an m×n column-major output (leading dimension `ld`) that `keep` selects,
+/// expected as a reference (value, error scale) says, within (terms + 2)·u of the scale.
+fn matrix_changes(
+    op: usize,
+    (m, n, ld): (usize, usize, usize),
+    want: &(Vec<f64>, Vec<f64>),
+    (terms, p): (usize, Precision),
+    keep: impl Fn(usize, usize) -> bool,
+) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for j in 0..n {
+        for i in (0..m).filter(|&i| keep(i, j)) {
+            let e = i + j * m;
+            changes.push(Change {
+                op,
+                at: i + j * ld,
+                want: want.0[e],
+                tol: (terms as f64 + 2.0) * p.u * want.1[e] + p.tiny,
+            });
+        }
+    }
+    changes
+}
+
+fn fuzz_ssymm(r: &mut Rng, c: &mut Case) {
+    let f = c.iface;
+    let layout = r.layout();
+    let (side, uplo) = (r.flag(f, &SIDE_RIGHT), r.flag(f, &UPLO_UPPER));
+    let (m, n) = (r.int(f, -1, 9), r.int(f, -1, 9));
+    let (alpha, beta) = (r.scalar(), r.scalar());
+    let (right, upper) = (SIDE_RIGHT.of(f, side), UPLO_UPPER.of(f, uplo));
+    // The column-major call this is: row-major swaps side and uplo and exchanges M and N.
+    let row = f.cblas() && layout == 101;
+    let flip = |v: Option<bool>| if row { v.map(|v| !v) } else { v };
+    let (cright, cupper) = (flip(right), flip(upper));
+    let (cm, cn) = if row { (n, m) } else { (m, n) };
+    let ka = if cright == Some(true) { cn } else { cm };
+    let (lda, ldb, ldc) = (r.ld(f, ka), r.ld(f, cm), r.ld(f, cm));
+    c.what += &format!(" layout={layout} side={side} uplo={uplo} m={m} n={n} alpha={alpha} lda={lda} ldb={ldb} beta={beta} ldc={ldc}");
+    // NaN in the triangle that is not stored proves it is not read.
+    let hide = cupper.filter(|_| r.percent(30));
+    let a = c.add_with(
+        r,
+        mspan(ka, ka, lda),
+        if hide.is_some() { " NaN outside" } else { "" },
+        |d| {
+            if let Some(u) = hide {
+                poison(d, ka, lda, u, false)
+            }
+        },
+    );
+    let b = c.add(r, mspan(cm, cn, ldb), false);
+    let nan = beta == 0.0 && r.percent(50);
+    let cc = c.add(r, mspan(cm, cn, ldc), nan);
+    let fault = match cblas_checks(f, layout, &[(right, 2), (upper, 3)]) {
+        Err(info) => Some(info),
+        Ok(_) => {
+            ssymm_info(cright, cupper, [cm, cn], [lda, ldb, ldc]).map(|i| i + i32::from(f.cblas()))
+        }
+    };
+    let quick = cm == 0 || cn == 0 || (alpha == 0.0 && beta == 1.0);
+    let mut needs = vec![];
+    if !quick {
+        needs.push((cc, mspan(cm, cn, ldc)));
+        if alpha != 0.0 {
+            needs.extend([(a, mspan(ka, ka, lda)), (b, mspan(cm, cn, ldb))]);
+        }
+    }
+    let verdict = verdict_on_device(c, fault, &needs, has_compute());
+    c.start();
+    let args = MmArgs {
+        layout,
+        enums: [side, uplo],
+        dims: [m, n],
+        scalars: (alpha, beta),
+        a: (a, lda),
+        b: Some((b, ldb)),
+        c: (cc, ldc),
+    };
+    let got = call_mm(c, &SSYMM, &args);
+    c.check(got, verdict, |c| {
+        if quick {
+            return (Vec::new(), (0.0, 0.0));
+        }
+        let (um, un, uka) = (cm as usize, cn as usize, ka as usize);
+        let (cd, ldc) = (c.data(cc), ldc as usize);
+        // Without alpha*A*B the reference has no inner dimension (A and B are not read).
+        let (rk, want) = if alpha == 0.0 {
+            (0, beta_c(um, un, beta, cd, ldc))
+        } else {
+            let full = expand(
+                c.data(a),
+                uka,
+                lda as usize,
+                cupper == Some(true),
+                true,
+                false,
+            );
+            let (bd, ldb) = (c.data(b), ldb as usize);
+            let want = if cright == Some(true) {
+                sgemm_ref(
+                    false, false, um, un, uka, alpha, bd, ldb, &full, uka, beta, cd, ldc,
+                )
+            } else {
+                sgemm_ref(
+                    false, false, um, un, uka, alpha, &full, uka, bd, ldb, beta, cd, ldc,
+                )
+            };
+            (uka, want)
+        };
+        (
+            matrix_changes(cc, (um, un, ldc), &want, (rk, SINGLE), |_, _| true),
+            (0.0, 0.0),
+        )
+    });
+}
+
+/// ssyrk, or ssyr2k when `two`.
+fn fuzz_syrk_or_syr2k(r: &mut Rng, c: &mut Case, two: bool) {
+    let f = c.iface;
+    let layout = r.layout();
+    let (uplo, trans) = (r.flag(f, &UPLO_UPPER), r.op(f));
+    let (n, k) = (r.int(f, -1, 9), r.int(f, -1, 9));
+    let (alpha, beta) = (r.scalar(), r.scalar());
+    let (upper, t) = (UPLO_UPPER.of(f, uplo), f.transposed(trans));
+    // Row-major C is stored as C^T (the other triangle) and op(A) is read as the other op.
+    let row = f.cblas() && layout == 101;
+    let flip = |v: Option<bool>| if row { v.map(|v| !v) } else { v };
+    let (cupper, ct) = (flip(upper), flip(t));
+    let (rows, cols) = if ct == Some(true) { (k, n) } else { (n, k) };
+    let (lda, ldb, ldc) = (r.ld(f, rows), r.ld(f, rows), r.ld(f, n));
+    let ldb = two.then_some(ldb);
+    c.what += &format!(" layout={layout} uplo={uplo} trans={trans} n={n} k={k} alpha={alpha} lda={lda} ldb={ldb:?} beta={beta} ldc={ldc}");
+    let a = c.add(r, mspan(rows, cols, lda), false);
+    let b = ldb.map(|ldb| (c.add(r, mspan(rows, cols, ldb), false), ldb));
+    let nan = beta == 0.0 && r.percent(50);
+    let cc = c.add(r, mspan(n, n, ldc), nan);
+    // The reference CBLAS reports a bad uplo of a row-major call as parameter 3.
+    let fault = match cblas_checks(f, layout, &[(upper, if row { 3 } else { 2 }), (t, 3)]) {
+        Err(info) => Some(info),
+        Ok(_) => ssyrk_info(cupper, ct, [n, k], (lda, ldb, ldc)).map(|i| i + i32::from(f.cblas())),
+    };
+    let quick = n == 0 || ((alpha == 0.0 || k == 0) && beta == 1.0);
+    let reads_ab = alpha != 0.0 && k > 0;
+    let mut needs = vec![];
+    if !quick {
+        needs.push((cc, mspan(n, n, ldc)));
+        if reads_ab {
+            needs.push((a, mspan(rows, cols, lda)));
+            needs.extend(b.map(|(b, ldb)| (b, mspan(rows, cols, ldb))));
+        }
+    }
+    let verdict = verdict_on_device(c, fault, &needs, has_compute());
+    c.start();
+    let args = MmArgs {
+        layout,
+        enums: [uplo, trans],
+        dims: [n, k],
+        scalars: (alpha, beta),
+        a: (a, lda),
+        b,
+        c: (cc, ldc),
+    };
+    let got = call_mm(c, if two { &SSYR2K } else { &SSYRK }, &args);
+    c.check(got, verdict, |c| {
+        if quick {
+            return (Vec::new(), (0.0, 0.0));
+        }
+        let (un, uk, tr) = (n as usize, k as usize, ct == Some(true));
+        let (cd, ldc) = (c.data(cc), ldc as usize);
+        // op(X)op(Y)^T is gemm with op and its transpose (not reading A or B without them).
+        let gemm = |x: &[f32], ldx: usize, y: &[f32], ldy: usize, beta: f32| {
+            sgemm_ref(tr, !tr, un, un, uk, alpha, x, ldx, y, ldy, beta, cd, ldc)
+        };
+        let (terms, want) = match b {
+            _ if !reads_ab => (0, beta_c(un, un, beta, cd, ldc)),
+            None => (
+                uk,
+                gemm(c.data(a), lda as usize, c.data(a), lda as usize, beta),
+            ),
+            Some((b, ldb)) => {
+                let (ad, bd, lda) = (c.data(a), c.data(b), lda as usize);
+                let (ab, ba) = (
+                    gemm(ad, lda, bd, ldb as usize, beta),
+                    gemm(bd, ldb as usize, ad, lda, 0.0),
+                );
+                let sum = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(x, y)| x + y).collect();
+                (2 * uk, (sum(&ab.0, &ba.0), sum(&ab.1, &ba.1)))
+            }
+        };
+        // Only C's stored triangle may change.
+        let upper = cupper == Some(true);
+        let keep = |i: usize, j: usize| if upper { i <= j } else { i >= j };
+        (
+            matrix_changes(cc, (un, un, ldc), &want, (terms, SINGLE), keep),
+            (0.0, 0.0),
+        )
+    });
+}
+
+fn fuzz_ssyrk(r: &mut Rng, c: &mut Case) {
+    fuzz_syrk_or_syr2k(r, c, false)
+}
+
+fn fuzz_ssyr2k(r: &mut Rng, c: &mut Case) {
+    fuzz_syrk_or_syr2k(r, c, true)
+}
+
+/// Makes A well conditioned for strsm: the stored diagonal at least order+1 in magnitude
+/// (diagonally dominant), or, with a unit diagonal, off-diagonal elements below 1/order.
+fn condition(d: &mut [f32], order: i64, ld: i64, unit: bool) {
+    for (i, j, at) in square(d, order, ld) {
+        if i == j && !unit {
+            d[at] = (order as f32 + 1.0 + d[at].abs()).copysign(d[at]);
+        } else if i != j && unit {
+            d[at] /= order as f32;
+        }
+    }
+}
+
+/// strmm, or strsm when `solve`.
+fn fuzz_triangular(r: &mut Rng, c: &mut Case, solve: bool) {
+    let f = c.iface;
+    let layout = r.layout();
+    let (side, uplo) = (r.flag(f, &SIDE_RIGHT), r.flag(f, &UPLO_UPPER));
+    let (transa, diag) = (r.op(f), r.flag(f, &DIAG_UNIT));
+    let (m, n) = (r.int(f, -1, 9), r.int(f, -1, 9));
+    let alpha = r.scalar();
+    let (right, upper) = (SIDE_RIGHT.of(f, side), UPLO_UPPER.of(f, uplo));
+    let (t, unit) = (f.transposed(transa), DIAG_UNIT.of(f, diag));
+    // The column-major call: row-major swaps side and uplo and exchanges M and N.
+    let row = f.cblas() && layout == 101;
+    let flip = |v: Option<bool>| if row { v.map(|v| !v) } else { v };
+    let (cright, cupper) = (flip(right), flip(upper));
+    let (cm, cn) = if row { (n, m) } else { (m, n) };
+    let ka = if cright == Some(true) { cn } else { cm };
+    let (lda, ldb) = (r.ld(f, ka), r.ld(f, cm));
+    c.what += &format!(" layout={layout} side={side} uplo={uplo} transa={transa} diag={diag} m={m} n={n} alpha={alpha} lda={lda} ldb={ldb}");
+    // NaN outside the stored triangle (and on a unit diagonal) proves those are not read.
+    let hide = cupper.zip(unit).filter(|_| r.percent(30));
+    let label = if hide.is_some() { " NaN outside" } else { "" };
+    let a = c.add_with(r, mspan(ka, ka, lda), label, |d| {
+        if let (true, Some(unit)) = (solve, unit) {
+            condition(d, ka, lda, unit);
+        }
+        if let Some((u, unit)) = hide {
+            poison(d, ka, lda, u, unit)
+        }
+    });
+    let b = c.add(r, mspan(cm, cn, ldb), false);
+    let fault = match cblas_checks(f, layout, &[(right, 2), (upper, 3), (t, 4), (unit, 5)]) {
+        Err(info) => Some(info),
+        Ok(_) => stri_info([cright, cupper, t, unit], [cm, cn], [lda, ldb])
+            .map(|i| i + i32::from(f.cblas())),
+    };
+    let quick = cm == 0 || cn == 0;
+    let mut needs = vec![];
+    if !quick {
+        needs.push((b, mspan(cm, cn, ldb)));
+        if alpha != 0.0 {
+            needs.push((a, mspan(ka, ka, lda)));
+        }
+    }
+    let verdict = verdict_on_device(c, fault, &needs, has_compute());
+    c.start();
+    let exports = if solve { &STRSM } else { &STRMM };
+    let (ap, bp) = (c.ptr(a).cast_const(), c.ptr(b));
+    let enums = [side, uplo, transa, diag].map(i32_of);
+    let got = {
+        match f {
+            Iface::Ilp64 => (exports.ilp64)(layout, enums, [m, n], alpha, (ap, lda), (bp, ldb)),
+            _ => {
+                let call = match f {
+                    Iface::Api => exports.api,
+                    Iface::Cblas => exports.cblas,
+                    _ => exports.fortran,
+                };
+                let [m, n, lda, ldb] = [m, n, lda, ldb].map(i32_of);
+                call(layout, enums, [m, n], alpha, (ap, lda), (bp, ldb))
             }
         }
-        (changes, (0.0, 0.0))
+    };
+    c.check(got, verdict, |c| {
+        if quick {
+            return (Vec::new(), (0.0, 0.0));
+        }
+        let (um, un, uka, ldb) = (cm as usize, cn as usize, ka as usize, ldb as usize);
+        let dims = (um, un, ldb);
+        if alpha == 0.0 {
+            // B := 0, A not read.
+            let zero = (vec![0.0; um * un], vec![0.0; um * un]);
+            return (
+                matrix_changes(b, dims, &zero, (0, SINGLE), |_, _| true),
+                (0.0, 0.0),
+            );
+        }
+        let (tr, bd) = (t == Some(true), c.data(b));
+        let full = expand(
+            c.data(a),
+            uka,
+            lda as usize,
+            cupper == Some(true),
+            false,
+            unit == Some(true),
+        );
+        if !solve {
+            let want = if cright == Some(true) {
+                sgemm_ref(
+                    false,
+                    tr,
+                    um,
+                    un,
+                    uka,
+                    alpha,
+                    bd,
+                    ldb,
+                    &full,
+                    uka,
+                    0.0,
+                    &[],
+                    1,
+                )
+            } else {
+                sgemm_ref(
+                    tr,
+                    false,
+                    um,
+                    un,
+                    uka,
+                    alpha,
+                    &full,
+                    uka,
+                    bd,
+                    ldb,
+                    0.0,
+                    &[],
+                    1,
+                )
+            };
+            return (
+                matrix_changes(b, dims, &want, (uka, SINGLE), |_, _| true),
+                (0.0, 0.0),
+            );
+        }
+        // op(A)·X = alpha·B column by column; X·op(A) = alpha·B is op(A)^T·X^T = alpha·B^T,
+        // row by row. `s` is the matrix solved with, op(A) or op(A)^T.
+        let right = cright == Some(true);
+        let s_trans = tr != right;
+        let s: Vec<f64> = (0..uka * uka)
+            .map(|e| {
+                let (i, j) = (e % uka, e / uka);
+                f64::from(if s_trans {
+                    full[j + i * uka]
+                } else {
+                    full[i + j * uka]
+                })
+            })
+            .collect();
+        let s_upper = (cupper == Some(true)) != s_trans;
+        let mut want = (vec![0.0; um * un], vec![0.0; um * un]);
+        let (lines, along) = if right { (um, un) } else { (un, um) };
+        for line in 0..lines {
+            let at = |p: usize| if right { (line, p) } else { (p, line) };
+            let rhs: Vec<f64> = (0..along)
+                .map(|p| {
+                    let (i, j) = at(p);
+                    f64::from(alpha) * f64::from(bd[i + j * ldb])
+                })
+                .collect();
+            let (x, bound) = solve_with_bound(&s, uka, s_upper, &rhs);
+            for p in 0..along {
+                let (i, j) = at(p);
+                want.0[i + j * um] = x[p];
+                want.1[i + j * um] = bound[p];
+            }
+        }
+        (
+            matrix_changes(b, dims, &want, (trsm_terms(uka), SINGLE), |_, _| true),
+            (0.0, 0.0),
+        )
+    });
+}
+
+/// A trmm- or trsm-shaped call: layout, side, uplo, transa, diag, m, n, alpha, A, B, with `I`
+/// integers; each export adapted to it.
+type TriCall<I> = fn(c_int, [c_int; 4], [I; 2], f32, (*const f32, I), (*mut f32, I)) -> Got;
+
+/// The four exports of strmm or strsm.
+struct TriExports {
+    api: TriCall<c_int>,
+    cblas: TriCall<c_int>,
+    fortran: TriCall<c_int>,
+    ilp64: TriCall<i64>,
+}
+
+/// strmm's or strsm's exports, adapted to `TriCall`.
+macro_rules! tri_exports {
+    ($api:ident, $cblas:ident, $fortran:ident, $ilp64:ident) => {
+        TriExports {
+            api: |_, [s, u, t, d], [m, n], al, (a, lda), (b, ldb)| {
+                let (s, u, t, d) = (SideArg(s), FillArg(u), OperationArg(t), DiagArg(d));
+                Got::Status(unsafe { $api(s, u, t, d, m, n, al, a, lda, b, ldb) })
+            },
+            cblas: |l, [s, u, t, d], [m, n], al, (a, lda), (b, ldb)| {
+                blas(|| unsafe { $cblas(l, s, u, t, d, m, n, al, a, lda, b, ldb) })
+            },
+            fortran: |_, e, [m, n], al, (a, lda), (b, ldb)| {
+                let [s, u, t, d] = e.map(|v| v as c_char);
+                blas(|| unsafe {
+                    $fortran(&s, &u, &t, &d, &m, &n, &al, a, &lda, b, &ldb, 1, 1, 1, 1)
+                })
+            },
+            ilp64: |l, [s, u, t, d], [m, n], al, (a, lda), (b, ldb)| {
+                blas(|| unsafe { $ilp64(l, s, u, t, d, m, n, al, a, lda, b, ldb) })
+            },
+        }
+    };
+}
+
+const STRMM: TriExports = tri_exports!(glblasStrmm, cblas_strmm, strmm_, scipy_cblas_strmm64_);
+const STRSM: TriExports = tri_exports!(glblasStrsm, cblas_strsm, strsm_, scipy_cblas_strsm64_);
+
+/// A symm-shaped call (symm, syrk, syr2k): layout, two enum arguments, two sizes, alpha, A, B,
+/// beta, C, with `I` integers; each export adapted to it (syrk's ignoring B).
+type MmCall<I> =
+    fn(c_int, [c_int; 2], [I; 2], f32, (*const f32, I), (*const f32, I), f32, (*mut f32, I)) -> Got;
+
+/// The four exports of ssymm, ssyrk or ssyr2k.
+struct MmExports {
+    api: MmCall<c_int>,
+    cblas: MmCall<c_int>,
+    fortran: MmCall<c_int>,
+    ilp64: MmCall<i64>,
+}
+
+/// The exports of a routine with symm's arguments (ssymm; ssyr2k, whose enums are uplo and
+/// trans), adapted to `MmCall`.
+macro_rules! mm_exports {
+    ($api:ident($e0:ident, $e1:ident), $cblas:ident, $fortran:ident, $ilp64:ident) => {
+        MmExports {
+            api: |_, [x, y], [m, n], al, (a, lda), (b, ldb), be, (c, ldc)| {
+                let (x, y) = ($e0(x), $e1(y));
+                Got::Status(unsafe { $api(x, y, m, n, al, a, lda, b, ldb, be, c, ldc) })
+            },
+            cblas: |l, [x, y], [m, n], al, (a, lda), (b, ldb), be, (c, ldc)| {
+                blas(|| unsafe { $cblas(l, x, y, m, n, al, a, lda, b, ldb, be, c, ldc) })
+            },
+            fortran: |_, e, [m, n], al, (a, lda), (b, ldb), be, (c, ldc)| {
+                let [x, y] = e.map(|v| v as c_char);
+                blas(|| unsafe {
+                    $fortran(&x, &y, &m, &n, &al, a, &lda, b, &ldb, &be, c, &ldc, 1, 1)
+                })
+            },
+            ilp64: |l, [x, y], [m, n], al, (a, lda), (b, ldb), be, (c, ldc)| {
+                blas(|| unsafe { $ilp64(l, x, y, m, n, al, a, lda, b, ldb, be, c, ldc) })
+            },
+        }
+    };
+}
+
+const SSYMM: MmExports = mm_exports!(
+    glblasSsymm(SideArg, FillArg),
+    cblas_ssymm,
+    ssymm_,
+    scipy_cblas_ssymm64_
+);
+const SSYR2K: MmExports = mm_exports!(
+    glblasSsyr2k(FillArg, OperationArg),
+    cblas_ssyr2k,
+    ssyr2k_,
+    scipy_cblas_ssyr2k64_
+);
+/// ssyrk's exports take the same arguments but B.
+const SSYRK: MmExports = MmExports {
+    api: |_, [u, t], [n, k], al, (a, lda), _, be, (c, ldc)| {
+        let (u, t) = (FillArg(u), OperationArg(t));
+        Got::Status(unsafe { glblasSsyrk(u, t, n, k, al, a, lda, be, c, ldc) })
+    },
+    cblas: |l, [u, t], [n, k], al, (a, lda), _, be, (c, ldc)| {
+        blas(|| unsafe { cblas_ssyrk(l, u, t, n, k, al, a, lda, be, c, ldc) })
+    },
+    fortran: |_, e, [n, k], al, (a, lda), _, be, (c, ldc)| {
+        let [u, t] = e.map(|v| v as c_char);
+        blas(|| unsafe { ssyrk_(&u, &t, &n, &k, &al, a, &lda, &be, c, &ldc, 1, 1) })
+    },
+    ilp64: |l, [u, t], [n, k], al, (a, lda), _, be, (c, ldc)| {
+        blas(|| unsafe { scipy_cblas_ssyrk64_(l, u, t, n, k, al, a, lda, be, c, ldc) })
+    },
+};
+
+/// A symm-shaped case's arguments: operands by index with their leading dimensions.
+struct MmArgs {
+    layout: c_int,
+    enums: [i64; 2],
+    dims: [i64; 2],
+    scalars: (f32, f32),
+    a: (usize, i64),
+    b: Option<(usize, i64)>,
+    c: (usize, i64),
+}
+
+/// Calls the export of `c`'s interface (32-bit integers but for ILP64); no B is NULL.
+fn call_mm(c: &Case, e: &MmExports, x: &MmArgs) -> Got {
+    let ((a, lda), (cc, ldc), (alpha, beta)) = (x.a, x.c, x.scalars);
+    let (b, ldb) = x.b.map_or((std::ptr::null(), 1), |(b, ldb)| {
+        (c.ptr(b).cast_const(), ldb)
+    });
+    let (ap, cp) = (c.ptr(a).cast_const(), c.ptr(cc));
+    let enums = x.enums.map(i32_of);
+    {
+        match c.iface {
+            Iface::Ilp64 => (e.ilp64)(
+                x.layout,
+                enums,
+                x.dims,
+                alpha,
+                (ap, lda),
+                (b, ldb),
+                beta,
+                (cp, ldc),
+            ),
+            f => {
+                let call = match f {
+                    Iface::Api => e.api,
+                    Iface::Cblas => e.cblas,
+                    _ => e.fortran,
+                };
+                let [m, n, lda, ldb, ldc] = [x.dims[0], x.dims[1], lda, ldb, ldc].map(i32_of);
+                call(
+                    x.layout,
+                    enums,
+                    [m, n],
+                    alpha,
+                    (ap, lda),
+                    (b, ldb),
+                    beta,
+                    (cp, ldc),
+                )
+            }
+        }
+    }
+}
+
+fn fuzz_strmm(r: &mut Rng, c: &mut Case) {
+    fuzz_triangular(r, c, false)
+}
+
+fn fuzz_strsm(r: &mut Rng, c: &mut Case) {
+    fuzz_triangular(r, c, true)
+}
+
+fn fuzz_snrm2(r: &mut Rng, c: &mut Case) {
+    let exports = ReductionExports {
+        api: glblasSnrm2,
+        cblas: cblas_snrm2,
+        fortran: snrm2_,
+        ilp64: scipy_cblas_snrm264_,
+    };
+    // x is read for n > 0, whatever the increment: a negative one gives the same elements'
+    // norm, a zero one repeats x_0 (n may be 2^32 + 3), |x_0|·sqrt(n).
+    fuzz_reduction(
+        r,
+        c,
+        &exports,
+        |n, _| n > 0,
+        |xs, n, incx| {
+            let norm = if incx == 0 {
+                f64::from(xs[0]).abs() * (n as f64).sqrt()
+            } else {
+                (0..n)
+                    .map(|i| f64::from(xs[idx(i, n, incx)]).powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+            };
+            // README: within ((n+1)/2 + 3)·u relative of the exact norm.
+            let tol = ((n as f64 + 1.0) / 2.0 + 3.0) * EPS * norm + f64::from(f32::MIN_POSITIVE);
+            (norm, tol)
+        },
+    );
+}
+
+fn fuzz_isamax(r: &mut Rng, c: &mut Case) {
+    let f = c.iface;
+    let (n, incx) = (r.int(f, -2, 40), r.int(f, -3, 3));
+    c.what += &format!(" n={n} incx={incx}");
+    // Some NaN (never the largest, but kept as element 1) and some ties (the first one wins).
+    let (nans, ties) = (
+        r.percent(20).then(|| r.next()),
+        r.percent(30).then(|| r.next()),
+    );
+    let label = match (nans, ties) {
+        (Some(_), Some(_)) => " NaN, ties",
+        (Some(_), None) => " NaN",
+        (None, Some(_)) => " ties",
+        (None, None) => "",
+    };
+    let x = c.add_with(r, vspan(n, incx), label, |d| {
+        let len = d.len() as u64;
+        if len == 0 {
+            return;
+        }
+        if let Some(s) = ties {
+            d[(s % len) as usize] = -d[((s >> 32) % len) as usize];
+        }
+        if let Some(s) = nans {
+            d[(s % len) as usize] = f32::NAN;
+            d[((s >> 16) % len.min(4)) as usize] = f32::NAN;
+        }
+    });
+    let result = result_operand(r, c);
+    let active = n > 0 && incx > 0;
+    let verdict = reduction_verdict(c, (x, n, incx), active, result);
+    c.start();
+    let xp = c.ptr(x);
+    let got = unsafe {
+        match f {
+            Iface::Api => Got::Status(glblasIsamax(
+                i32_of(n),
+                xp,
+                i32_of(incx),
+                c.ptr(result.expect("api")).cast(),
+            )),
+            Iface::Cblas => Got::Value(cblas_isamax(i32_of(n), xp, i32_of(incx)).0 as f32),
+            Iface::Fortran => Got::Value(isamax_(&i32_of(n), xp, &i32_of(incx)) as f32),
+            Iface::Ilp64 => Got::Value(scipy_cblas_isamax64_(n, xp, incx).0 as f32),
+        }
+    };
+    c.check(got, verdict, |c| {
+        // The reference loop: the 1-based index of the first |x_i| greater than all before.
+        let mut index = 0;
+        if active {
+            let (xs, un) = (c.data(x), n as usize);
+            let mut max = xs[0].abs();
+            index = 1;
+            for i in 1..un {
+                let v = xs[idx(i, un, incx)].abs();
+                if v > max {
+                    (max, index) = (v, i + 1);
+                }
+            }
+        }
+        let want = match f {
+            // The int result, compared as the float with its bits.
+            Iface::Api => f64::from(f32::from_bits(index as u32)),
+            // CBLAS_INDEX is 0-based (0 also for no elements).
+            Iface::Cblas | Iface::Ilp64 => index.saturating_sub(1) as f64,
+            Iface::Fortran => index as f64,
+        };
+        reduced(result, (want, 0.0))
     });
 }
 
@@ -1284,6 +2419,7 @@ fn blas(call: impl FnOnce()) -> Got {
 
 type Fuzzer = fn(&mut Rng, &mut Case);
 
+/// The first eight routines, with `CASES_PER_ROUTINE_EXPORT` cases per export.
 const ROUTINES: [(&str, Fuzzer); 8] = [
     ("saxpy", fuzz_saxpy),
     ("sdot", fuzz_sdot),
@@ -1293,6 +2429,19 @@ const ROUTINES: [(&str, Fuzzer); 8] = [
     ("sasum", fuzz_sasum),
     ("sgemv", fuzz_sgemv),
     ("sgemm", fuzz_sgemm),
+];
+
+/// The routines added later, with `CASES_PER_LATER_EXPORT` cases per export, drawn from a
+/// generator of their own (so the first eight keep their cases).
+const LATER_ROUTINES: [(&str, Fuzzer); 8] = [
+    ("snrm2", fuzz_snrm2),
+    ("isamax", fuzz_isamax),
+    ("ssymm", fuzz_ssymm),
+    ("ssyrk", fuzz_ssyrk),
+    ("ssyr2k", fuzz_ssyr2k),
+    ("strmm", fuzz_strmm),
+    ("strsm", fuzz_strsm),
+    ("dgemm", fuzz_dgemm),
 ];
 
 /// Bytes of guard zone around glblasMemcpy's operands.
@@ -1644,11 +2793,29 @@ fn every_export_gets_its_documented_outcome_for_random_arguments() {
     let start = std::time::Instant::now();
     assert_eq!(glblasInit(), Status::Success);
     count("glblasInit", 1);
+    let mut info = std::mem::MaybeUninit::<glblasDeviceInfo_t>::uninit();
+    assert_eq!(
+        unsafe { glblasGetDeviceInfo(info.as_mut_ptr()) },
+        Status::Success
+    );
+    // SAFETY: filled in by the successful call.
+    let info = unsafe { info.assume_init() };
+    let pipeline = unsafe { CStr::from_ptr(info.pipeline) }.to_string_lossy();
+    println!("fuzz_args: {pipeline} pipeline, fp64 {}", info.fp64);
+    COMPUTE.set(pipeline == "compute").expect("set once");
+    DOUBLES
+        .set(pipeline == "compute" && info.fp64 == 1)
+        .expect("set once");
+    count("glblasGetDeviceInfo", 1);
+    let mut later = Rng(0x6c33_6e72_6d32);
     for round in 0..CASES_PER_ROUTINE_EXPORT {
+        let later_rounds = (round < CASES_PER_LATER_EXPORT).then_some(&LATER_ROUTINES[..]);
         for f in IFACES {
-            for (name, fuzz) in ROUTINES {
+            let first = ROUTINES.iter().map(|&(name, fuzz)| (name, fuzz, false));
+            let added = later_rounds.unwrap_or_default().iter();
+            for (name, fuzz, is_later) in first.chain(added.map(|&(n, z)| (n, z, true))) {
                 let mut c = Case::new(&handlers, f, name, String::new());
-                fuzz(&mut r, &mut c);
+                fuzz(if is_later { &mut later } else { &mut r }, &mut c);
                 count(&f.export(name), 1);
                 let verdict = c.verdict.expect("every case is checked");
                 let kind = match verdict {
@@ -1658,6 +2825,7 @@ fn every_export_gets_its_documented_outcome_for_random_arguments() {
                     Verdict::Fault(_) => "(verdict: error report)",
                     Verdict::Refused => "(verdict: refused pointer, outputs untouched)",
                     Verdict::Runs => "(verdict: runs, checked against the reference)",
+                    Verdict::Unsupported => "(verdict: unsupported by the device, untouched)",
                 };
                 *verdicts.entry(kind).or_insert(0) += 1;
             }

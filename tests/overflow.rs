@@ -5,6 +5,9 @@
 //! pages are ever committed, and after each call every committed page of every region (found
 //! with `mincore`) must hold exactly what the test expects: the operands' elements, the results,
 //! and zeros everywhere else. So a store through a wrapped index shows up wherever it lands.
+//! The Level 3 routines beyond gemm (cblas_ssyrk, cblas_strsm, scipy_cblas_strmm64_) return no
+//! status: with no CPU BLAS to forward to, a refused call is one that changed nothing, and a
+//! call that changed anything must have computed every result right.
 
 mod common;
 
@@ -534,4 +537,195 @@ fn vector_near_the_end(d: *mut c_void, bytes: usize) {
         .collect();
     common::assert_saxpy(&got, &want, &terms);
     common::assert_sdot(dot, &x, 1, &got, 1, n);
+}
+
+/// Checks a Level 3 call that may be refused (beyond the device's limits: DIMENSION_OVERFLOW,
+/// or no compute pipeline) and, with no CPU BLAS, then touches nothing: if none of its result
+/// floats changed, every float of `r` must be as it was; else every result must be right (so a
+/// partial write fails either way). Prints which it was.
+fn ran_or_refused(r: &Region, results: Results, what: &str) {
+    let was = |i: usize| r.expected.get(&i).copied().unwrap_or(0.0).to_bits();
+    let ran = results.keys().any(|&i| r.get(i).to_bits() != was(i));
+    println!("{what}: {}", if ran { "ran" } else { "refused" });
+    r.check(&if ran { results } else { Results::new() }, what);
+    // Without the compute pipeline these routines never run on GL (README "Level 3 beyond
+    // gemm").
+    let compute = glblas::kernels::pipeline() == Some("compute");
+    assert!(compute || !ran, "{what}: ran without the compute pipeline");
+}
+
+/// cblas_ssyrk with lda and ldc of 2^31 - 1 (A and C span 8 and 16 GiB), both triangles and
+/// both operations: only C's triangle changes.
+#[test]
+fn ssyrk_with_leading_dimensions_near_i32_max() {
+    gl_only();
+    let ld = i32::MAX as usize;
+    let (n, k) = (3usize, 2usize);
+    for (upper, trans) in [(true, false), (false, true)] {
+        let (ra, ca) = if trans { (k, n) } else { (n, k) };
+        let mut a = Region::new(((ca - 1) * ld + ra) * 4);
+        put_matrix(&mut a, 0, ra, ca, ld, 17);
+        let mut c = Region::new(((n - 1) * ld + n) * 4 + 4096);
+        put_matrix(&mut c, 0, n, n, ld, 18);
+        // op(A)op(A)^T is gemm of op(A) and its transpose.
+        let (sa, sc) = (slice(&a), slice(&c));
+        let want = sgemm_ref(trans, !trans, n, n, k, 1.5, sa, ld, sa, ld, -0.5, sc, ld);
+        let (uplo, op) = (if upper { 121 } else { 122 }, if trans { 112 } else { 111 });
+        unsafe {
+            cblas_ssyrk(
+                102,
+                uplo,
+                op,
+                n as i32,
+                k as i32,
+                1.5,
+                a.ptr(0),
+                ld as i32,
+                -0.5,
+                c.ptr(0),
+                ld as i32,
+            )
+        };
+        let what = format!("cblas_ssyrk upper={upper} trans={trans} lda=ldc=2^31-1");
+        let mut results = sgemm_results(&want, n, n, k, ld);
+        results.retain(|&e, _| {
+            let (i, j) = (e % ld, e / ld);
+            if upper {
+                i <= j
+            } else {
+                i >= j
+            }
+        });
+        ran_or_refused(&c, results, &what);
+        a.check(&Results::new(), &what);
+    }
+}
+
+/// cblas_strsm with lda and ldb of 2^31 - 1 (A and B span 8 GiB or more), A on the left
+/// (column-major) and on the right (row-major, which is the left of the column-major call).
+#[test]
+fn strsm_with_leading_dimensions_near_i32_max() {
+    gl_only();
+    let ld = i32::MAX as usize;
+    let (m, n) = (3usize, 2usize);
+    for row in [false, true] {
+        // Column-major: A X = alpha B, A lower, m×m. Row-major with side Right, uplo Upper,
+        // M = n and N = m is that same column-major call (side and uplo swapped, M and N
+        // exchanged) on the same stored arrays.
+        let mut a = Region::new(((m - 1) * ld + m) * 4);
+        put_matrix(&mut a, 0, m, m, ld, 19);
+        for i in 0..m {
+            // Diagonally dominant: well conditioned.
+            let v = a.get(i + i * ld);
+            a.set(i + i * ld, (m as f32 + 1.0 + v.abs()).copysign(v));
+        }
+        let mut b = Region::new(((n - 1) * ld + m) * 4 + 4096);
+        put_matrix(&mut b, 0, m, n, ld, 20);
+        let alpha = 2.0f32;
+        let s: Vec<f64> = (0..m * m)
+            .map(|e| {
+                let (i, j) = (e % m, e / m);
+                if i >= j {
+                    f64::from(a.get(i + j * ld))
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let mut results = Results::new();
+        for j in 0..n {
+            let rhs: Vec<f64> = (0..m)
+                .map(|i| f64::from(alpha) * f64::from(b.get(i + j * ld)))
+                .collect();
+            let (x, bound) = common::solve_with_bound(&s, m, false, &rhs);
+            for i in 0..m {
+                let tol = (common::trsm_terms(m) as f64 + 2.0) * EPS * bound[i] + 1e-38;
+                results.insert(i + j * ld, (x[i], tol));
+            }
+        }
+        let (layout, side, uplo, rows, cols) = if row {
+            (101, 142, 121, n, m)
+        } else {
+            (102, 141, 122, m, n)
+        };
+        unsafe {
+            cblas_strsm(
+                layout,
+                side,
+                uplo,
+                111,
+                131,
+                rows as i32,
+                cols as i32,
+                alpha,
+                a.ptr(0),
+                ld as i32,
+                b.ptr(0),
+                ld as i32,
+            )
+        };
+        let what = format!("cblas_strsm row={row} lda=ldb=2^31-1");
+        ran_or_refused(&b, results, &what);
+        a.check(&Results::new(), &what);
+    }
+}
+
+/// ILP64 strmm with leading dimensions beyond 32 bits (2^32 + 1 and 2^32 + 2, truncated 1 and
+/// 2): B := alpha op(A) B in place, A upper with a unit diagonal (never read: NaN there).
+#[test]
+fn ilp64_strmm_with_leading_dimensions_past_u32() {
+    gl_only();
+    let (lda, ldb) = ((1usize << 32) + 1, (1usize << 32) + 2);
+    let (m, n) = (3usize, 2usize);
+    for trans in [false, true] {
+        let mut a = Region::new(((m - 1) * lda + m) * 4 + 4096);
+        put_matrix(&mut a, 0, m, m, lda, 21);
+        for i in 0..m {
+            a.set(i + i * lda, f32::NAN);
+        }
+        let mut b = Region::new(((n - 1) * ldb + m) * 4 + 4096);
+        put_matrix(&mut b, 0, m, n, ldb, 22);
+        // op(A) in full: the upper triangle of A, ones on the diagonal, zeros below.
+        let full: Vec<f32> = (0..m * m)
+            .map(|e| match (e % m, e / m) {
+                (i, j) if i == j => 1.0,
+                (i, j) if i < j => a.get(i + j * lda),
+                _ => 0.0,
+            })
+            .collect();
+        let want = sgemm_ref(
+            trans,
+            false,
+            m,
+            n,
+            m,
+            -1.5,
+            &full,
+            m,
+            slice(&b),
+            ldb,
+            0.0,
+            &[],
+            1,
+        );
+        unsafe {
+            scipy_cblas_strmm64_(
+                102,
+                141,
+                121,
+                if trans { 112 } else { 111 },
+                132,
+                m as i64,
+                n as i64,
+                -1.5,
+                a.ptr(0),
+                lda as i64,
+                b.ptr(0),
+                ldb as i64,
+            )
+        };
+        let what = format!("scipy_cblas_strmm64_ trans={trans} lda=2^32+1 ldb=2^32+2");
+        ran_or_refused(&b, sgemm_results(&want, m, n, m, ldb), &what);
+        a.check(&Results::new(), &what);
+    }
 }

@@ -224,6 +224,75 @@ pub fn sgemm_ref(
     (out, scale)
 }
 
+/// Unit roundoff of fp64, 2^-53.
+pub const EPS64: f64 = f64::EPSILON / 2.0;
+
+/// C := alpha*op(A)*op(B) + beta*C to about 2^-100 relative to the error scale, with the
+/// error scale |alpha|*|op(A)||op(B)| + |beta*C| per element; C is not read when beta == 0.
+#[allow(clippy::too_many_arguments)]
+pub fn dgemm_ref(
+    (ta, tb): (bool, bool),
+    (m, n, k): (usize, usize, usize),
+    alpha: f64,
+    (a, lda): (&[f64], usize),
+    (b, ldb): (&[f64], usize),
+    beta: f64,
+    (c, ldc): (&[f64], usize),
+) -> (Vec<f64>, Vec<f64>) {
+    let (mut out, mut scale) = (vec![0.0; m * n], vec![0.0; m * n]);
+    for j in 0..n {
+        for i in 0..m {
+            let av = |l: usize| if ta { a[l + i * lda] } else { a[i + l * lda] };
+            let bv = |l: usize| if tb { b[j + l * ldb] } else { b[l + j * ldb] };
+            let (s, mag) = dot2((0..k).map(|l| (av(l), bv(l))));
+            let cv = if beta == 0.0 { 0.0 } else { c[i + j * ldc] };
+            let (v, _) = dot2([(alpha, s), (beta, cv)].into_iter());
+            out[i + j * m] = v;
+            scale[i + j * m] = alpha.abs() * mag + (beta * cv).abs();
+        }
+    }
+    (out, scale)
+}
+
+/// The triangular-solve tolerance's factor: `order` roundings to invert op(A) (trsm inverts its
+/// diagonal blocks, and a substitution is within the same bound), `order + 1` to multiply the
+/// inverse by alpha*B, and the rounding of alpha*B and of the result.
+pub fn trsm_terms(order: usize) -> usize {
+    2 * order + 2
+}
+
+/// Solves `s`·y = `rhs` (s order×order, column-major, triangular): y, and the bound
+/// M⁻¹|s|M⁻¹|rhs| that the forward error of a triangular solve is proportional to, M being
+/// s's comparison matrix (|s_ii| on the diagonal, -|s_ij| off it: M⁻¹ ≥ |s⁻¹| elementwise).
+pub fn solve_with_bound(s: &[f64], order: usize, upper: bool, rhs: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    // Substitution; with `comparison`, on M (every term's magnitude added).
+    let substitute = |rhs: &[f64], comparison: bool| {
+        let mut y = vec![0.0; order];
+        let rows: Vec<usize> = if upper {
+            (0..order).rev().collect()
+        } else {
+            (0..order).collect()
+        };
+        for &i in &rows {
+            let known = |j: usize| if upper { j > i } else { j < i };
+            let mut v = rhs[i];
+            for j in (0..order).filter(|&j| known(j)) {
+                let t = s[i + j * order] * y[j];
+                v = if comparison { v + t.abs() } else { v - t };
+            }
+            let d = s[i + i * order];
+            y[i] = if comparison { v / d.abs() } else { v / d };
+        }
+        y
+    };
+    let x = substitute(rhs, false);
+    let z = substitute(&rhs.iter().map(|v| v.abs()).collect::<Vec<_>>(), true);
+    let sz: Vec<f64> = (0..order)
+        .map(|i| (0..order).map(|j| s[i + j * order].abs() * z[j]).sum())
+        .collect();
+    (x, substitute(&sz, true))
+}
+
 /// Each element of C within (k+2)*eps of its error scale: fp32 accumulation of k products plus
 /// the alpha and beta roundings (the standard bound gamma_k |A||B|).
 pub fn assert_sgemm(
