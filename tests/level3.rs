@@ -399,7 +399,17 @@ fn syrk_cases<T: El>(two: bool) {
     for uplo in FILLS {
         for trans in OPS {
             let (upper, t) = (uplo.0 == 1, trans.0 != 0);
-            for (n, k) in [(1, 1), (7, 5), (17, 13), (45, 9), (33, 0)] {
+            // 130 and 300: C over 2 and 3 tiles a side (6 of the triangle's), each workgroup
+            // its own tile of the triangle (gemm.comp's uTiles).
+            for (n, k) in [
+                (1, 1),
+                (7, 5),
+                (17, 13),
+                (45, 9),
+                (33, 0),
+                (130, 3),
+                (300, 7),
+            ] {
                 for (alpha, beta) in [(-1.25, 0.5), (1.0, 0.0)] {
                     for (pi, (da, dbc, dc)) in PLACEMENTS.into_iter().enumerate() {
                         let (ra, ca) = if t { (k, n) } else { (n, k) };

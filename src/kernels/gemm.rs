@@ -96,6 +96,15 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// Which triangle of op(M) can be nonzero, for a triangular M (op(M) = M^T when
+    /// `transposed`): the terms `gemm.comp` may skip.
+    pub fn triangle_of_op(self, transposed: bool) -> Option<Triangle> {
+        match self {
+            Shape::Triangular(t, _) => Some(Triangle::of((t == Triangle::Upper) != transposed)),
+            _ => None,
+        }
+    }
+
     /// `gemm_pack.comp`'s uShape and uUnit.
     pub fn uniforms(self) -> (i32, bool) {
         match self {
@@ -138,7 +147,8 @@ pub struct Rules {
     pub shapes: [Shape; 2],
     /// Only this triangle of C is read and written (syrk, syr2k).
     pub triangle: Option<Triangle>,
-    /// Which of A and B is C itself (trmm, trsm): it is read from a copy.
+    /// Which of A and B is C itself (trmm, trsm): it is read from a copy where C is written
+    /// before that operand is wholly packed (`gemm_compute::gemm`).
     pub is_c: [bool; 2],
 }
 

@@ -233,7 +233,7 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         } else {
             (T::ONE, Some(out))
         };
-        multiply(e, g, kernel, l1 - l0, beta, c_in.as_ref(), &out)?;
+        multiply(e, g, kernel, (l0, l1), beta, c_in.as_ref(), &out)?;
         l0 = l1;
         if l0 >= k {
             break;
@@ -281,18 +281,19 @@ fn device_copy<T: Real>(e: &mut Engine, m: &Matrix<T>) -> Result<Matrix<T>> {
     })
 }
 
-/// One pass of gemm.comp: `out` := alpha * (the packed panels' product over `depth` steps of k)
-/// + beta * `c_in` (not read when `None`).
+/// One pass of gemm.comp: `out` := alpha * (the packed panels' product over steps `l0..l1` of
+/// k) + beta * `c_in` (not read when `None`).
 fn multiply<T: Real>(
     e: &mut Engine,
     g: &Gemm<T>,
     kernel: Kernel,
-    depth: i64,
+    (l0, l1): (i64, i64),
     beta: T,
     c_in: Option<&Matrix<T>>,
     out: &Matrix<T>,
 ) -> Result<()> {
     let (m, n) = (g.m, g.n);
+    let depth = l1 - l0;
     let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>())?;
     if g.ab.is_some() {
         PANELS[0].bind::<T>(e, &p, "uAp", round_up(m, kernel.pad()) / 4, depth)?;
@@ -325,7 +326,30 @@ fn multiply<T: Real>(
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
     p.set_i32(gl, "uTriangle", g.rules.triangle.map_or(0, Triangle::code));
-    e.dispatch(kernel.groups(m), kernel.groups(n), "gemm dispatch")
+    let [shape_a, shape_b] = g.rules.shapes;
+    p.set_i32(
+        gl,
+        "uATriangle",
+        shape_a.triangle_of_op(g.ta).map_or(0, Triangle::code),
+    );
+    p.set_i32(
+        gl,
+        "uBTriangle",
+        shape_b.triangle_of_op(g.tb).map_or(0, Triangle::code),
+    );
+    p.set_i32(gl, "uL0", l0 as i32);
+    // A triangle of square C: one workgroup per tile of the triangle (gemm.comp's uTiles),
+    // numbered along x, then on along y past the most groups x may have.
+    let (tiles, groups) = match g.rules.triangle {
+        Some(_) if m == n => {
+            let count = kernel.groups(m) * (kernel.groups(m) + 1) / 2;
+            let x = count.min(MAX_GROUPS);
+            (kernel.groups(m), (x, (count + x - 1) / x))
+        }
+        _ => (0, (kernel.groups(m), kernel.groups(n))),
+    };
+    p.set_i32(gl, "uTiles", tiles as i32);
+    e.dispatch(groups.0, groups.1, "gemm dispatch")
 }
 
 /// Packs `rows` × `cols` elements of op(`src`) (the transpose of the stored matrix when

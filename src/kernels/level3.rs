@@ -104,7 +104,7 @@ pub fn syr2k<T: Real>(
 
 /// trmm: B := alpha*op(A)*B (A on the left) or alpha*B*op(A) (`right`), A triangular with its
 /// `fill` triangle stored (the other never read) and, with `unit`, ones on the diagonal (never
-/// read). B is read from a copy (`Rules::is_c`). `a` is None when alpha is 0 (B := 0).
+/// read). B is both operand and C (`Rules::is_c`). `a` is None when alpha is 0 (B := 0).
 pub fn trmm<T: Real>(
     e: &mut Engine,
     (right, fill, trans, unit): (bool, Triangle, bool, bool),
@@ -245,13 +245,28 @@ impl<T: Real> Solve<T> {
             cols: s1 - s0,
             ld: TRSM_BLOCK,
         };
-        if self.right {
+        // The inverse of a triangular block is triangular alike: op(A) is lower when the solve
+        // runs forward from the left or backward from the right.
+        let lower = self.forward != self.right;
+        let mut g = if self.right {
             let x = self.b.block(0, self.b.rows, s0, s1);
-            multiply_in_place(e, (x, false), (inverse, false), true, x)
+            gemm_of((false, false), (T::ONE, Some((x, inverse))), T::ZERO, x)
         } else {
             let x = self.b.block(s0, s1, 0, self.b.cols);
-            multiply_in_place(e, (inverse, false), (x, false), false, x)
-        }
+            gemm_of((false, false), (T::ONE, Some((inverse, x))), T::ZERO, x)
+        };
+        let (tri, general) = (
+            Shape::Triangular(Triangle::of(!lower), false),
+            Shape::General,
+        );
+        g.rules.shapes = if self.right {
+            [general, tri]
+        } else {
+            [tri, general]
+        };
+        // X's block is also C: read from a copy (`Rules::is_c`).
+        g.rules.is_c = [self.right, !self.right];
+        gemm(e, &g)
     }
 
     /// The rows (or columns) of X in blocks `p0..p1`.
@@ -267,19 +282,6 @@ impl<T: Real> Solve<T> {
             (self.a.block(r0, r1, c0, c1), false)
         }
     }
-}
-
-/// C := op1 * op2 where one of them is C itself (`c_is_first`), read from a copy.
-fn multiply_in_place<T: Real>(
-    e: &mut Engine,
-    (p, tp): (Matrix<T>, bool),
-    (q, tq): (Matrix<T>, bool),
-    c_is_first: bool,
-    c: Matrix<T>,
-) -> Result<()> {
-    let mut g = gemm_of((tp, tq), (T::ONE, Some((p, q))), T::ZERO, c);
-    g.rules.is_c = [c_is_first, !c_is_first];
-    gemm(e, &g)
 }
 
 /// The gemm C := alpha*op(A)*op(B) + beta*C of stored operands `ab` (k from their shapes).
