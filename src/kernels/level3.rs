@@ -264,7 +264,7 @@ impl<T: Real> Solve<T> {
         } else {
             [tri, general]
         };
-        // X's block is also C: read from a copy (`Rules::is_c`).
+        // X's block is also C (`Rules::is_c`).
         g.rules.is_c = [self.right, !self.right];
         gemm(e, &g)
     }
