@@ -297,15 +297,10 @@ fn case<T: Level3>(r: L3, n: usize, runs: usize) -> Res<Figures> {
     written("device", &out)?;
     let device_err = within("device", err_of(&out), bound)?;
     finished(&read, out[n * n - 1])?;
-    let cpu = T::cpu(r)
-        .map(|f| {
-            median_time(runs, || {
-                c.copy_from_slice(&start);
-                f(ni, a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
-                Ok(())
-            })
-        })
-        .transpose()?;
+    let cpu = cpu_time(T::cpu(r), runs, |f| {
+        c.copy_from_slice(&start);
+        f(ni, a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+    })?;
     Ok(Figures {
         device,
         host,

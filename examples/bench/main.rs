@@ -331,6 +331,18 @@ fn cpu_blas<F: Copy>(name: &CStr) -> Option<F> {
     glblas::blas::cpu::resolve(name).map(|p| unsafe { std::mem::transmute_copy(&p) })
 }
 
+/// Median seconds of `runs` calls of the CPU BLAS's function `f` (`None` where the machine has
+/// none, as `cpu_blas` finds it), `call` making one call of it.
+fn cpu_time<F>(f: Option<F>, runs: usize, mut call: impl FnMut(&F)) -> Res<Option<f64>> {
+    f.map(|f| {
+        median_time(runs, || {
+            call(&f);
+            Ok(())
+        })
+    })
+    .transpose()
+}
+
 /// A case that passed its checks.
 struct Figures {
     /// Median seconds per call.
@@ -495,14 +507,9 @@ fn saxpy(n: usize, runs: usize) -> Res<Figures> {
     let out = dy.download()?;
     let device_err = within("device", err_of(&out), bound)?;
     finished(&read, out[n - 1])?;
-    let cpu = cpu_blas::<Saxpy>(c"cblas_saxpy")
-        .map(|f| {
-            median_time(runs, || {
-                unsafe { f(n as i32, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
-                Ok(())
-            })
-        })
-        .transpose()?;
+    let cpu = cpu_time(cpu_blas::<Saxpy>(c"cblas_saxpy"), runs, |f| {
+        unsafe { f(n as i32, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+    })?;
     Ok(Figures {
         device,
         host,
@@ -557,14 +564,9 @@ fn sdot(n: usize, runs: usize) -> Res<Figures> {
     )?;
     let device_err = within("device", err_of(rd), bound)?;
     finished(&read, rd)?;
-    let cpu = cpu_blas::<Sdot>(c"cblas_sdot")
-        .map(|f| {
-            median_time(runs, || {
-                std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1, y.as_ptr(), 1) });
-                Ok(())
-            })
-        })
-        .transpose()?;
+    let cpu = cpu_time(cpu_blas::<Sdot>(c"cblas_sdot"), runs, |f| {
+        std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1, y.as_ptr(), 1) });
+    })?;
     Ok(Figures {
         device,
         host,
@@ -632,29 +634,24 @@ fn sgemv(n: usize, runs: usize) -> Res<Figures> {
     all_written("device", &out)?;
     let device_err = within("device", err_of(&out), bound)?;
     finished(&read, out[n - 1])?;
-    let cpu = cpu_blas::<Sgemv>(c"cblas_sgemv")
-        .map(|f| {
-            median_time(runs, || {
-                unsafe {
-                    f(
-                        102,
-                        111,
-                        ni,
-                        ni,
-                        1.0,
-                        a.as_ptr(),
-                        ni,
-                        x.as_ptr(),
-                        1,
-                        0.0,
-                        y.as_mut_ptr(),
-                        1,
-                    )
-                };
-                Ok(())
-            })
-        })
-        .transpose()?;
+    let cpu = cpu_time(cpu_blas::<Sgemv>(c"cblas_sgemv"), runs, |f| {
+        unsafe {
+            f(
+                102,
+                111,
+                ni,
+                ni,
+                1.0,
+                a.as_ptr(),
+                ni,
+                x.as_ptr(),
+                1,
+                0.0,
+                y.as_mut_ptr(),
+                1,
+            )
+        };
+    })?;
     Ok(Figures {
         device,
         host,
@@ -762,31 +759,26 @@ fn sgemm(m: usize, n: usize, k: usize, ta: bool, tb: bool, runs: usize) -> Res<F
     let device_err = within("device", err_of(&out), bound)?;
     finished(&read, out[m * n - 1])?;
     let cblas_op = |t: bool| if t { 112 } else { 111 };
-    let cpu = cpu_blas::<Sgemm>(c"cblas_sgemm")
-        .map(|f| {
-            median_time(runs, || {
-                unsafe {
-                    f(
-                        102,
-                        cblas_op(ta),
-                        cblas_op(tb),
-                        mi,
-                        ni,
-                        ki,
-                        1.0,
-                        a.as_ptr(),
-                        ar as i32,
-                        b.as_ptr(),
-                        br as i32,
-                        0.0,
-                        c.as_mut_ptr(),
-                        mi,
-                    )
-                };
-                Ok(())
-            })
-        })
-        .transpose()?;
+    let cpu = cpu_time(cpu_blas::<Sgemm>(c"cblas_sgemm"), runs, |f| {
+        unsafe {
+            f(
+                102,
+                cblas_op(ta),
+                cblas_op(tb),
+                mi,
+                ni,
+                ki,
+                1.0,
+                a.as_ptr(),
+                ar as i32,
+                b.as_ptr(),
+                br as i32,
+                0.0,
+                c.as_mut_ptr(),
+                mi,
+            )
+        };
+    })?;
     Ok(Figures {
         device,
         host,
@@ -822,6 +814,22 @@ fn main() {
         .ok()
         .filter(|d| !d.is_empty())
         .unwrap_or_else(|| "default".to_owned());
+    let only: Option<Vec<&str>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|names| names.split(',').collect());
+    const ROUTINES: [&str; 11] = [
+        "saxpy", "sdot", "snrm2", "isamax", "sgemv", "sgemm", "dgemm", "ssymm", "ssyrk", "strsm",
+        "dtrsm",
+    ];
+    if let Some(unknown) = only.iter().flatten().find(|n| !ROUTINES.contains(n)) {
+        eprintln!(
+            "bench: --only: no case of '{unknown}' (one of: {})",
+            ROUTINES.join(",")
+        );
+        std::process::exit(2);
+    }
     let status = glblasInit();
     if status != Status::Success {
         let why =
@@ -854,22 +862,6 @@ fn main() {
         .set(glblas::kernels::pipeline().unwrap_or("fragment"))
         .expect("set once");
     let runs = 5;
-    let only: Option<Vec<&str>> = args
-        .iter()
-        .position(|a| a == "--only")
-        .and_then(|i| args.get(i + 1))
-        .map(|names| names.split(',').collect());
-    const ROUTINES: [&str; 11] = [
-        "saxpy", "sdot", "snrm2", "isamax", "sgemv", "sgemm", "dgemm", "ssymm", "ssyrk", "strsm",
-        "dtrsm",
-    ];
-    if let Some(unknown) = only.iter().flatten().find(|n| !ROUTINES.contains(n)) {
-        eprintln!(
-            "bench: --only: no case of '{unknown}' (one of: {})",
-            ROUTINES.join(",")
-        );
-        std::process::exit(2);
-    }
     let wanted = |name: &str| only.as_ref().is_none_or(|o| o.contains(&name));
     let mut rows = Vec::new();
     let mut add = |name: &str, case: &dyn Fn() -> Row| {

@@ -69,14 +69,9 @@ fn snrm2(n: usize, runs: usize) -> Res<Figures> {
         check_call(glblasSnrm2(n as i32, x, 1, r), "glblasSnrm2", on)
     };
     let (device, host, err) = timed(&x, runs, call, |r| (r as f64 - exact).abs() / exact, bound)?;
-    let cpu = cpu_blas::<Snrm2>(c"cblas_snrm2")
-        .map(|f| {
-            median_time(runs, || {
-                std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1) });
-                Ok(())
-            })
-        })
-        .transpose()?;
+    let cpu = cpu_time(cpu_blas::<Snrm2>(c"cblas_snrm2"), runs, |f| {
+        std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1) });
+    })?;
     Ok(Figures {
         device,
         host,
@@ -106,14 +101,9 @@ fn isamax(n: usize, runs: usize) -> Res<Figures> {
     // An index is right or wrong: the error is 0 or infinite, the bound 0.
     let err_of = |r: f64| if r == want as f64 { 0.0 } else { f64::INFINITY };
     let (device, host, err) = timed(&x, runs, call, err_of, 0.0)?;
-    let cpu = cpu_blas::<Isamax>(c"cblas_isamax")
-        .map(|f| {
-            median_time(runs, || {
-                std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1) });
-                Ok(())
-            })
-        })
-        .transpose()?;
+    let cpu = cpu_time(cpu_blas::<Isamax>(c"cblas_isamax"), runs, |f| {
+        std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1) });
+    })?;
     Ok(Figures {
         device,
         host,
