@@ -23,6 +23,11 @@ const INVERSES: usize = 7;
 /// (`MAX_LOOP_ITERATIONS`), and the updates between them are gemms of depth 128.
 const TRSM_BLOCK: i64 = 128;
 
+/// trsm's diagonal blocks in an order of `order` (the last one smaller unless it divides).
+fn diagonal_blocks(order: i64) -> i64 {
+    (order + TRSM_BLOCK - 1) / TRSM_BLOCK
+}
+
 /// alpha and the two operands of a product (None when alpha or the depth is 0: they are not
 /// read then).
 type Product<T> = (T, Option<(Matrix<T>, Matrix<T>)>);
@@ -173,7 +178,7 @@ pub fn trsm<T: Real>(
         b,
         inverses,
     };
-    solve.blocks(e, 0, (order + TRSM_BLOCK - 1) / TRSM_BLOCK)?;
+    solve.blocks(e, 0, diagonal_blocks(order))?;
     if let (Mem::Host(dst), Mem::Device { buffer, .. }) = (host_b.mem, b.mem) {
         // The copy `on_device` made: packed (ld = rows) from the start of its buffer.
         read_back(e, buffer, (b.rows, b.cols), None, dst, host_b.ld)?;
@@ -234,7 +239,7 @@ impl<T: Real> Solve<T> {
     /// X's block `i` := its inverted diagonal block times B's block.
     fn block(&self, e: &mut Engine, i: i64) -> Result<()> {
         let (s0, s1) = self.span((i, i + 1));
-        let blocks = (self.a.rows + TRSM_BLOCK - 1) / TRSM_BLOCK;
+        let blocks = diagonal_blocks(self.a.rows);
         let inverse = Matrix {
             mem: Mem::Device {
                 buffer: self.inverses,
@@ -328,7 +333,7 @@ fn invert_diagonal_blocks<T: Real>(
     (fill, trans, unit): (Triangle, bool, bool),
 ) -> Result<()> {
     let order = a.rows;
-    let blocks = (order + TRSM_BLOCK - 1) / TRSM_BLOCK;
+    let blocks = diagonal_blocks(order);
     let p = e.compute_program("trsm_invert.comp", INVERT, &super::real_defines::<T>())?;
     e.bind_matrix(&p, 0, "A", a, trans)?;
     let gl = &e.ctx.gl;
