@@ -17,7 +17,7 @@
 //! are added into C in turn (beta applies to the first chunk only).
 
 use crate::engine::element::Real;
-use crate::engine::operand::{Matrix, Mem};
+use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::programs::Program;
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
@@ -30,18 +30,21 @@ const EDGE: usize = 0;
 const PANEL: usize = 2;
 const BLOCKS: usize = 3;
 /// Scratch buffers and views of the panels of op(A) and op(B), which both pipelines read as
-/// RGBA32F buffer textures (see `engine::scratch`), and their texture units (0..2 are the
-/// operands').
+/// 16-byte-texel buffer textures (see `engine::scratch`), and their texture units (0..2 are the
+/// operands'); or, for an element type whose panels the compute gemm reads through storage
+/// blocks (`Real::PANELS_IN_STORAGE`), their storage-block bindings.
 pub(super) const PANELS: [Panel; 2] = [
     Panel {
         buffer: 0,
         view: 1,
         unit: 3,
+        binding: 0,
     },
     Panel {
         buffer: 1,
         view: 2,
         unit: 4,
+        binding: 1,
     },
 ];
 /// Texture units of the blocks in the edge pass.
@@ -51,11 +54,13 @@ pub(super) struct Panel {
     pub buffer: usize,
     view: usize,
     unit: u32,
+    binding: u32,
 }
 
 impl Panel {
     /// Binds this panel, `texels` groups of 4 elements per column and `depth` columns (its scratch buffer
-    /// grown to hold them), as sampler `name` of program `p`, with its column step `{name}Step`.
+    /// grown to hold them), as sampler `name` of program `p` (or, where `T::PANELS_IN_STORAGE`,
+    /// as its storage block), with its column step `{name}Step`.
     pub(super) fn bind<T: Real>(
         &self,
         e: &mut Engine,
@@ -67,17 +72,27 @@ impl Panel {
         let gl = &e.ctx.gl;
         let elems = texels * 4 * depth;
         let buffer = e.scratch.buffer(gl, &e.ext, self.buffer, T::words(elems))?;
-        e.scratch.view(
-            gl,
-            &e.ext,
-            self.view,
-            self.unit,
-            buffer,
-            T::FORMAT16,
-            0,
-            elems * T::SIZE,
-        )?;
-        p.set_i32(gl, name, self.unit as i32);
+        if T::PANELS_IN_STORAGE {
+            Window {
+                buffer,
+                first_byte: 0,
+                bytes: elems * T::SIZE,
+                start: 0,
+            }
+            .bind_storage_read(&e.ext, self.binding);
+        } else {
+            e.scratch.view(
+                gl,
+                &e.ext,
+                self.view,
+                self.unit,
+                buffer,
+                T::FORMAT16,
+                0,
+                elems * T::SIZE,
+            )?;
+            p.set_i32(gl, name, self.unit as i32);
+        }
         p.set_i32(gl, &format!("{name}Step"), texels as i32);
         Ok(())
     }

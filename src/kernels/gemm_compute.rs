@@ -99,6 +99,9 @@ impl Kernel {
         if self.tiled {
             d.push(("TILED", String::new()));
         }
+        if T::PANELS_IN_STORAGE {
+            d.push(("PANELS_IN_STORAGE", String::new()));
+        }
         d.extend(super::real_defines::<T>());
         d
     }
@@ -109,16 +112,17 @@ fn round_up(v: i64, to: i64) -> i64 {
 }
 
 /// Whether these operands can take the compute path: every buffer the passes view lies within
-/// one buffer-texture window (a panel for at least one step of k); other calls use the fragment
-/// tiles.
+/// one buffer-texture window, and a panel holds at least one step of k; other calls use the
+/// fragment tiles.
 pub fn fits<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
     let w = e.max_window();
     let kernel = Kernel::of(e);
     let pad = kernel.pad();
+    let panel = panel_capacity::<T>(e);
     let ab = match &g.ab {
         Some((a, b)) => {
-            round_up(g.m, pad) <= w
-                && round_up(g.n, pad) <= w
+            round_up(g.m, pad) <= panel
+                && round_up(g.n, pad) <= panel
                 && reach(e, a) <= w
                 && reach(e, b) <= w
         }
@@ -145,15 +149,26 @@ fn mappable<T: Real>(e: &Engine, m: &Matrix<T>) -> bool {
     m.span() <= e.max_window()
 }
 
-/// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
-/// packing pass dispatches one workgroup row per step of it, and each panel holds it within one
-/// window.
-fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
+/// The most elements a panel holds: one window, and where gemm.comp reads the panels through
+/// storage blocks (`Real::PANELS_IN_STORAGE`), one storage block.
+fn panel_capacity<T: Real>(e: &Engine) -> i64 {
     let w = e.max_window();
+    if T::PANELS_IN_STORAGE {
+        w.min(e.ctx.info.max_storage_block_bytes / T::SIZE)
+    } else {
+        w
+    }
+}
+
+/// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
+/// packing pass dispatches one workgroup row per step of it, and each panel holds it
+/// (`panel_capacity`).
+fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
+    let panel = panel_capacity::<T>(e);
     g.k.min(kernel.max_depth())
         .min(MAX_GROUPS)
-        .min(w / round_up(g.m, kernel.pad()))
-        .min(w / round_up(g.n, kernel.pad()))
+        .min(panel / round_up(g.m, kernel.pad()))
+        .min(panel / round_up(g.n, kernel.pad()))
 }
 
 /// Computes C chunk of k by chunk: per chunk, packs op(A) and op(B)'s parts and adds their
