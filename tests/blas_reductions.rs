@@ -11,11 +11,6 @@ mod common;
 use common::*;
 use glblas::blas::{cblas::*, fortran::*, CblasIndex};
 
-fn doubles_here() -> bool {
-    let info = glblas::engine::device_info().expect("a GL device");
-    glblas::kernels::pipeline() == Some("compute") && info.fp64
-}
-
 #[test]
 fn every_family_answers_on_gl() {
     std::env::set_var("GLBLAS_BACKEND", "gl");

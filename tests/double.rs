@@ -17,33 +17,6 @@ use glblas::status::Status;
 const N: OperationArg = OperationArg(0);
 const T: OperationArg = OperationArg(1);
 const C: OperationArg = OperationArg(2);
-/// Whether this device computes in double: the compute pipeline with fp64 shaders.
-fn doubles_here() -> bool {
-    let info = glblas::engine::device_info().expect("a GL device");
-    glblas::kernels::pipeline() == Some("compute") && info.fp64
-}
-
-/// Each element of C within (k+2)*u of its error scale (u = 2^-53): fp64 accumulation of k
-/// products plus the alpha and beta roundings (gamma_k |A||B|), the reference's own error
-/// being far below that.
-fn assert_dgemm(
-    got: &[f64],
-    ldc: usize,
-    (m, n, k): (usize, usize, usize),
-    want: &(Vec<f64>, Vec<f64>),
-) {
-    for j in 0..n {
-        for i in 0..m {
-            let g = got[i + j * ldc];
-            let w = want.0[i + j * m];
-            let tol = (k as f64 + 2.0) * EPS64 * want.1[i + j * m] + f64::MIN_POSITIVE;
-            assert!(
-                (g - w).abs() <= tol,
-                "C({i},{j}) m={m} n={n} k={k}: got {g}, want {w}, tol {tol:e}"
-            );
-        }
-    }
-}
 
 #[allow(clippy::too_many_arguments)]
 unsafe fn dgemm(

@@ -1,7 +1,9 @@
 //! The tiled paths that large operands take, exercised on small ones: this process lowers the
 //! engine's limits (GLBLAS_LIMIT_WINDOW elements per operand window, GLBLAS_LIMIT_TARGET_SIDE
-//! for render targets) before the first call, so vectors are cut into chunks, reductions take
-//! several passes, and sgemm is cut into tiles of C and chunks of k.
+//! for render targets, GLBLAS_LIMIT_STORAGE_BLOCK bytes per storage block) before the first
+//! call, so vectors are cut into chunks, reductions take several passes, sgemm is cut into
+//! tiles of C and chunks of k, and dgemm's panels into chunks of k that fit a storage block,
+//! or, where one step of k does not, go through buffer textures.
 
 mod common;
 
@@ -14,12 +16,15 @@ use glblas::status::Status;
 
 const WINDOW: usize = 1000;
 const SIDE: usize = 16;
+/// 128 doubles.
+const STORAGE_BLOCK: usize = 1024;
 
 fn small_limits() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         std::env::set_var("GLBLAS_LIMIT_WINDOW", WINDOW.to_string());
         std::env::set_var("GLBLAS_LIMIT_TARGET_SIDE", SIDE.to_string());
+        std::env::set_var("GLBLAS_LIMIT_STORAGE_BLOCK", STORAGE_BLOCK.to_string());
         assert_eq!(glblasShutdown(), Status::Success);
     });
 }
@@ -139,6 +144,48 @@ fn sgemm_in_tiles_and_k_chunks() {
                         .all(|(g, w)| g.to_bits() == w.to_bits()));
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn dgemm_panels_past_a_storage_block() {
+    small_limits();
+    if !doubles_here() {
+        return;
+    }
+    // Each operand within one window. A step of k of each panel (m and n padded to 32) within
+    // 128 doubles: chunks of 4 steps of k through storage blocks, the last one ragged. m = 130:
+    // a step of k of op(A)'s panel (144 padded) does not fit, so the panels go through buffer
+    // textures.
+    for (m, n, k) in [(20usize, 30usize, 33usize), (130, 5, 7)] {
+        for (ta, tb) in [(false, false), (true, true)] {
+            let (ar, ac) = if ta { (k, m) } else { (m, k) };
+            let (br, bc) = if tb { (n, k) } else { (k, n) };
+            let a = fill64(ar * ac, 31);
+            let b = fill64(br * bc, 32);
+            let c0 = fill64(m * n, 33);
+            let want = dgemm_ref((ta, tb), (m, n, k), 1.5, (&a, ar), (&b, br), -0.5, (&c0, m));
+            let (ad, bd, cd) = (Dev::new(&a), Dev::new(&b), Dev::new(&c0));
+            let s = unsafe {
+                glblasDgemm(
+                    Op(ta as i32),
+                    Op(tb as i32),
+                    m as i32,
+                    n as i32,
+                    k as i32,
+                    1.5,
+                    ad.d(),
+                    ar as i32,
+                    bd.d(),
+                    br as i32,
+                    -0.5,
+                    cd.d(),
+                    m as i32,
+                )
+            };
+            assert_eq!(s, Status::Success, "m={m} n={n} k={k}");
+            assert_dgemm(&cd.get_as::<f64>(m * n), m, (m, n, k), &want);
         }
     }
 }

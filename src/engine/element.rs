@@ -33,7 +33,8 @@ pub trait Real:
     /// For messages: "single" or "double".
     const PRECISION: &'static str;
     /// Whether the compute gemm reads this type's packed panels through storage blocks rather
-    /// than buffer textures (gemm.comp's `PANELS_IN_STORAGE`), whichever measured faster on
+    /// than buffer textures (gemm.comp's `PANELS_IN_STORAGE`, where they fit one: see
+    /// `gemm_compute::Kernel::of`), whichever measured faster on
     /// llvmpipe (n = 1024, alternating calls): a double group is one storage load against two
     /// RGBA32UI fetches joined by `packDouble2x32` (dgemm 33% -> 39-40% of sgemm's rate), while
     /// float panels read through storage blocks ran sgemm at 55-60% of its buffer-texture rate.

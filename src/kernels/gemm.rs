@@ -31,8 +31,8 @@ const PANEL: usize = 2;
 const BLOCKS: usize = 3;
 /// Scratch buffers and views of the panels of op(A) and op(B), which both pipelines read as
 /// 16-byte-texel buffer textures (see `engine::scratch`), and their texture units (0..2 are the
-/// operands'); or, for an element type whose panels the compute gemm reads through storage
-/// blocks (`Real::PANELS_IN_STORAGE`), their storage-block bindings.
+/// operands'); or, where the compute gemm reads its panels through storage blocks
+/// (`gemm_compute::Kernel`), their storage-block bindings.
 pub(super) const PANELS: [Panel; 2] = [
     Panel {
         buffer: 0,
@@ -59,8 +59,8 @@ pub(super) struct Panel {
 
 impl Panel {
     /// Binds this panel, `texels` groups of 4 elements per column and `depth` columns (its scratch buffer
-    /// grown to hold them), as sampler `name` of program `p` (or, where `T::PANELS_IN_STORAGE`,
-    /// as its storage block), with its column step `{name}Step`.
+    /// grown to hold them), as sampler `name` of program `p` (or, with `storage`, as its storage
+    /// block), with its column step `{name}Step`.
     pub(super) fn bind<T: Real>(
         &self,
         e: &mut Engine,
@@ -68,11 +68,12 @@ impl Panel {
         name: &str,
         texels: i64,
         depth: i64,
+        storage: bool,
     ) -> Result<()> {
         let gl = &e.ctx.gl;
         let elems = texels * 4 * depth;
         let buffer = e.scratch.buffer(gl, &e.ext, self.buffer, T::words(elems))?;
-        if T::PANELS_IN_STORAGE {
+        if storage {
             Window {
                 buffer,
                 first_byte: 0,
@@ -308,7 +309,7 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
                         "sgemm panel exceeds one buffer-texture window",
                     ));
                 }
-                panel.bind::<f32>(e, &p, name, texels, l1 - l0)?;
+                panel.bind::<f32>(e, &p, name, texels, l1 - l0, false)?;
             }
         }
         if let Some(cd) = &cd {

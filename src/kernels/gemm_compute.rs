@@ -31,12 +31,13 @@ const IMAGE_PANEL: u32 = 1;
 const MAX_GROUPS: i64 = 65535;
 
 /// How gemm.comp runs on this device: the square block of C each invocation computes (`block`
-/// rows and columns), and whether a workgroup shares its rows of the panels through shared
-/// memory.
+/// rows and columns), whether a workgroup shares its rows of the panels through shared
+/// memory, and whether the panels are read through storage blocks rather than buffer textures.
 #[derive(Clone, Copy)]
 struct Kernel {
     block: i64,
     tiled: bool,
+    storage: bool,
 }
 
 impl Kernel {
@@ -48,14 +49,37 @@ impl Kernel {
     /// than 16. Shared-memory tiling only where `Limits::gemm_tiled` asks for it: it is how
     /// GPUs reach full speed, but no GPU has run it yet, and on llvmpipe shared memory is 10-20×
     /// slower than buffer-texture loads.
-    fn of(e: &Engine) -> Kernel {
+    ///
+    /// Panels go through storage blocks where the element type reads faster that way
+    /// (`Real::PANELS_IN_STORAGE`) and one step of k of each fits a storage block; otherwise
+    /// through buffer textures, whose windows are larger (llvmpipe: 128 MiB storage blocks
+    /// against 2^27-texel windows), so that no call the textures can take is refused.
+    fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
         let tiled = e.limits.gemm_tiled;
         let block = if e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled {
             16
         } else {
             8
         };
-        Kernel { block, tiled }
+        let mut kernel = Kernel {
+            block,
+            tiled,
+            storage: false,
+        };
+        kernel.storage = T::PANELS_IN_STORAGE
+            && round_up(g.m.max(g.n), kernel.pad()) * T::SIZE <= e.limits.storage_block;
+        kernel
+    }
+
+    /// The most elements a panel holds: one window, and one storage block where the panels
+    /// are read through them.
+    fn panel_capacity<T: Real>(&self, e: &Engine) -> i64 {
+        let w = e.max_window();
+        if self.storage {
+            w.min(e.limits.storage_block / T::SIZE)
+        } else {
+            w
+        }
     }
 
     /// Invocations along each side of a workgroup (gemm.comp's GROUP).
@@ -99,7 +123,7 @@ impl Kernel {
         if self.tiled {
             d.push(("TILED", String::new()));
         }
-        if T::PANELS_IN_STORAGE {
+        if self.storage {
             d.push(("PANELS_IN_STORAGE", String::new()));
         }
         d.extend(super::real_defines::<T>());
@@ -112,17 +136,16 @@ fn round_up(v: i64, to: i64) -> i64 {
 }
 
 /// Whether these operands can take the compute path: every buffer the passes view lies within
-/// one buffer-texture window, and a panel holds at least one step of k; other calls use the
-/// fragment tiles.
+/// one buffer-texture window (a panel for at least one step of k); other calls use the fragment
+/// tiles.
 pub fn fits<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
     let w = e.max_window();
-    let kernel = Kernel::of(e);
+    let kernel = Kernel::of(e, g);
     let pad = kernel.pad();
-    let panel = panel_capacity::<T>(e);
     let ab = match &g.ab {
         Some((a, b)) => {
-            round_up(g.m, pad) <= panel
-                && round_up(g.n, pad) <= panel
+            round_up(g.m, pad) <= w
+                && round_up(g.n, pad) <= w
                 && reach(e, a) <= w
                 && reach(e, b) <= w
         }
@@ -149,22 +172,11 @@ fn mappable<T: Real>(e: &Engine, m: &Matrix<T>) -> bool {
     m.span() <= e.max_window()
 }
 
-/// The most elements a panel holds: one window, and where gemm.comp reads the panels through
-/// storage blocks (`Real::PANELS_IN_STORAGE`), one storage block.
-fn panel_capacity<T: Real>(e: &Engine) -> i64 {
-    let w = e.max_window();
-    if T::PANELS_IN_STORAGE {
-        w.min(e.ctx.info.max_storage_block_bytes / T::SIZE)
-    } else {
-        w
-    }
-}
-
 /// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
 /// packing pass dispatches one workgroup row per step of it, and each panel holds it
-/// (`panel_capacity`).
+/// (`Kernel::panel_capacity`).
 fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
-    let panel = panel_capacity::<T>(e);
+    let panel = kernel.panel_capacity::<T>(e);
     g.k.min(kernel.max_depth())
         .min(MAX_GROUPS)
         .min(panel / round_up(g.m, kernel.pad()))
@@ -177,7 +189,7 @@ fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
 /// read and written.
 pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let (m, n) = (g.m, g.n);
-    let kernel = Kernel::of(e);
+    let kernel = Kernel::of(e, g);
     let tk = chunk_k(e, g, kernel);
     // An operand that is also C is read from a copy when k takes more than one chunk, since C
     // is written before the operand's last chunk is packed; in one chunk both packs come first.
@@ -311,8 +323,9 @@ fn multiply<T: Real>(
     let depth = l1 - l0;
     let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>())?;
     if g.ab.is_some() {
-        PANELS[0].bind::<T>(e, &p, "uAp", round_up(m, kernel.pad()) / 4, depth)?;
-        PANELS[1].bind::<T>(e, &p, "uBp", round_up(n, kernel.pad()) / 4, depth)?;
+        let texels = |v| round_up(v, kernel.pad()) / 4;
+        PANELS[0].bind::<T>(e, &p, "uAp", texels(m), depth, kernel.storage)?;
+        PANELS[1].bind::<T>(e, &p, "uBp", texels(n), depth, kernel.storage)?;
     }
     if let Some(c_in) = c_in {
         e.bind_matrix(&p, 2, "C", c_in, false)?;

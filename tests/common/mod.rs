@@ -293,6 +293,34 @@ pub fn solve_with_bound(s: &[f64], order: usize, upper: bool, rhs: &[f64]) -> (V
     (x, substitute(&sz, true))
 }
 
+/// Whether this device computes in double: the compute pipeline with fp64 shaders.
+pub fn doubles_here() -> bool {
+    let info = glblas::engine::device_info().expect("a GL device");
+    glblas::kernels::pipeline() == Some("compute") && info.fp64
+}
+
+/// Each element of C within (k+2)*u of its error scale (u = 2^-53): fp64 accumulation of k
+/// products plus the alpha and beta roundings (gamma_k |A||B|), the reference's own error
+/// being far below that.
+pub fn assert_dgemm(
+    got: &[f64],
+    ldc: usize,
+    (m, n, k): (usize, usize, usize),
+    want: &(Vec<f64>, Vec<f64>),
+) {
+    for j in 0..n {
+        for i in 0..m {
+            let g = got[i + j * ldc];
+            let w = want.0[i + j * m];
+            let tol = (k as f64 + 2.0) * EPS64 * want.1[i + j * m] + f64::MIN_POSITIVE;
+            assert!(
+                (g - w).abs() <= tol,
+                "C({i},{j}) m={m} n={n} k={k}: got {g}, want {w}, tol {tol:e}"
+            );
+        }
+    }
+}
+
 /// Each element of C within (k+2)*eps of its error scale: fp32 accumulation of k products plus
 /// the alpha and beta roundings (the standard bound gamma_k |A||B|).
 pub fn assert_sgemm(
