@@ -255,6 +255,8 @@ fn extremes<T: Real>(big: f64, small: &[f64]) {
                 k += 1;
                 check_nrm2("extreme", values, 1, k % 4, place);
                 check_iamax("extreme", values, 1, k % 4, place);
+                // n copies of the first, whose norm may overflow where the vector's does not.
+                check_nrm2("extreme", values, 0, k % 4, place);
             }
         }
     }
@@ -320,7 +322,7 @@ fn specials<T: Real>() {
     }
     let mut k = 0;
     for values in &cases {
-        for inc in [1, 2] {
+        for inc in [1, 2, 0] {
             for place in PLACES {
                 k += 1;
                 check_nrm2("special", values, inc, k % 4, place);
