@@ -11,8 +11,15 @@
 //     from its mirror, so that triangle is never read;
 //   3 (4) triangular, lower (upper): zeros in the other triangle, which is never read, and
 //     with uUnit ones on the diagonal, which is then never read either.
+// With GROUPS (a general P whose groups of 4 stored rows start at multiples of 4: see
+// gemm_compute.rs), P is read 4 stored rows at a time through uP4, four loads per invocation
+// rather than sixteen (on llvmpipe, where each load is a gather across the SIMD lanes, the
+// packing of sgemm's two 1024×1024 panels took 8.5 ms of its 50).
 layout(local_size_x = 64) in;
 uniform REAL_SAMPLER uP;
+#ifdef GROUPS
+uniform REAL_SAMPLER uP4;
+#endif
 uniform int uPStart, uPRow, uPCol;
 uniform bool uTransposed;
 uniform int uRow0, uCol0;
@@ -52,6 +59,35 @@ void main() {
         return;
     }
     int c0 = 4 * int(gl_GlobalInvocationID.y);
+#ifdef GROUPS
+    // v[c]: rows 4g..4g+3 of column c0 + c of op(P), zero past uRows.
+    REAL4 v[4];
+    if (DYNAMIC_FLAG(uTransposed)) {
+        // Row r of op(P) is stored column uRow0 + r, whose rows uCol0 + c0.. hold columns c0..
+        // of op(P): one group per row, transposed into the columns.
+        REAL4 t[4];
+        for (int i = 0; i < 4; i++) {
+            int r = 4 * g + i;
+            t[i] = r < uRows ? FETCH4(uP4, (uPStart + uCol0 + c0 + (uRow0 + r) * uPCol) / 4)
+                             : REAL4(0.0);
+        }
+        for (int c = 0; c < 4; c++) {
+            v[c] = REAL4(t[0][c], t[1][c], t[2][c], t[3][c]);
+        }
+    } else {
+        for (int c = 0; c < 4; c++) {
+            v[c] = FETCH4(uP4, (uPStart + uRow0 + 4 * g + (uCol0 + c0 + c) * uPCol) / 4);
+            for (int i = 0; i < 4; i++) {
+                v[c][i] = 4 * g + i < uRows ? v[c][i] : REAL(0.0);
+            }
+        }
+    }
+    for (int c = 0; c < 4; c++) {
+        if (c0 + c < uCols) {
+            STORE_GROUP(uPanel, (c0 + c) * (uLd / 4) + g, v[c]);
+        }
+    }
+#else
     for (int c = c0; c < min(c0 + 4, uCols); c++) {
         REAL4 v;
         for (int i = 0; i < 4; i++) {
@@ -60,4 +96,5 @@ void main() {
         }
         STORE_GROUP(uPanel, c * (uLd / 4) + g, v);
     }
+#endif
 }

@@ -22,6 +22,10 @@ const OUT: usize = 2;
 /// The copy of an operand that is also C (see `gemm`).
 const COPY: usize = 4;
 const VIEW_PACK: usize = 0;
+/// The packing's 16-byte view of its operand (a panel's view, which is pointed anew when the
+/// panels are bound), and the texture unit it is sampled on.
+const VIEW_PACK_GROUPS: usize = 1;
+const UNIT_PACK_GROUPS: u32 = 1;
 const VIEW_OUT: usize = 3;
 /// A unit no sampler uses, for views used only as images.
 const UNIT_IMAGES: u32 = 5;
@@ -396,9 +400,34 @@ fn pack<T: Real>(
     block: i64,
 ) -> Result<()> {
     let ld = round_up(rows, block);
-    let p = e.compute_program("gemm_pack.comp", PACK, &super::real_defines::<T>())?;
+    // Groups of 4 stored rows start at multiples of 4 (where a general op(P)'s rows, or, when
+    // transposed, its columns, run down the stored columns from row0 or col0).
+    let w = Window::of(&e.ctx.info, src.mem, src.span());
+    let first_row = if transposed { col0 } else { row0 };
+    let groups = shape == Shape::General
+        && e.ctx.info.rgba_operand_views()
+        && w.start % 4 == 0
+        && src.ld % 4 == 0
+        && first_row % 4 == 0;
+    let mut defines = super::real_defines::<T>();
+    if groups {
+        defines.push(("GROUPS", String::new()));
+    }
+    let p = e.compute_program("gemm_pack.comp", PACK, &defines)?;
     e.bind_matrix(&p, 0, "P", src, false)?;
     let gl = &e.ctx.gl;
+    if groups {
+        // The view runs to the end of the texel holding P's last element, since a group reads
+        // whole texels (zeroing the rows past P's): every buffer is whole 16-byte texels long
+        // (`storage_bytes`; pinned memory whole pages), so that texel lies in the buffer.
+        let w = Window {
+            bytes: (w.bytes + 15) / 16 * 16,
+            ..w
+        };
+        e.scratch
+            .sample::<T>(gl, &e.ext, VIEW_PACK_GROUPS, UNIT_PACK_GROUPS, &w, true)?;
+        p.set_i32(gl, "uP4", UNIT_PACK_GROUPS as i32);
+    }
     let buffer = e.scratch.buffer(gl, &e.ext, slot, T::words(ld * cols))?;
     e.scratch.image(
         gl,
