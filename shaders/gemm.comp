@@ -5,8 +5,8 @@
 // one l (op(B) is packed transposed). Per step of l:
 // BLOCK_M/4 + BLOCK_N/4 loads and BLOCK_M·BLOCK_N/4 vec4 multiply-adds.
 // BLOCK_M and BLOCK_N (8 or 16 each) are defined by the host, per device (gemm_compute.rs).
-// With PANELS_IN_STORAGE (defined per element type: element.rs), the panels are read through
-// storage blocks of REAL4, one load per group, rather than through buffer textures.
+// With PANELS_IN_STORAGE (defined per device and element type: gemm_compute.rs), the panels are
+// read through storage blocks of REAL4, one load per group, rather than through buffer textures.
 // With TILED, a workgroup of 16×16 invocations shares its rows of both panels through shared
 // memory, TILE_K steps of l at a time, and each invocation runs its block from there (the
 // tiling GPUs need to reach full speed; on llvmpipe shared memory is slow).

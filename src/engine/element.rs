@@ -32,13 +32,6 @@ pub trait Real:
     const DEFINES: &'static [(&'static str, &'static str)];
     /// For messages: "single" or "double".
     const PRECISION: &'static str;
-    /// Whether the compute gemm reads this type's packed panels through storage blocks rather
-    /// than buffer textures (gemm.comp's `PANELS_IN_STORAGE`, where they fit one: see
-    /// `gemm_compute::Kernel::of`), whichever measured faster on
-    /// llvmpipe (n = 1024, alternating calls): a double group is one storage load against two
-    /// RGBA32UI fetches joined by `packDouble2x32` (dgemm 33% -> 39-40% of sgemm's rate), while
-    /// float panels read through storage blocks ran sgemm at 55-60% of its buffer-texture rate.
-    const PANELS_IN_STORAGE: bool;
     const ZERO: Self;
     const ONE: Self;
 
@@ -66,7 +59,6 @@ impl Real for f32 {
     const FORMAT16: u32 = glow::RGBA32F;
     const DEFINES: &'static [(&'static str, &'static str)] = &[];
     const PRECISION: &'static str = "single";
-    const PANELS_IN_STORAGE: bool = false;
     const ZERO: f32 = 0.0;
     const ONE: f32 = 1.0;
 
@@ -89,7 +81,6 @@ impl Real for f64 {
     const FORMAT16: u32 = glow::RGBA32UI;
     const DEFINES: &'static [(&'static str, &'static str)] = &[("DOUBLE", "")];
     const PRECISION: &'static str = "double";
-    const PANELS_IN_STORAGE: bool = true;
     const ZERO: f64 = 0.0;
     const ONE: f64 = 1.0;
 

@@ -32,7 +32,7 @@ const BLOCKS: usize = 3;
 /// Scratch buffers and views of the panels of op(A) and op(B), which both pipelines read as
 /// 16-byte-texel buffer textures (see `engine::scratch`), and their texture units (0..2 are the
 /// operands'); or, where the compute gemm reads its panels through storage blocks
-/// (`gemm_compute::Kernel`), their storage-block bindings.
+/// (`gemm_compute::Kernel::of`), their storage-block bindings.
 pub(super) const PANELS: [Panel; 2] = [
     Panel {
         buffer: 0,

@@ -54,10 +54,14 @@ impl Kernel {
     /// GPUs reach full speed, but no GPU has run it yet, and on llvmpipe shared memory is 10-20×
     /// slower than buffer-texture loads.
     ///
-    /// Panels go through storage blocks where the element type reads faster that way
-    /// (`Real::PANELS_IN_STORAGE`) and one step of k of each fits a storage block; otherwise
-    /// through buffer textures, whose windows are larger (llvmpipe: 128 MiB storage blocks
-    /// against 2^27-texel windows), so that no call the textures can take is refused.
+    /// Panels of doubles go through storage blocks on llvmpipe itself: a group of doubles is two
+    /// RGBA32UI texels joined by `packDouble2x32`, and one `dvec4` load instead took dgemm from
+    /// 32-33% to 38% of sgemm's rate (alternating calls, n = 1024). Not on zink over lavapipe
+    /// (the same rasterizer behind SPIR-V), where the same change took dgemm from 15.5 to 11
+    /// GFLOP/s, nor for floats (on llvmpipe, sgemm at 55-60% of its rate through storage
+    /// blocks), nor on devices not yet measured. Only where one step of k of each panel fits a
+    /// storage block (`Limits::storage_block`; 128 MiB here against 2^27-texel windows), so
+    /// that no call the textures take is refused.
     fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
         let tiled = e.limits.gemm_tiled;
         let block = if e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled {
@@ -70,7 +74,8 @@ impl Kernel {
             tiled,
             storage: false,
         };
-        kernel.storage = T::PANELS_IN_STORAGE
+        kernel.storage = T::SIZE > 4
+            && e.ctx.info.renderer.starts_with("llvmpipe")
             && round_up(g.m.max(g.n), kernel.pad()) * T::SIZE <= e.limits.storage_block;
         kernel
     }
