@@ -31,14 +31,15 @@ pub fn bench_isamax(n: usize, runs: usize) -> Row {
 /// Times `call` (which writes its result through the pointer it is given) on host and on
 /// device-resident x; `err_of` judges a result against `bound`. The result goes to host memory,
 /// so each call returns once it has been read back; it starts as NaN so that a call that stored
-/// nothing is seen.
+/// nothing is seen. `cpu`: the CPU BLAS's time for the same call.
 fn timed<R: Elem>(
     x: &[f32],
     runs: usize,
     call: impl Fn(*const f32, &mut R, &str) -> Res<()>,
     err_of: impl Fn(R) -> f64,
     bound: f64,
-) -> Res<(f64, f64, f64)> {
+    cpu: Option<f64>,
+) -> Res<Figures> {
     let mut r = R::NAN;
     call(x.as_ptr(), &mut r, "host")?;
     let host_err = within("host", err_of(r), bound)?;
@@ -57,7 +58,13 @@ fn timed<R: Elem>(
     )?;
     let device_err = within("device", err_of(rd), bound)?;
     finished(&read, rd)?;
-    Ok((device, host, worse(host_err, device_err)))
+    Ok(Figures {
+        device,
+        host,
+        cpu,
+        err: worse(host_err, device_err),
+        bound,
+    })
 }
 
 fn snrm2(n: usize, runs: usize) -> Res<Figures> {
@@ -68,17 +75,17 @@ fn snrm2(n: usize, runs: usize) -> Res<Figures> {
     let call = |x: *const f32, r: &mut f32, on: &str| unsafe {
         check_call(glblasSnrm2(n as i32, x, 1, r), "glblasSnrm2", on)
     };
-    let (device, host, err) = timed(&x, runs, call, |r| (r as f64 - exact).abs() / exact, bound)?;
     let cpu = cpu_time(cpu_blas::<Snrm2>(c"cblas_snrm2"), runs, |f| {
         std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1) });
     })?;
-    Ok(Figures {
-        device,
-        host,
-        cpu,
-        err,
+    timed(
+        &x,
+        runs,
+        call,
+        |r| (r as f64 - exact).abs() / exact,
         bound,
-    })
+        cpu,
+    )
 }
 
 fn isamax(n: usize, runs: usize) -> Res<Figures> {
@@ -100,15 +107,8 @@ fn isamax(n: usize, runs: usize) -> Res<Figures> {
     };
     // An index is right or wrong: the error is 0 or infinite, the bound 0.
     let err_of = |r: f64| if r == want as f64 { 0.0 } else { f64::INFINITY };
-    let (device, host, err) = timed(&x, runs, call, err_of, 0.0)?;
     let cpu = cpu_time(cpu_blas::<Isamax>(c"cblas_isamax"), runs, |f| {
         std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1) });
     })?;
-    Ok(Figures {
-        device,
-        host,
-        cpu,
-        err,
-        bound: 0.0,
-    })
+    timed(&x, runs, call, err_of, 0.0, cpu)
 }
