@@ -38,34 +38,10 @@ def doubles_on_gl(lib_path):
     return _succeeds(_PROBE, lib_path)
 
 
-_COMPUTE_PROBE = """
-import ctypes, sys
-lib = ctypes.CDLL(sys.argv[1])
-f = ctypes.c_float
-p = ctypes.POINTER(f)
-lib.glblasSsyrk.argtypes = [ctypes.c_int] * 4 + [f, p, ctypes.c_int, f, p, ctypes.c_int]
-a, c = f(2.0), f(0.0)
-s = lib.glblasSsyrk(0, 0, 1, 1, 1.0, ctypes.byref(a), 1, 0.0, ctypes.byref(c), 1)
-print(s, c.value)
-"""
-
-
-@functools.lru_cache(maxsize=None)
-def level3_on_gl(lib_path):
-    """Whether the device runs the Level 3 routines beyond gemm (symm, syrk, syr2k, trmm, trsm):
-    a 1×1 glblasSsyrk succeeds (and is right), where it is NOT_SUPPORTED without the compute
-    pipeline (llvmpipe-gles, llvmpipe-gl33, virgl, zink-gles: the BLAS symbols then leave these
-    routines to the CPU BLAS)."""
-    return _succeeds(_COMPUTE_PROBE, lib_path)
-
-
 def routine_on_gl(lib_path, routine):
     """Whether the device answers BLAS routine `routine` (a name such as "dtrsm") on GL: every
-    routine but the double-precision ones where it has no doubles and Level 3 beyond gemm where
-    it has no compute pipeline."""
-    if (routine.startswith("d") or routine == "idamax") and not doubles_on_gl(lib_path):
-        return False
-    return routine[1:] not in LEVEL3_BEYOND_GEMM or level3_on_gl(lib_path)
+    routine but the double-precision ones where it has no doubles."""
+    return not (routine.startswith("d") or routine == "idamax") or doubles_on_gl(lib_path)
 
 
 LEVEL3_BEYOND_GEMM = ("symm", "syrk", "syr2k", "trmm", "trsm")

@@ -3,9 +3,8 @@ CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, as Debi
 libblas-test ships them) run with glblas preloaded and
 ``GLBLAS_BACKEND=gl``: every computational test and every error exit of the routines glblas
 defines must pass as it does without the preload, and the profile must show that GL answered
-the calls (the double-precision ones only where the device computes in double, and symm, syrk,
-syr2k, trmm and trsm only where it has the compute pipeline: elsewhere the CPU BLAS answers every
-one of them). Both runs use the reference BLAS itself (Debian's libblas3, not
+the calls (the double-precision ones only where the device computes in double: elsewhere the CPU
+BLAS answers every one of them). Both runs use the reference BLAS itself (Debian's libblas3, not
 the OpenBLAS that is the system default) for every routine glblas does not define."""
 
 import os
@@ -106,8 +105,7 @@ def test_reference_suite_passes_on_gl(tmp_path, program, infile, routines, passe
         assert line in gl_report, f"missing {line!r}:\n{gl_report}"
     # GL answered every call (none went to the CPU BLAS); where the suite counts its
     # computational calls, GL answered exactly that many (the rest were error exits). A device
-    # that cannot compute in double leaves every double-precision call to the CPU BLAS, and one
-    # without the compute pipeline the Level 3 routines beyond gemm.
+    # that cannot compute in double leaves every double-precision call to the CPU BLAS.
     rows = {m.group(1): tuple(map(int, m.group(2, 3, 4)))
             for m in map(PROFILE_ROW.match, gl.stderr.splitlines()) if m}
     for r in routines:

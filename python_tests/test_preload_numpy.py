@@ -28,8 +28,7 @@ dgemv, ddot and dsyrk exactly as float32 ones call sgemm, sgemv, sdot and ssyrk;
 operations call routines glblas does not export, so they never reach it.  Where the device
 cannot run a routine glblas passes it to the CPU BLAS with the reason, even under
 GLBLAS_BACKEND=gl: every double-precision call with reason=no-double where there is no compute
-pipeline or fp64 (GLES, GL 3.3, virgl), and ssyrk with reason=no-compute where there is no
-compute pipeline (Level 3 beyond gemm runs on it only).
+pipeline or fp64 (GLES, GL 3.3, virgl).
 
 Numerical checks: every float32 result f(A, B) is a sum of k products; the exact value is f
 evaluated on the float64 copies of the (float32) inputs (products of two float32 values are exact
@@ -315,7 +314,7 @@ def check_results(run, ref):
 def check_trace(run, route, reason):
     """Every trace line names an exported symbol of this numpy's flavour with the given
     route/reason (where GL was asked and the device cannot run the routine: route=cpu with
-    reason no-double or no-compute), and each case made exactly the expected calls."""
+    reason no-double), and each case made exactly the expected calls."""
     interp = run.interp
     lib = glblas.library_path()
     routine_of = {symbol(interp, r): r for r in ROUTINES}
@@ -326,8 +325,7 @@ def check_trace(run, route, reason):
         r = routine_of[t["symbol"]]
         want = (route, reason)
         if route == "gl" and not routine_on_gl(lib, r):
-            want = ("cpu", "no-double" if r.startswith("d") and not doubles_on_gl(lib)
-                    else "no-compute")
+            want = ("cpu", "no-double")
         assert (t["fields"]["route"], t["fields"]["reason"]) == want, (
             f"{run.what}: expected route={want[0]} reason={want[1]}: {t['line']}")
     for case in CASES:

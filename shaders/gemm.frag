@@ -3,6 +3,7 @@
 //  PACK:  op(P) (uRows × uK) into an RGBA32F panel: texel (x, l) holds rows 4x..4x+3 of
 //         column l, so that BLOCK loads 4 consecutive elements per fetch; zeros past uRows
 //         (nothing outside op(P) is read: the rows and columns of C they feed are not stored).
+//         P is read by the Level 3 routines' packing rules (shape.glsl).
 //         Panel A is op(A); panel B is op(B) transposed. The target is then copied into a
 //         buffer, which BLOCK reads as an RGBA32F buffer texture (texel x + l*uPpStep).
 //  BLOCK: fragment (x, y) computes C(4x..4x+3, y*BLOCK_COLS + t) for t < BLOCK_COLS in one vec4
@@ -11,23 +12,35 @@
 //  EDGE:  the last uRows % 4 rows of the tile, gathered from BLOCK's attachments into an R32F
 //         target (fragment (r, j) is C(uEdgeX*4 + r, j)), since glReadPixels stores whole RGBA
 //         texels only.
-// Element (r, c) of op(P), P = A, B, C, is texel uPStart + r*uPRow + c*uPCol of an R32F operand:
-// a transpose only swaps the two steps.
+// Element (r, c) of C is texel uCStart + r*uCRow + c*uCCol of an R32F operand.
 
 #ifdef PACK
+// Element (i, j) of op(P) is element (i, j) of the stored P, or (j, i) when uTransposed, read as
+// uShape and uUnit say (shape.glsl); the panel starts at element (uRow0, uCol0) of op(P).
 uniform samplerBuffer uP;
 uniform int uPStart, uPRow, uPCol;
+uniform bool uTransposed;
+uniform int uRow0, uCol0;
+uniform int uShape;
+uniform bool uUnit;
 uniform int uRows;
 layout(location = 0) out vec4 panel;
+
+float element(int i, int j) {
+    ivec2 s = shaped(uShape, uUnit, uTransposed ? ivec2(j, i) : ivec2(i, j));
+    if (s.x < 0) {
+        return float(s.y);
+    }
+    return texelFetch(uP, uPStart + s.x * uPRow + s.y * uPCol).r;
+}
 
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);
     int r = 4 * p.x;
-    int at = uPStart + r * uPRow + p.y * uPCol;
     vec4 v = vec4(0.0);
     for (int q = 0; q < 4; q++) {
         if (r + q < uRows) {
-            v[q] = texelFetch(uP, at + q * uPRow).r;
+            v[q] = element(uRow0 + r + q, uCol0 + p.y);
         }
     }
     panel = v;

@@ -5,12 +5,7 @@
 // two 1024×1024 panels took 13 ms rather than the 17 ms of one invocation and one store per
 // element. Element (i, j) of op(P) is element (i, j) of the stored P, or (j, i) when
 // uTransposed, at texel uPStart + row*uPRow + col*uPCol.
-// uShape says how P is read (the Level 3 routines' packing rules, kernels/level3.rs):
-//   0 general;
-//   1 (2) symmetric, its lower (upper) triangle stored: an element of the other triangle is read
-//     from its mirror, so that triangle is never read;
-//   3 (4) triangular, lower (upper): zeros in the other triangle, which is never read, and
-//     with uUnit ones on the diagonal, which is then never read either.
+// uShape and uUnit say how P is read (shape.glsl).
 // With GROUPS (a general P whose groups of 4 stored rows start at multiples of 4: see
 // gemm_compute.rs), P is read 4 stored rows at a time through uP4, four loads per invocation
 // rather than sixteen (on llvmpipe, where each load is a gather across the SIMD lanes, the
@@ -30,27 +25,12 @@ layout(REAL4_IMAGE_FORMAT) writeonly uniform REAL4_IMAGE uPanel;
 
 // Element (i, j) of op(P).
 REAL element(int i, int j) {
-    bool t = DYNAMIC_FLAG(uTransposed);
-    int row = t ? j : i;
-    int col = t ? i : j;
-    int shape = DYNAMIC(uShape);
-    if (shape != 0) {
-        bool lower = shape == 1 || shape == 3;
-        bool other = lower ? row < col : row > col;
-        if (shape >= 3) {
-            if (other) {
-                return REAL(0.0);
-            }
-            if (row == col && DYNAMIC_FLAG(uUnit)) {
-                return REAL(1.0);
-            }
-        } else if (other) {
-            int stored = row;
-            row = col;
-            col = stored;
-        }
+    ivec2 at = DYNAMIC_FLAG(uTransposed) ? ivec2(j, i) : ivec2(i, j);
+    ivec2 s = shaped(DYNAMIC(uShape), DYNAMIC_FLAG(uUnit), at);
+    if (s.x < 0) {
+        return REAL(s.y);
     }
-    return FETCH(uP, uPStart + row * uPRow + col * uPCol);
+    return FETCH(uP, uPStart + s.x * uPRow + s.y * uPCol);
 }
 
 void main() {

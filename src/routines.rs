@@ -17,7 +17,7 @@ use crate::engine::{with_engine, Engine};
 use crate::ffi::non_null;
 use crate::kernels::gemm::{Gemm, Rules, Triangle};
 use crate::kernels::gemv::Gemv;
-use crate::kernels::{compute_required, dot, gemm, gemv, level1, level3, precision_available};
+use crate::kernels::{dot, gemm, gemv, level1, level3, precision_available};
 use crate::status::{Error, Result};
 use std::ffi::c_int;
 
@@ -314,14 +314,6 @@ pub unsafe fn gemm<T: Real>(
     })
 }
 
-/// The Level 3 routines beyond gemm need the compute pipeline, and doubles fp64 shaders; both
-/// are checked before anything else, so that even a call with nothing to do is NOT_SUPPORTED
-/// where they are missing.
-fn level3_available<T: Real>(e: &Engine) -> Result<()> {
-    precision_available::<T>(e)?;
-    compute_required(e)
-}
-
 /// C := alpha*A*B + beta*C, or alpha*B*A + beta*C when `right`; A symmetric (m×m, or n×n when
 /// `right`), its `upper` (else lower) triangle stored.
 #[allow(clippy::too_many_arguments)]
@@ -346,7 +338,7 @@ pub unsafe fn symm<T: Real>(
         non_null(c, "C")?;
     }
     with_engine(|e| {
-        level3_available::<T>(e)?;
+        precision_available::<T>(e)?;
         if quick {
             return Ok(());
         }
@@ -388,7 +380,7 @@ pub unsafe fn syrk<T: Real>(
         non_null(c, "C")?;
     }
     with_engine(|e| {
-        level3_available::<T>(e)?;
+        precision_available::<T>(e)?;
         if quick {
             return Ok(());
         }
@@ -436,7 +428,7 @@ pub unsafe fn triangular<T: Real>(
         non_null(b, "B")?;
     }
     with_engine(|e| {
-        level3_available::<T>(e)?;
+        precision_available::<T>(e)?;
         if quick {
             return Ok(());
         }

@@ -16,8 +16,8 @@
 //! README's bounds and touches nothing else (syrk's and syr2k's C outside its triangle
 //! included). NaN where a call must not read proves it does not: C with beta = 0, the triangle
 //! of A that symm, trmm and trsm do not use, and a unit diagonal. Where the device cannot run a
-//! routine (Level 3 beyond gemm without the compute pipeline, double without fp64 there, as
-//! glblasGetDeviceInfo tells), the API answers NOT_SUPPORTED and the BLAS names, with no CPU
+//! routine (double without the compute pipeline and fp64 shaders, as glblasGetDeviceInfo
+//! tells), the API answers NOT_SUPPORTED and the BLAS names, with no CPU
 //! BLAS to forward to, return with their outputs untouched and no error report.
 //!
 //! The BLAS symbols' error reports are observed through handlers of the program's own:
@@ -1546,15 +1546,9 @@ impl Precision {
     }
 }
 
-/// What the device can run, from glblasGetDeviceInfo: the Level 3 routines beyond gemm need
-/// the compute pipeline (README "Level 3 beyond gemm").
-static COMPUTE: OnceLock<bool> = OnceLock::new();
-/// Whether it computes in double: the compute pipeline with fp64 shaders.
+/// Whether the device computes in double, from glblasGetDeviceInfo: the compute pipeline with
+/// fp64 shaders.
 static DOUBLES: OnceLock<bool> = OnceLock::new();
-
-fn has_compute() -> bool {
-    *COMPUTE.get().expect("set before the first case")
-}
 
 /// A side, uplo or diag argument: the values meaning false and true in each interface.
 struct FlagKind {
@@ -1827,7 +1821,7 @@ fn fuzz_ssymm(r: &mut Rng, c: &mut Case) {
             needs.extend([(a, mspan(ka, ka, lda)), (b, mspan(cm, cn, ldb))]);
         }
     }
-    let verdict = verdict_on_device(c, fault, &needs, has_compute());
+    let verdict = verdict_on_device(c, fault, &needs, SINGLE.supported());
     c.start();
     let args = MmArgs {
         layout,
@@ -1911,7 +1905,7 @@ fn fuzz_syrk_or_syr2k(r: &mut Rng, c: &mut Case, two: bool) {
             needs.extend(b.map(|(b, ldb)| (b, mspan(rows, cols, ldb))));
         }
     }
-    let verdict = verdict_on_device(c, fault, &needs, has_compute());
+    let verdict = verdict_on_device(c, fault, &needs, SINGLE.supported());
     c.start();
     let args = MmArgs {
         layout,
@@ -2022,7 +2016,7 @@ fn fuzz_triangular(r: &mut Rng, c: &mut Case, solve: bool) {
             needs.push((a, mspan(ka, ka, lda)));
         }
     }
-    let verdict = verdict_on_device(c, fault, &needs, has_compute());
+    let verdict = verdict_on_device(c, fault, &needs, SINGLE.supported());
     c.start();
     let exports = if solve { &STRSM } else { &STRMM };
     let (ap, bp) = (c.ptr(a).cast_const(), c.ptr(b));
@@ -2802,7 +2796,6 @@ fn every_export_gets_its_documented_outcome_for_random_arguments() {
     let info = unsafe { info.assume_init() };
     let pipeline = unsafe { CStr::from_ptr(info.pipeline) }.to_string_lossy();
     println!("fuzz_args: {pipeline} pipeline, fp64 {}", info.fp64);
-    COMPUTE.set(pipeline == "compute").expect("set once");
     DOUBLES
         .set(pipeline == "compute" && info.fp64 == 1)
         .expect("set once");

@@ -5,8 +5,8 @@
 //! (never read), the other triangle of C and the padding of outputs holding sentinels (never
 //! written), and host, device and mixed placements. The reference is a double computation with
 //! compensated sums (Dot2), accurate far beyond the tolerances, which are the routines' error
-//! bounds. Where the compute pipeline (and, for double, fp64 shaders) is missing, every call is
-//! NOT_SUPPORTED with its output untouched.
+//! bounds. On either pipeline in single precision; in double where the device computes in
+//! double, and elsewhere every call is NOT_SUPPORTED with its output untouched.
 
 mod common;
 
@@ -23,10 +23,10 @@ trait El: Copy + Default + PartialEq + std::fmt::Debug + 'static {
     fn f(self) -> f64;
     /// Values in [-1, 1) with every bit of the mantissa in use.
     fn values(n: usize, seed: u64) -> Vec<Self>;
-    /// Whether the device runs this precision's Level 3 routines.
+    /// Whether the device runs this precision's Level 3 routines: single everywhere, double
+    /// where it computes in double.
     fn here() -> bool {
-        let info = glblas::engine::device_info().expect("a GL device");
-        glblas::kernels::pipeline() == Some("compute") && (Self::U > 1e-10 || info.fp64)
+        Self::U > 1e-10 || doubles_here()
     }
     #[allow(clippy::too_many_arguments)]
     unsafe fn symm(

@@ -103,6 +103,63 @@ impl Engine {
         check_gl(gl, "buffer transfer")
     }
 
+    /// Copies `elems` elements from `src` to `dst`, each in device or host memory; two device
+    /// ranges must not overlap (GL refuses such a copy).
+    pub fn copy<T: Real>(&self, src: Mem<T>, dst: Mem<T>, elems: i64) -> Result<()> {
+        let bytes = elems * T::SIZE;
+        match (src, dst) {
+            (_, Mem::Host(p)) => {
+                // SAFETY: the caller checked `elems` elements at `p`.
+                self.read(src, unsafe {
+                    std::slice::from_raw_parts_mut(p, elems as usize)
+                })
+            }
+            // SAFETY: the caller checked `elems` elements at `p`.
+            (Mem::Host(p), _) => self.write(dst, unsafe {
+                std::slice::from_raw_parts(p, elems as usize)
+            }),
+            (
+                Mem::Device {
+                    buffer: sb,
+                    offset: so,
+                    ..
+                },
+                Mem::Device {
+                    buffer: db,
+                    offset: dof,
+                    ..
+                },
+            ) => self.copy_buffer((sb, so * T::SIZE), (db, dof * T::SIZE), bytes),
+        }
+    }
+
+    /// Copies `bytes` between two device buffers at byte offsets, ranges not overlapping.
+    fn copy_buffer(
+        &self,
+        (sb, soff): (glow::Buffer, i64),
+        (db, doff): (glow::Buffer, i64),
+        bytes: i64,
+    ) -> Result<()> {
+        let gl = &self.ctx.gl;
+        self.ext.barriers.use_now(gl, sb, Access::Copy);
+        self.ext.barriers.use_now(gl, db, Access::Copy);
+        // SAFETY: the context is current; the caller checked both ranges.
+        unsafe {
+            gl.bind_buffer(glow::COPY_READ_BUFFER, Some(sb));
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(db));
+            (self.ext.copy_buffer_sub_data)(
+                glow::COPY_READ_BUFFER,
+                glow::COPY_WRITE_BUFFER,
+                soff as isize,
+                doff as isize,
+                bytes as isize,
+            );
+            gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+        }
+        check_gl(gl, "glCopyBufferSubData")
+    }
+
     /// `glblasMemcpy`: at least one side is device memory, and the kind (unless Infer) agrees
     /// with where the pointers are.
     pub fn memcpy(
@@ -155,24 +212,7 @@ impl Engine {
                     self.buffer_io(sb, soff as i64, bytes, tmp.as_mut_ptr().cast(), false)?;
                     return self.buffer_io(db, doff as i64, bytes, tmp.as_mut_ptr().cast(), true);
                 }
-                let gl = &self.ctx.gl;
-                self.ext.barriers.use_now(gl, sb, Access::Copy);
-                self.ext.barriers.use_now(gl, db, Access::Copy);
-                // SAFETY: the context is current; both ranges were checked above.
-                unsafe {
-                    gl.bind_buffer(glow::COPY_READ_BUFFER, Some(sb));
-                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(db));
-                    (self.ext.copy_buffer_sub_data)(
-                        glow::COPY_READ_BUFFER,
-                        glow::COPY_WRITE_BUFFER,
-                        soff as isize,
-                        doff as isize,
-                        bytes as isize,
-                    );
-                    gl.bind_buffer(glow::COPY_READ_BUFFER, None);
-                    gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
-                }
-                check_gl(gl, "glCopyBufferSubData")
+                self.copy_buffer((sb, soff as i64), (db, doff as i64), bytes as i64)
             }
             (None, None) => unreachable!("refused above"),
         }

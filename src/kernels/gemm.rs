@@ -14,7 +14,8 @@
 //! glReadPixels; the last m % 4 rows of the tile are gathered into an R32F target by one more
 //! draw and stored from there. When an operand's part for a tile (or a panel) does not fit one
 //! buffer-texture window, tiles shrink, and then k is cut into smaller chunks. Chunks' products
-//! are added into C in turn (beta applies to the first chunk only).
+//! are added into C in turn (beta applies to the first chunk only). The Level 3 routines' rules
+//! (`Rules`) hold on both pipelines: see `fragment` for this one's.
 
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
@@ -23,7 +24,10 @@ use crate::engine::targets::Kind;
 use crate::engine::Engine;
 use crate::status::{Error, Result};
 
-const FRAG: &str = include_str!("../../shaders/gemm.frag");
+const FRAG: &str = concat!(
+    include_str!("../../shaders/shape.glsl"),
+    include_str!("../../shaders/gemm.frag")
+);
 
 /// Render-target slots (see `engine::targets`): the edge rows take R32F slot 0.
 const EDGE: usize = 0;
@@ -47,6 +51,11 @@ pub(super) const PANELS: [Panel; 2] = [
         binding: 1,
     },
 ];
+/// Scratch buffers of both pipelines besides the panels: C's part that goes through scratch (a
+/// host C on the compute pipeline; a tile across the diagonal of syrk's triangle on the
+/// fragment one), and the copy of an operand that is also C.
+pub(super) const OUT: usize = 2;
+pub(super) const COPY: usize = 4;
 /// Texture units of the blocks in the edge pass.
 const UNIT_BLOCKS: usize = 3;
 
@@ -121,13 +130,28 @@ impl Shape {
         }
     }
 
-    /// `gemm_pack.comp`'s uShape and uUnit.
-    pub fn uniforms(self) -> (i32, bool) {
-        match self {
+    /// Sets the uniforms both pipelines' packing passes (`gemm_pack.comp`, `gemm.frag`'s PACK)
+    /// read op(P) by: this shape (`shape.glsl`'s codes) and its unit diagonal, whether op(P) is
+    /// P transposed, the panel's first element of op(P), and its rows.
+    pub fn set_packing(
+        self,
+        gl: &glow::Context,
+        p: &Program,
+        transposed: bool,
+        (row0, col0): (i64, i64),
+        rows: i64,
+    ) {
+        let (code, unit) = match self {
             Shape::General => (0, false),
             Shape::Symmetric(t) => (t.code(), false),
             Shape::Triangular(t, unit) => (2 + t.code(), unit),
-        }
+        };
+        p.set_i32(gl, "uShape", code);
+        p.set_i32(gl, "uUnit", i32::from(unit));
+        p.set_i32(gl, "uTransposed", i32::from(transposed));
+        p.set_i32(gl, "uRow0", row0 as i32);
+        p.set_i32(gl, "uCol0", col0 as i32);
+        p.set_i32(gl, "uRows", rows as i32);
     }
 }
 
@@ -164,11 +188,13 @@ pub struct Rules {
     /// Only this triangle of C is read and written (syrk, syr2k).
     pub triangle: Option<Triangle>,
     /// Which of A and B is C itself (trmm, trsm): it is read from a copy where C is written
-    /// before that operand is wholly packed (`gemm_compute::gemm`).
+    /// before that operand is wholly packed (`gemm_compute::gemm`; on the fragment pipeline
+    /// always: `fragment`).
     pub is_c: [bool; 2],
 }
 
 /// A gemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).
+#[derive(Clone, Copy)]
 pub struct Gemm<T: Real = f32> {
     pub ta: bool,
     pub tb: bool,
@@ -224,18 +250,30 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     if super::compute_available(e) && super::gemm_compute::fits(e, g) {
         return super::gemm_compute::gemm(e, g);
     }
-    // The fragment kernels do single-precision gemm only (the Level 3 routines beyond gemm
-    // check for the compute pipeline first: `compute_required`), so anything else here did not
-    // fit the compute kernel's windows.
+    // The fragment kernels compute in single precision only (`precision_available` keeps
+    // double off devices without the compute pipeline), so a double gemm here did not fit the
+    // compute kernel's windows.
     match super::single::<Gemm<T>, Gemm>(g) {
-        Some(g) if g.rules == Rules::default() => fragment(e, g),
-        _ => Err(Error::overflow(
+        Some(g) => fragment(e, g),
+        None => Err(Error::overflow(
             "gemm operands exceed one buffer-texture window",
         )),
     }
 }
 
+/// The fragment pipeline: C tile by tile (`plan`), with the Level 3 routines' rules. A
+/// symmetric or triangular operand is packed from the whole of it (an element's mirror may lie
+/// outside the part a tile reads), so it goes to the device whole, once. An operand that is
+/// also C is copied first, since a tile's store would overwrite what later tiles and chunks of
+/// k read. With a triangle of C, tiles wholly outside it are skipped, and those across its
+/// diagonal are computed into scratch, from which only their part of the triangle is copied
+/// into C.
 fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
+    let ab = match &g.ab {
+        Some((a, b)) => Some((operand(e, g, 0, a)?, operand(e, g, 1, b)?)),
+        None => None,
+    };
+    let g = &Gemm { ab, ..*g };
     let plan = plan(e, g)?;
     let mut j0 = 0;
     while j0 < g.n {
@@ -243,10 +281,95 @@ fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
         let mut i0 = 0;
         while i0 < g.m {
             let i1 = (i0 + plan.tm).min(g.m);
-            tile(e, g, plan, i0, i1, j0, j1)?;
+            let c = g.c.block(i0, i1, j0, j1);
+            // Whether the tile has elements outside (inside) the triangle: its corners, rows
+            // i0..i1 and columns j0..j1.
+            let (outside, inside) = match g.rules.triangle {
+                None => (false, true),
+                Some(Triangle::Lower) => (j1 - 1 > i0, i1 > j0),
+                Some(Triangle::Upper) => (i1 - 1 > j0, i0 < j1),
+            };
+            if !outside {
+                tile(e, g, plan, (i0, j0), c, c)?;
+            } else if inside {
+                let (rows, cols) = (c.rows, c.cols);
+                let buffer = e.scratch.buffer(&e.ctx.gl, &e.ext, OUT, rows * cols)?;
+                let out = Matrix {
+                    mem: Mem::Device {
+                        buffer,
+                        offset: 0,
+                        len: rows * cols,
+                    },
+                    rows,
+                    cols,
+                    ld: rows,
+                };
+                tile(e, g, plan, (i0, j0), c, out)?;
+                copy_out(e, &out, &c, g.rules.triangle.map(|t| (t, j0 - i0)))?;
+            }
             i0 = i1;
         }
         j0 = j1;
+    }
+    Ok(())
+}
+
+/// Operand `which` (0: A, 1: B) of `g` as the fragment tiles read it: a symmetric or triangular
+/// one in device memory, whole (within one window, since the packing views it whole); one
+/// that is also C as a copy of it; any other as it is.
+fn operand(e: &mut Engine, g: &Gemm, which: usize, m: &Matrix) -> Result<Matrix> {
+    let shaped = g.rules.shapes[which] != Shape::General;
+    let copy = match m.mem {
+        Mem::Host(_) if shaped || g.rules.is_c[which] => e.upload_matrix(which, m)?,
+        Mem::Device { .. } if g.rules.is_c[which] => {
+            let buffer = e.scratch.buffer(&e.ctx.gl, &e.ext, COPY, m.rows * m.cols)?;
+            let packed = Matrix {
+                mem: Mem::Device {
+                    buffer,
+                    offset: 0,
+                    len: m.rows * m.cols,
+                },
+                ld: m.rows,
+                ..*m
+            };
+            copy_out(e, m, &packed, None)?;
+            packed
+        }
+        _ => *m,
+    };
+    if shaped && copy.span() > e.max_window() {
+        return Err(Error::overflow(
+            "a symmetric or triangular operand exceeds one buffer-texture window",
+        ));
+    }
+    Ok(copy)
+}
+
+/// Copies the elements of device matrix `src` into `dst` (host or device, the same shape): in
+/// one copy where both are packed and all of it goes, else column by column. With
+/// `triangle` = (t, d), only the elements in triangle t of a square matrix of which `dst` is
+/// the block from row i0 and column j0, d = j0 - i0 (its element (i, j) is in the lower
+/// triangle when i >= j + d, in the upper one when i <= j + d).
+pub(super) fn copy_out<T: Real>(
+    e: &Engine,
+    src: &Matrix<T>,
+    dst: &Matrix<T>,
+    triangle: Option<(Triangle, i64)>,
+) -> Result<()> {
+    let (m, n) = (src.rows, src.cols);
+    if triangle.is_none() && src.ld == m && dst.ld == m {
+        return e.copy(src.mem, dst.mem, m * n);
+    }
+    for j in 0..n {
+        let (r0, r1) = match triangle {
+            None => (0, m),
+            Some((Triangle::Lower, d)) => ((j + d).clamp(0, m), m),
+            Some((Triangle::Upper, d)) => (0, (j + d + 1).clamp(0, m)),
+        };
+        if r0 < r1 {
+            let (from, to) = (j * src.ld + r0, j * dst.ld + r0);
+            e.copy(src.mem.advance(from), dst.mem.advance(to), r1 - r0)?;
+        }
     }
     Ok(())
 }
@@ -270,9 +393,17 @@ fn cols_define(cols: i64) -> (&'static str, String) {
     ("BLOCK_COLS", cols.to_string())
 }
 
-/// Computes C[i0..i1, j0..j1], k chunk by k chunk.
-fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64) -> Result<()> {
-    let c = g.c.block(i0, i1, j0, j1);
+/// Computes C's tile from (`i0`, `j0`) into `out`: alpha·op(A)·op(B) + beta·`c` (C's block,
+/// which `out` is, or scratch laid out alike), k chunk by k chunk, later chunks adding to `out`.
+fn tile(
+    e: &mut Engine,
+    g: &Gemm,
+    plan: Plan,
+    (i0, j0): (i64, i64),
+    c: Matrix,
+    out: Matrix,
+) -> Result<()> {
+    let (i1, j1) = (i0 + c.rows, j0 + c.cols);
     let cols = block_cols(e);
     // The blocks target: texel (x, y) of attachment t is C(4x..4x+3, y*cols + t).
     let (width, height) = (panel_width(c.rows, 4), (c.cols + cols - 1) / cols);
@@ -281,15 +412,29 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
     let mut l0 = 0;
     loop {
         let l1 = (l0 + plan.tk).min(k);
-        let beta = if l0 == 0 { g.beta } else { 1.0 };
+        let (beta, c_in) = if l0 == 0 { (g.beta, c) } else { (1.0, out) };
         if let Some((a, b)) = &g.ab {
-            let (a, b) = g.parts((a, b), (i0, i1), (j0, j1), (l0, l1));
-            pack(e, 0, &a, g.ta, c.rows, l1 - l0, width)?;
+            // A general operand's part for this tile (all a host one uploads), or the whole of a
+            // shaped one, from the part's first element.
+            let (pa, pb) = g.parts((a, b), (i0, i1), (j0, j1), (l0, l1));
+            let [sa, sb] = g.rules.shapes;
+            let (pa, a0) = if sa == Shape::General {
+                (pa, (0, 0))
+            } else {
+                (*a, (i0, l0))
+            };
+            let (pb, b0) = if sb == Shape::General {
+                (pb, (0, 0))
+            } else {
+                (*b, (j0, l0))
+            };
+            let depth = l1 - l0;
+            pack(e, 0, &pa, sa, g.ta, a0, (c.rows, depth), width)?;
             // op(B) transposed, its rows padded to whole blocks of columns.
-            pack(e, 1, &b, !g.tb, c.cols, l1 - l0, b_width)?;
+            pack(e, 1, &pb, sb, !g.tb, b0, (c.cols, depth), b_width)?;
         }
         let cd = if beta != 0.0 {
-            Some(e.upload_matrix(2, &c)?)
+            Some(e.upload_matrix(2, &c_in)?)
         } else {
             None
         };
@@ -332,10 +477,10 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
             draw_edge(e, &c, cols)?;
         }
         bind_blocks(e, cols, width, height)?;
-        e.store_blocks(&c, cols)?;
+        e.store_blocks(&out, cols)?;
         if whole < c.rows {
             e.target(EDGE, (c.rows - whole) as i32, c.cols as i32)?;
-            e.store_matrix(&c.block(whole, c.rows, 0, c.cols))?;
+            e.store_matrix(&out.block(whole, c.rows, 0, c.cols))?;
         }
         l0 = l1;
         if l0 >= k {
@@ -344,17 +489,19 @@ fn tile(e: &mut Engine, g: &Gemm, plan: Plan, i0: i64, i1: i64, j0: i64, j1: i64
     }
 }
 
-/// Packs op(`src`) (`rows` × `depth`; the transpose of the stored matrix when `transposed`) into
-/// panel `which` (0: A, 1: B): texel x + l*`width` holds rows 4x..4x+3 of column l, `width` at
-/// least `rows`/4 (the rest zeros). Drawn into an RGBA32F target, then copied into the panel's
-/// scratch buffer.
+/// Packs `rows` × `depth` elements of op(`src`) (the transpose of the stored matrix when
+/// `transposed`, read as `shape` says) from element `origin` into panel `which` (0: A, 1: B):
+/// texel x + l*`width` holds rows 4x..4x+3 of column l, `width` at least `rows`/4 (the rest
+/// zeros). Drawn into an RGBA32F target, then copied into the panel's scratch buffer.
+#[allow(clippy::too_many_arguments)]
 fn pack(
     e: &mut Engine,
     which: usize,
     src: &Matrix,
+    shape: Shape,
     transposed: bool,
-    rows: i64,
-    depth: i64,
+    origin: (i64, i64),
+    (rows, depth): (i64, i64),
     width: i64,
 ) -> Result<()> {
     let src = e.upload_matrix(which, src)?;
@@ -364,8 +511,8 @@ fn pack(
         FRAG,
         &[("PACK", String::new()), ("VEC4_OUTPUTS", String::new())],
     )?;
-    e.bind_matrix(&p, which, "P", &src, transposed)?;
-    p.set_i32(&e.ctx.gl, "uRows", rows as i32);
+    e.bind_matrix(&p, which, "P", &src, false)?;
+    shape.set_packing(&e.ctx.gl, &p, transposed, origin, rows);
     e.draw()?;
     let len = width * depth * 4;
     let buffer = e

@@ -8,19 +8,19 @@
 //! buffer that is read back into the host matrix column by column (so its padding rows are never
 //! written).
 
-use super::gemm::{Gemm, Shape, Triangle, PANELS};
+use super::gemm::{copy_out, Gemm, Shape, Triangle, COPY, OUT, PANELS};
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
 
-const PACK: &str = include_str!("../../shaders/gemm_pack.comp");
+const PACK: &str = concat!(
+    include_str!("../../shaders/shape.glsl"),
+    include_str!("../../shaders/gemm_pack.comp")
+);
 const COMP: &str = include_str!("../../shaders/gemm.comp");
 
-/// Scratch buffers and views besides the panels' (see `gemm::PANELS` and `engine::scratch`).
-const OUT: usize = 2;
-/// The copy of an operand that is also C (see `gemm`).
-const COPY: usize = 4;
+/// Views besides the panels' (see `gemm::PANELS` and `engine::scratch`).
 const VIEW_PACK: usize = 0;
 /// The packing's 16-byte view of its operand (a panel's view, which is pointed anew when the
 /// panels are bound), and the texture unit it is sampled on.
@@ -275,11 +275,8 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
             break;
         }
     }
-    if let Mem::Host(dst) = c.mem {
-        let Mem::Device { buffer, .. } = out.mem else {
-            unreachable!("a host C goes through scratch")
-        };
-        read_back(e, buffer, (m, n), g.rules.triangle, dst, c.ld)?;
+    if let Mem::Host(_) = c.mem {
+        copy_out(e, &out, &c, g.rules.triangle.map(|t| (t, 0)))?;
     }
     Ok(())
 }
@@ -445,53 +442,9 @@ fn pack<T: Real>(
         0,
         ld * cols * T::SIZE,
     )?;
-    let (code, unit) = shape.uniforms();
-    p.set_i32(gl, "uTransposed", i32::from(transposed));
-    p.set_i32(gl, "uRow0", row0 as i32);
-    p.set_i32(gl, "uCol0", col0 as i32);
-    p.set_i32(gl, "uShape", code);
-    p.set_i32(gl, "uUnit", i32::from(unit));
-    p.set_i32(gl, "uRows", rows as i32);
+    shape.set_packing(gl, &p, transposed, (row0, col0), rows);
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
     p.set_i32(gl, "uCols", cols as i32);
     e.dispatch((ld / 4 + 63) / 64, (cols + 3) / 4, "gemm pack")
-}
-
-/// Copies the packed m×n result in `buffer` into host matrix `dst` (leading dimension `ld`):
-/// in one read when the columns are contiguous there too and all of C is written, else column
-/// by column, each column's part in `triangle` only.
-pub(super) fn read_back<T: Real>(
-    e: &Engine,
-    buffer: glow::Buffer,
-    (m, n): (i64, i64),
-    triangle: Option<Triangle>,
-    dst: *mut T,
-    ld: i64,
-) -> Result<()> {
-    let packed = Mem::<T>::Device {
-        buffer,
-        offset: 0,
-        len: m * n,
-    };
-    if ld == m && triangle.is_none() {
-        // SAFETY: the caller's m×n host matrix C, which this call writes.
-        let out = unsafe { std::slice::from_raw_parts_mut(dst, (m * n) as usize) };
-        return e.read(packed, out);
-    }
-    for j in 0..n {
-        let (r0, r1) = match triangle {
-            None => (0, m),
-            Some(Triangle::Lower) => (j.min(m), m),
-            Some(Triangle::Upper) => (0, (j + 1).min(m)),
-        };
-        if r0 < r1 {
-            // SAFETY: rows r0..r1 of column j of the caller's host matrix C.
-            let out = unsafe {
-                std::slice::from_raw_parts_mut(dst.add((j * ld + r0) as usize), (r1 - r0) as usize)
-            };
-            e.read(packed.advance(j * m + r0), out)?;
-        }
-    }
-    Ok(())
 }

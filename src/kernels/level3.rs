@@ -1,11 +1,11 @@
 //! The Level 3 routines beyond gemm, on the compute gemm (`gemm_compute.rs`), in either
 //! precision: each is its packing rule for A and B (`Shape`: how the stored triangle is read)
 //! and its store rule for C (`Rules::triangle`), side by side below; trsm adds a blocked solve.
-//! They run on the compute pipeline only (`compute_required`). Operands come checked and
-//! resolved, the reference BLAS's quick returns taken (`routines.rs`).
+//! They run on whichever pipeline gemm picks (in double, only the compute one:
+//! `precision_available`). Operands come checked and resolved, the reference BLAS's quick
+//! returns taken (`routines.rs`).
 
-use super::gemm::{gemm, Gemm, Rules, Shape, Triangle};
-use super::gemm_compute::read_back;
+use super::gemm::{copy_out, gemm, Gemm, Rules, Shape, Triangle};
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
@@ -26,6 +26,12 @@ const TRSM_BLOCK: i64 = 128;
 /// trsm's diagonal blocks in an order of `order` (the last one smaller unless it divides).
 fn diagonal_blocks(order: i64) -> i64 {
     (order + TRSM_BLOCK - 1) / TRSM_BLOCK
+}
+
+/// The side of the square each diagonal block's inverse is stored in: `TRSM_BLOCK`, or the
+/// order where that is smaller, so that a small solve needs no larger window than A's.
+fn inverse_side(order: i64) -> i64 {
+    TRSM_BLOCK.min(order)
 }
 
 /// alpha and the two operands of a product (None when alpha or the depth is 0: they are not
@@ -179,9 +185,9 @@ pub fn trsm<T: Real>(
         inverses,
     };
     solve.blocks(e, 0, diagonal_blocks(order))?;
-    if let (Mem::Host(dst), Mem::Device { buffer, .. }) = (host_b.mem, b.mem) {
-        // The copy `on_device` made: packed (ld = rows) from the start of its buffer.
-        read_back(e, buffer, (b.rows, b.cols), None, dst, host_b.ld)?;
+    if let Mem::Host(_) = host_b.mem {
+        // From the copy `on_device` made.
+        copy_out(e, &b, &host_b, None)?;
     }
     Ok(())
 }
@@ -240,15 +246,16 @@ impl<T: Real> Solve<T> {
     fn block(&self, e: &mut Engine, i: i64) -> Result<()> {
         let (s0, s1) = self.span((i, i + 1));
         let blocks = diagonal_blocks(self.a.rows);
+        let side = inverse_side(self.a.rows);
         let inverse = Matrix {
             mem: Mem::Device {
                 buffer: self.inverses,
-                offset: i * TRSM_BLOCK * TRSM_BLOCK,
-                len: blocks * TRSM_BLOCK * TRSM_BLOCK,
+                offset: i * side * side,
+                len: blocks * side * side,
             },
             rows: s1 - s0,
             cols: s1 - s0,
-            ld: TRSM_BLOCK,
+            ld: side,
         };
         // The inverse of a triangular block is triangular alike: op(A) is lower when the solve
         // runs forward from the left or backward from the right.
@@ -326,30 +333,116 @@ fn run<T: Real>(
 }
 
 /// Inverts the diagonal blocks of op(A) (`TRSM_BLOCK` square, the last one smaller) into
-/// scratch buffer `INVERSES`, block i from element i*TRSM_BLOCK² (ld TRSM_BLOCK).
+/// scratch buffer `INVERSES`, block i from element i*side² (ld side, `inverse_side`): by
+/// `trsm_invert.comp` on the compute pipeline, else on the host (`invert_on_host`).
 fn invert_diagonal_blocks<T: Real>(
     e: &mut Engine,
     a: &Matrix<T>,
-    (fill, trans, unit): (Triangle, bool, bool),
+    how: (Triangle, bool, bool),
 ) -> Result<()> {
     let order = a.rows;
     let blocks = diagonal_blocks(order);
-    let p = e.compute_program("trsm_invert.comp", INVERT, &super::real_defines::<T>())?;
-    e.bind_matrix(&p, 0, "A", a, trans)?;
-    let gl = &e.ctx.gl;
-    let elems = blocks * TRSM_BLOCK * TRSM_BLOCK;
-    let buffer = e.scratch.buffer(gl, &e.ext, INVERSES, T::words(elems))?;
+    let side = inverse_side(order);
+    let elems = blocks * side * side;
+    let buffer = e
+        .scratch
+        .buffer(&e.ctx.gl, &e.ext, INVERSES, T::words(elems))?;
     let out = Mem::<T>::Device {
         buffer,
         offset: 0,
         len: elems,
     };
+    if !super::compute_available(e) {
+        return invert_on_host(e, a, how, out);
+    }
+    let (fill, trans, unit) = how;
+    let p = e.compute_program("trsm_invert.comp", INVERT, &super::real_defines::<T>())?;
+    e.bind_matrix(&p, 0, "A", a, trans)?;
+    let gl = &e.ctx.gl;
     Window::of(&e.ctx.info, out, elems).bind_storage(&e.ext, 0);
     p.set_i32(gl, "uN", order as i32);
-    p.set_i32(gl, "uBlock", TRSM_BLOCK as i32);
+    p.set_i32(gl, "uBlock", side as i32);
     p.set_i32(gl, "uLower", i32::from((fill == Triangle::Lower) != trans));
     p.set_i32(gl, "uUnit", i32::from(unit));
     e.dispatch(blocks, 1, "trsm inversion")
+}
+
+/// `invert_diagonal_blocks` without the compute pipeline: each block read back and inverted
+/// by substitution in double precision, column by column. A fragment writes at most 32
+/// elements, and each element of a column of the inverse needs the ones before it, so a draw
+/// could solve only a few rows of every column; the O(order·TRSM_BLOCK²) flops here are
+/// small beside the solve's O(order²·n) in gemm.
+fn invert_on_host<T: Real>(
+    e: &Engine,
+    a: &Matrix<T>,
+    (fill, trans, unit): (Triangle, bool, bool),
+    out: Mem<T>,
+) -> Result<()> {
+    let order = a.rows;
+    let lower = (fill == Triangle::Lower) != trans;
+    let b = inverse_side(order) as usize;
+    let mut inv = vec![T::ZERO; diagonal_blocks(order) as usize * b * b];
+    let mut stored = Vec::new();
+    for (i, inverse) in inv.chunks_mut(b * b).enumerate() {
+        let first = i as i64 * TRSM_BLOCK;
+        let size = TRSM_BLOCK.min(order - first);
+        let block = a.block(first, first + size, first, first + size);
+        // Packed (ld = size): in one read where the columns are close together, else one read
+        // per column.
+        stored.resize((size * size) as usize, T::ZERO);
+        if block.span() <= 2 * size * size {
+            let mut span = vec![T::ZERO; block.span() as usize];
+            e.read(block.mem, &mut span)?;
+            for (c, column) in stored.chunks_mut(size as usize).enumerate() {
+                let from = c * a.ld as usize;
+                column.copy_from_slice(&span[from..from + size as usize]);
+            }
+        } else {
+            for (c, column) in stored.chunks_mut(size as usize).enumerate() {
+                e.read(block.mem.advance(c as i64 * a.ld), column)?;
+            }
+        }
+        let n = size as usize;
+        // The block of op(A), column-major; only its triangle (and, unless `unit`, its
+        // diagonal) is read.
+        let mut t = vec![0.0; n * n];
+        for c in 0..n {
+            let rows = if lower { c..n } else { 0..c + 1 };
+            for r in rows {
+                if r == c && unit {
+                    continue;
+                }
+                let (sr, sc) = if trans { (c, r) } else { (r, c) };
+                t[r + c * n] = stored[sr + sc * n].to_f64();
+            }
+        }
+        // Column j of the inverse solves T x = e_j; x_c is final once the terms of the
+        // columns before it (in the solve's order) are taken out, then its own column of T
+        // is taken out of the rest.
+        let mut x = vec![0.0; n];
+        for j in 0..n {
+            x.fill(0.0);
+            x[j] = 1.0;
+            let mut solve = |c: usize| {
+                if !unit {
+                    x[c] /= t[c + c * n];
+                }
+                let (xc, rest) = (x[c], if lower { c + 1..n } else { 0..c });
+                for r in rest {
+                    x[r] -= t[r + c * n] * xc;
+                }
+            };
+            if lower {
+                (j..n).for_each(&mut solve);
+            } else {
+                (0..=j).rev().for_each(&mut solve);
+            }
+            for (r, v) in inverse[j * b..j * b + n].iter_mut().zip(&x) {
+                *r = T::from_f64(*v);
+            }
+        }
+    }
+    e.write(out, &inv)
 }
 
 /// `m` in device memory: as it is, or a host matrix copied (packed, ld = rows) into scratch

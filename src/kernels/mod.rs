@@ -84,17 +84,6 @@ fn no_fragment_double() -> Error {
     )
 }
 
-/// The Level 3 routines beyond gemm (`level3.rs`) run on the compute pipeline only.
-pub fn compute_required(e: &Engine) -> Result<()> {
-    if compute_available(e) {
-        return Ok(());
-    }
-    Err(Error::unsupported(
-        "no-compute",
-        "the Level 3 routines beyond gemm need the compute pipeline",
-    ))
-}
-
 /// The pipeline the kernels take on this device (for calls that fit one window): "compute" or
 /// "fragment"; `None` without a device. For reports such as the benchmark's.
 pub fn pipeline() -> Option<&'static str> {
