@@ -264,23 +264,53 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
 /// The fragment pipeline: C tile by tile (`plan`), with the Level 3 routines' rules. A
 /// symmetric or triangular operand is packed from the whole of it (an element's mirror may lie
 /// outside the part a tile reads), so it goes to the device whole, once. An operand that is
-/// also C is copied first, since a tile's store would overwrite what later tiles and chunks of
-/// k read. With a triangle of C, tiles wholly outside it are skipped, and those across its
+/// also C is copied first where a tile's store would overwrite what a later tile or chunk of k
+/// reads. With a triangle of C, tiles wholly outside it are skipped, and those across its
 /// diagonal are computed into scratch, from which only their part of the triangle is copied
 /// into C.
 fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
-    let ab = match &g.ab {
-        Some((a, b)) => Some((operand(e, g, 0, a)?, operand(e, g, 1, b)?)),
-        None => None,
-    };
-    let g = &Gemm { ab, ..*g };
-    let plan = plan(e, g)?;
+    let mut g = *g;
+    if let Some((a, b)) = g.ab {
+        let shapes = g.rules.shapes;
+        let mut whole = |which: usize, m: Matrix| match m.mem {
+            Mem::Host(_) if shapes[which] != Shape::General => e.upload_matrix(which, &m),
+            _ => Ok(m),
+        };
+        let ab = (whole(0, a)?, whole(1, b)?);
+        for (m, shape) in [ab.0, ab.1].iter().zip(shapes) {
+            if shape != Shape::General && m.span() > e.max_window() {
+                return Err(Error::overflow(
+                    "a symmetric or triangular operand exceeds one buffer-texture window",
+                ));
+            }
+        }
+        g.ab = Some(ab);
+    }
+    let mut tiles = plan(e, &g)?;
+    if let Some((a, b)) = g.ab {
+        // Tile (i0.., j0..) reads rows i0.. of op(A) and columns j0.. of op(B), each over all
+        // of k: C's (that operand's) part it stores is read again by the tiles beside it along
+        // n (along m), and by the chunks of k after the first.
+        let again = [
+            tiles.tk < g.k || tiles.tn < g.n,
+            tiles.tk < g.k || tiles.tm < g.m,
+        ];
+        let copied = [0, 1].map(|which| g.rules.is_c[which] && again[which]);
+        if copied.contains(&true) {
+            let a = if copied[0] { copy(e, 0, &a)? } else { a };
+            let b = if copied[1] { copy(e, 1, &b)? } else { b };
+            g.ab = Some((a, b));
+            // A copy is packed, so the windows its parts take may differ.
+            tiles = plan(e, &g)?;
+        }
+    }
+    let g = &g;
     let mut j0 = 0;
     while j0 < g.n {
-        let j1 = (j0 + plan.tn).min(g.n);
+        let j1 = (j0 + tiles.tn).min(g.n);
         let mut i0 = 0;
         while i0 < g.m {
-            let i1 = (i0 + plan.tm).min(g.m);
+            let i1 = (i0 + tiles.tm).min(g.m);
             let c = g.c.block(i0, i1, j0, j1);
             // Whether the tile has elements outside (inside) the triangle: its corners, rows
             // i0..i1 and columns j0..j1.
@@ -290,7 +320,7 @@ fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
                 Some(Triangle::Upper) => (i1 - 1 > j0, i0 < j1),
             };
             if !outside {
-                tile(e, g, plan, (i0, j0), c, c)?;
+                tile(e, g, tiles, (i0, j0), c, c)?;
             } else if inside {
                 let (rows, cols) = (c.rows, c.cols);
                 let buffer = e.scratch.buffer(&e.ctx.gl, &e.ext, OUT, rows * cols)?;
@@ -304,7 +334,7 @@ fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
                     cols,
                     ld: rows,
                 };
-                tile(e, g, plan, (i0, j0), c, out)?;
+                tile(e, g, tiles, (i0, j0), c, out)?;
                 copy_out(e, &out, &c, g.rules.triangle.map(|t| (t, j0 - i0)))?;
             }
             i0 = i1;
@@ -314,35 +344,24 @@ fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
     Ok(())
 }
 
-/// Operand `which` (0: A, 1: B) of `g` as the fragment tiles read it: a symmetric or triangular
-/// one in device memory, whole (within one window, since the packing views it whole); one
-/// that is also C as a copy of it; any other as it is.
-fn operand(e: &mut Engine, g: &Gemm, which: usize, m: &Matrix) -> Result<Matrix> {
-    let shaped = g.rules.shapes[which] != Shape::General;
-    let copy = match m.mem {
-        Mem::Host(_) if shaped || g.rules.is_c[which] => e.upload_matrix(which, m)?,
-        Mem::Device { .. } if g.rules.is_c[which] => {
-            let buffer = e.scratch.buffer(&e.ctx.gl, &e.ext, COPY, m.rows * m.cols)?;
-            let packed = Matrix {
-                mem: Mem::Device {
-                    buffer,
-                    offset: 0,
-                    len: m.rows * m.cols,
-                },
-                ld: m.rows,
-                ..*m
-            };
-            copy_out(e, m, &packed, None)?;
-            packed
-        }
-        _ => *m,
-    };
-    if shaped && copy.span() > e.max_window() {
-        return Err(Error::overflow(
-            "a symmetric or triangular operand exceeds one buffer-texture window",
-        ));
+/// A copy of operand `which` (0: A, 1: B) in device memory, packed: of a host one in staging,
+/// of a device one in scratch.
+fn copy(e: &mut Engine, which: usize, m: &Matrix) -> Result<Matrix> {
+    if let Mem::Host(_) = m.mem {
+        return e.upload_matrix(which, m);
     }
-    Ok(copy)
+    let buffer = e.scratch.buffer(&e.ctx.gl, &e.ext, COPY, m.rows * m.cols)?;
+    let packed = Matrix {
+        mem: Mem::Device {
+            buffer,
+            offset: 0,
+            len: m.rows * m.cols,
+        },
+        ld: m.rows,
+        ..*m
+    };
+    copy_out(e, m, &packed, None)?;
+    Ok(packed)
 }
 
 /// Copies the elements of device matrix `src` into `dst` (host or device, the same shape): in

@@ -380,28 +380,28 @@ fn invert_on_host<T: Real>(
 ) -> Result<()> {
     let order = a.rows;
     let lower = (fill == Triangle::Lower) != trans;
-    let b = inverse_side(order) as usize;
-    let mut inv = vec![T::ZERO; diagonal_blocks(order) as usize * b * b];
-    let mut stored = Vec::new();
-    for (i, inverse) in inv.chunks_mut(b * b).enumerate() {
-        let first = i as i64 * TRSM_BLOCK;
-        let size = TRSM_BLOCK.min(order - first);
+    let (blocks, side) = (diagonal_blocks(order), inverse_side(order));
+    // Each block's stored triangle is copied on the device into `out` (block i from element
+    // i·side², ld side), then all are read back at once: a read waits for the device, and on
+    // virgl is a round trip to the host renderer (one read per column took most of an
+    // n = 1024 strsm's 400 ms there).
+    let size = |i: i64| TRSM_BLOCK.min(order - i * TRSM_BLOCK);
+    for i in 0..blocks {
+        let (first, size) = (i * TRSM_BLOCK, size(i));
+        let packed = Matrix {
+            mem: out.advance(i * side * side),
+            rows: size,
+            cols: size,
+            ld: side,
+        };
         let block = a.block(first, first + size, first, first + size);
-        // Packed (ld = size): in one read where the columns are close together, else one read
-        // per column.
-        stored.resize((size * size) as usize, T::ZERO);
-        if block.span() <= 2 * size * size {
-            let mut span = vec![T::ZERO; block.span() as usize];
-            e.read(block.mem, &mut span)?;
-            for (c, column) in stored.chunks_mut(size as usize).enumerate() {
-                let from = c * a.ld as usize;
-                column.copy_from_slice(&span[from..from + size as usize]);
-            }
-        } else {
-            for (c, column) in stored.chunks_mut(size as usize).enumerate() {
-                e.read(block.mem.advance(c as i64 * a.ld), column)?;
-            }
-        }
+        copy_out(e, &block, &packed, Some((fill, 0)))?;
+    }
+    let b = side as usize;
+    let mut inv = vec![T::ZERO; blocks as usize * b * b];
+    e.read(out, &mut inv)?;
+    for (i, inverse) in inv.chunks_mut(b * b).enumerate() {
+        let size = size(i as i64);
         let n = size as usize;
         // The block of op(A), column-major; only its triangle (and, unless `unit`, its
         // diagonal) is read.
@@ -413,7 +413,7 @@ fn invert_on_host<T: Real>(
                     continue;
                 }
                 let (sr, sc) = if trans { (c, r) } else { (r, c) };
-                t[r + c * n] = stored[sr + sc * n].to_f64();
+                t[r + c * n] = inverse[sr + sc * b].to_f64();
             }
         }
         // Column j of the inverse solves T x = e_j; x_c is final once the terms of the
