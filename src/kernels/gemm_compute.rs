@@ -361,15 +361,13 @@ fn multiply<T: Real>(
     p.set_i32(gl, "uOutLd", out.ld as i32);
     p.set_i32(gl, "uTriangle", g.rules.triangle.map_or(0, Triangle::code));
     let [shape_a, shape_b] = g.rules.shapes;
+    let (ta, tb) = (shape_a.triangle_of_op(g.ta), shape_b.triangle_of_op(g.tb));
+    p.set_i32(gl, "uATriangle", ta.map_or(0, Triangle::code));
+    p.set_i32(gl, "uBTriangle", tb.map_or(0, Triangle::code));
     p.set_i32(
         gl,
-        "uATriangle",
-        shape_a.triangle_of_op(g.ta).map_or(0, Triangle::code),
-    );
-    p.set_i32(
-        gl,
-        "uBTriangle",
-        shape_b.triangle_of_op(g.tb).map_or(0, Triangle::code),
+        "uColumnsAlongX",
+        i32::from(ta.is_some() && tb.is_none()),
     );
     p.set_i32(gl, "uL0", l0 as i32);
     // A triangle of square C: one workgroup per tile of the triangle (gemm.comp's uTiles),
