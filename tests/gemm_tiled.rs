@@ -1,11 +1,13 @@
 //! The compute sgemm's shared-memory tiled kernel (`GLBLAS_GEMM_KERNEL=tiled`; no device takes
 //! it by default yet, see `gemm_compute::Kernel`): this process asks for it, then checks sizes
 //! around the edges of its 128×128 tiles and of its steps of 16 values of k, every transpose
-//! pair, device operands with C in place, and a k longer than one pass takes.
+//! pair, device operands with C in place, a k longer than one pass takes, and a triangular
+//! op(A) (strmm).
 
 mod common;
 
 use common::*;
+use glblas::ffi::{DiagArg, FillArg, OperationArg, SideArg};
 use glblas::kernels::MAX_LOOP_ITERATIONS;
 use glblas::status::Status;
 
@@ -78,4 +80,35 @@ fn tiled_sgemm_matches_the_reference() {
         got.iter().zip(&want).all(|(g, w)| f64::from(*g) == *w),
         "device sgemm with k = {k}: wrong elements"
     );
+
+    // A triangular op(A) (left strmm; gemm.comp's uColumnsAlongX), its upper triangle NaN: never
+    // read. The reference is the product with zeros there.
+    let (m, n) = (200, 130);
+    let mut a = fill(m * m, 40);
+    let b = fill(m * n, 41);
+    let mut dense = a.clone();
+    for j in 0..m {
+        for i in 0..j {
+            (a[i + j * m], dense[i + j * m]) = (f32::NAN, 0.0);
+        }
+    }
+    let mut got = b.clone();
+    let s = unsafe {
+        glblas::api::glblasStrmm(
+            SideArg(0),
+            FillArg(0),
+            OperationArg(0),
+            DiagArg(0),
+            m as i32,
+            n as i32,
+            1.5,
+            a.as_ptr(),
+            m as i32,
+            got.as_mut_ptr(),
+            m as i32,
+        )
+    };
+    assert_eq!(s, Status::Success);
+    let want = sgemm_ref(false, false, m, n, m, 1.5, &dense, m, &b, m, 0.0, &b, m);
+    assert_sgemm(&got, m, m, n, m, &want);
 }
