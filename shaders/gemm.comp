@@ -7,6 +7,9 @@
 // BLOCK_M and BLOCK_N (8 or 16 each) are defined by the host, per device (gemm_compute.rs).
 // With PANELS_IN_STORAGE (defined per device and element type: gemm_compute.rs), the panels are
 // read through storage blocks of REAL4, one load per group, rather than through buffer textures.
+// An operand may also be read in place, unpacked, where its stored groups of 4 rows are the
+// panel's (op(A) = A, op(B) = B^T: gemm_compute.rs, `Source`): from texel uApStart (uBpStart)
+// with column step uApStep (uBpStep). TILED reads panels only.
 // With TILED, a workgroup of 16×16 invocations shares its rows of both panels through shared
 // memory, TILE_K steps of l at a time, and each invocation runs its block from there (the
 // tiling GPUs need to reach full speed; on llvmpipe shared memory is slow).
@@ -18,7 +21,7 @@
 #define GROUP 8
 #endif
 layout(local_size_x = GROUP, local_size_y = GROUP) in;
-// Panel A holds group l*uApStep + i/4, panel B group l*uBpStep + j/4.
+// Panel A holds group uApStart + l*uApStep + i/4, panel B group uBpStart + l*uBpStep + j/4.
 #ifdef PANELS_IN_STORAGE
 layout(std430, binding = 0) readonly buffer PanelA { REAL4 uAp[]; };
 layout(std430, binding = 1) readonly buffer PanelB { REAL4 uBp[]; };
@@ -30,7 +33,7 @@ uniform REAL_SAMPLER uBp;
 #define PANEL_A(g) FETCH4(uAp, g)
 #define PANEL_B(g) FETCH4(uBp, g)
 #endif
-uniform int uApStep, uBpStep;
+uniform int uApStart, uApStep, uBpStart, uBpStep;
 uniform int uM, uN, uK;
 uniform REAL_UNIFORM uAlpha, uBeta;
 // alpha != 0 and k > 0: otherwise A and B are not read and alpha is not applied (reference BLAS).
@@ -215,8 +218,8 @@ void main() {
         } else if (tb == 2) {
             end = min(end, j0 + BLOCK_N - uL0);
         }
-        int ia = i0 / 4 + first * uApStep;
-        int ib = j0 / 4 + first * uBpStep;
+        int ia = uApStart + i0 / 4 + first * uApStep;
+        int ib = uBpStart + j0 / 4 + first * uBpStep;
         for (int l = first; l < end; l++) {
             FOR_A(LOAD_A, ia)
             FOR_B(LOAD_B, ib)

@@ -65,11 +65,17 @@ fn sgemm_with_long_k() {
 }
 
 /// Device operands, C written in place: with beta = 0 C's NaNs must not be read by the first
-/// chunk, while later chunks read back what the first wrote there.
+/// chunk, while later chunks read back what the first wrote there. At 16×16, op(A) = A and
+/// op(B) = B^T are read in place (gemm_compute's `Source`), each chunk from its own columns.
 #[test]
 fn sgemm_with_long_k_on_device_operands() {
-    let (m, n, k) = (13, 6, 2 * LOOP + 3);
-    for (ta, tb) in [(false, false), (true, true)] {
+    let k = 2 * LOOP + 3;
+    for (m, n, ta, tb) in [
+        (13, 6, false, false),
+        (13, 6, true, true),
+        (16, 16, false, false),
+        (16, 16, false, true),
+    ] {
         let a = signs(m * k, 7);
         let b = signs(k * n, 8);
         let (da, db) = (Dev::new(&a), Dev::new(&b));

@@ -69,7 +69,7 @@ pub(super) struct Panel {
 impl Panel {
     /// Binds this panel, `texels` groups of 4 elements per column and `depth` columns (its scratch buffer
     /// grown to hold them), as sampler `name` of program `p` (or, with `storage`, as its storage
-    /// block), with its column step `{name}Step`.
+    /// block), with its column step `{name}Step` (and `{name}Start`, its first texel, 0).
     pub(super) fn bind<T: Real>(
         &self,
         e: &mut Engine,
@@ -104,6 +104,29 @@ impl Panel {
             p.set_i32(gl, name, self.unit as i32);
         }
         p.set_i32(gl, &format!("{name}Step"), texels as i32);
+        p.set_i32(gl, &format!("{name}Start"), 0);
+        Ok(())
+    }
+
+    /// Binds stored matrix `m` itself in this panel's place, from its element `first` (a
+    /// multiple of 4, as are m's window start and ld: see `gemm_compute::Source`), as sampler
+    /// `name` of `p` in 16-byte texels, with `{name}Start` its first texel and `{name}Step` its
+    /// columns' step.
+    pub(super) fn bind_in_place<T: Real>(
+        &self,
+        e: &mut Engine,
+        p: &Program,
+        name: &str,
+        m: &Matrix<T>,
+        first: i64,
+    ) -> Result<()> {
+        let gl = &e.ctx.gl;
+        let w = Window::of(&e.ctx.info, m.mem, m.span());
+        e.scratch
+            .sample::<T>(gl, &e.ext, self.view, self.unit, &w, true)?;
+        p.set_i32(gl, name, self.unit as i32);
+        p.set_i32(gl, &format!("{name}Start"), ((w.start + first) / 4) as i32);
+        p.set_i32(gl, &format!("{name}Step"), (m.ld / 4) as i32);
         Ok(())
     }
 }

@@ -2,11 +2,11 @@
 //! `REAL`, from `Real::DEFINES`).
 //!
 //! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major and
-//! op(B) transposed, rows padded with zeros to whole blocks or tiles), then `gemm.comp` computes
-//! C, one block of C per invocation (`Kernel`), loading the panels as RGBA texels. C is written in
-//! place when it is in device memory or in host memory the device can map, otherwise into a scratch
-//! buffer that is read back into the host matrix column by column (so its padding rows are never
-//! written).
+//! op(B) transposed, rows padded with zeros to whole blocks or tiles), unless read in place
+//! (`Source`), then `gemm.comp` computes C, one block of C per invocation (`Kernel`), loading
+//! the panels as RGBA texels. C is written in place when it is in device memory or in host
+//! memory the device can map, otherwise into a scratch buffer that is read back into the host
+//! matrix column by column (so its padding rows are never written).
 
 use super::gemm::{copy_out, Gemm, Shape, Triangle, COPY, OUT, PANELS};
 use crate::engine::element::Real;
@@ -181,6 +181,57 @@ fn mappable<T: Real>(e: &Engine, m: &Matrix<T>) -> bool {
     m.span() <= e.max_window()
 }
 
+/// Where gemm.comp reads an operand from: its panel, packed per chunk of k, or in place, the
+/// stored matrix itself, where its groups of 4 rows are the panel's groups (op(A) = A, op(B) =
+/// B^T), which saves the packing pass.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Panel,
+    InPlace,
+}
+
+impl Source {
+    /// How operand `which` (0: A, 1: B) of `g`, stored as `stored` and resident as `m`, is
+    /// read. In place only where the kernel reads the operand as it reads a panel, and only
+    /// its elements:
+    /// - op(A) = A or op(B) = B^T, general, and not also C (whose blocks the kernel overwrites
+    ///   while others read them);
+    /// - op(A)'s rows (op(B)'s columns) a multiple of the block, since a block reads whole
+    ///   blocks of them (a panel's are padded with zeros);
+    /// - m's window start and ld multiples of 4, so that its groups are whole texels;
+    /// - in device memory, or in any memory on a software rasterizer (a GPU would read a host
+    ///   matrix over the bus at every step, where the packing reads it once);
+    /// - not the TILED kernel, which reads whole tiles, nor panels in storage blocks.
+    fn of<T: Real>(
+        e: &Engine,
+        g: &Gemm<T>,
+        kernel: Kernel,
+        which: usize,
+        (stored, m): (&Matrix<T>, &Matrix<T>),
+    ) -> Source {
+        let (transposed, width) = if which == 0 {
+            (g.ta, g.m)
+        } else {
+            (!g.tb, g.n)
+        };
+        let in_place = !transposed
+            && g.rules.shapes[which] == Shape::General
+            && !g.rules.is_c[which]
+            && width % kernel.pad() == 0
+            && m.ld % 4 == 0
+            && Window::of(&e.ctx.info, m.mem, m.span()).start % 4 == 0
+            && (matches!(stored.mem, Mem::Device { .. }) || e.ctx.info.software)
+            && !kernel.tiled
+            && !kernel.storage
+            && e.ctx.info.rgba_operand_views();
+        if in_place {
+            Source::InPlace
+        } else {
+            Source::Panel
+        }
+    }
+}
+
 /// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
 /// packing pass dispatches one workgroup row per step of it, and each panel holds it
 /// (`Kernel::panel_capacity`).
@@ -210,6 +261,13 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let ab = match &g.ab {
         Some((a, b)) => Some((operand(0, a)?, operand(1, b)?)),
         None => None,
+    };
+    let sources = match (&g.ab, &ab) {
+        (Some((sa, sb)), Some((a, b))) => [
+            Source::of(e, g, kernel, 0, (sa, a)),
+            Source::of(e, g, kernel, 1, (sb, b)),
+        ],
+        _ => [Source::Panel; 2],
     };
     let c = if mappable(e, &g.c) {
         e.pin_matrix(&g.c).unwrap_or(g.c)
@@ -242,34 +300,47 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         let l1 = (l0 + tk).min(k);
         if let Some((a, b)) = &ab {
             let depth = l1 - l0;
-            pack(
-                e,
-                a,
-                shape_a,
-                g.ta,
-                (0, l0),
-                (m, depth),
-                PANELS[0].buffer,
-                kernel.pad(),
-            )?;
-            // op(B) transposed: element (j, l) is op(B)(l, j).
-            pack(
-                e,
-                b,
-                shape_b,
-                !g.tb,
-                (0, l0),
-                (n, depth),
-                PANELS[1].buffer,
-                kernel.pad(),
-            )?;
+            if sources[0] == Source::Panel {
+                pack(
+                    e,
+                    a,
+                    shape_a,
+                    g.ta,
+                    (0, l0),
+                    (m, depth),
+                    PANELS[0].buffer,
+                    kernel.pad(),
+                )?;
+            }
+            if sources[1] == Source::Panel {
+                // op(B) transposed: element (j, l) is op(B)(l, j).
+                pack(
+                    e,
+                    b,
+                    shape_b,
+                    !g.tb,
+                    (0, l0),
+                    (n, depth),
+                    PANELS[1].buffer,
+                    kernel.pad(),
+                )?;
+            }
         }
         let (beta, c_in) = if l0 == 0 {
             (g.beta, cd)
         } else {
             (T::ONE, Some(out))
         };
-        multiply(e, g, kernel, (l0, l1), beta, c_in.as_ref(), &out)?;
+        let operands = ab.as_ref().map(|(a, b)| ([a, b], sources));
+        multiply(
+            e,
+            g,
+            kernel,
+            (l0, l1),
+            (beta, c_in.as_ref()),
+            operands,
+            &out,
+        )?;
         l0 = l1;
         if l0 >= k {
             break;
@@ -314,24 +385,33 @@ fn device_copy<T: Real>(e: &mut Engine, m: &Matrix<T>) -> Result<Matrix<T>> {
     })
 }
 
-/// One pass of gemm.comp: `out` := alpha * (the packed panels' product over steps `l0..l1` of
-/// k) + beta * `c_in` (not read when `None`).
+/// One pass of gemm.comp: `out` := alpha * (op(A) and op(B)'s product over steps `l0..l1` of
+/// k, each read from its panel or in place, from `operands`: the resident matrices and their
+/// `Source`s) + beta * `c_in` (not read when `None`).
 fn multiply<T: Real>(
     e: &mut Engine,
     g: &Gemm<T>,
     kernel: Kernel,
     (l0, l1): (i64, i64),
-    beta: T,
-    c_in: Option<&Matrix<T>>,
+    (beta, c_in): (T, Option<&Matrix<T>>),
+    operands: Option<([&Matrix<T>; 2], [Source; 2])>,
     out: &Matrix<T>,
 ) -> Result<()> {
     let (m, n) = (g.m, g.n);
     let depth = l1 - l0;
     let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>())?;
-    if g.ab.is_some() {
-        let texels = |v| round_up(v, kernel.pad()) / 4;
-        PANELS[0].bind::<T>(e, &p, "uAp", texels(m), depth, kernel.storage)?;
-        PANELS[1].bind::<T>(e, &p, "uBp", texels(n), depth, kernel.storage)?;
+    if let Some((stored, sources)) = operands {
+        for (which, (name, width)) in [("uAp", m), ("uBp", n)].into_iter().enumerate() {
+            let panel = &PANELS[which];
+            let s = stored[which];
+            match sources[which] {
+                Source::Panel => {
+                    let texels = round_up(width, kernel.pad()) / 4;
+                    panel.bind::<T>(e, &p, name, texels, depth, kernel.storage)?
+                }
+                Source::InPlace => panel.bind_in_place(e, &p, name, s, l0 * s.ld)?,
+            }
+        }
     }
     if let Some(c_in) = c_in {
         e.bind_matrix(&p, 2, "C", c_in, false)?;
