@@ -8,8 +8,9 @@
 // With PANELS_IN_STORAGE (defined per device and element type: gemm_compute.rs), the panels are
 // read through storage blocks of REAL4, one load per group, rather than through buffer textures.
 // An operand may also be read in place, unpacked, where its stored groups of 4 rows are the
-// panel's (op(A) = A, op(B) = B^T: gemm_compute.rs, `Source`): from texel uApStart (uBpStart)
-// with column step uApStep (uBpStep). TILED reads panels only.
+// panel's (op(A) = A, op(B) = B^T: gemm_compute.rs, `Source`): from group uApStart (uBpStart)
+// with column step uApStep (uBpStep), through a texture or a storage block as the panels are.
+// TILED reads panels only.
 // With TILED, a workgroup of 16×16 invocations shares its rows of both panels through shared
 // memory, TILE_K steps of l at a time, and each invocation runs its block from there (the
 // tiling GPUs need to reach full speed; on llvmpipe shared memory is slow).

@@ -157,6 +157,63 @@ fn dgemm_interior_device_pointers_and_a_large_product() {
     assert_eq!(s, Status::InvalidValue);
 }
 
+/// Device operands whose stored groups of 4 rows are the kernel's (op(A) = A, op(B) = B^T;
+/// whole blocks of rows, ld and start multiples of 4) are read in place (`gemm_compute::Source`),
+/// here from 4 elements into their allocations, with NaN in the padding rows, which no
+/// product may read.
+#[test]
+fn dgemm_device_operands_read_in_place() {
+    if !doubles_here() {
+        return not_supported_leaves_c_untouched();
+    }
+    let (m, n, k) = (32, 48, 40);
+    for (ta, tb) in [(N, N), (N, T), (T, N), (T, T)] {
+        let (tra, trb) = (ta.0 != 0, tb.0 != 0);
+        let (ar, ac) = if tra { (k, m) } else { (m, k) };
+        let (br, bc) = if trb { (n, k) } else { (k, n) };
+        let (lda, ldb, ldc) = (ar + 4, br + 4, m + 4);
+        let padded = |rows: usize, ld: usize, cols: usize, seed: u64| {
+            let v = fill64(4 + ld * cols, seed);
+            (0..v.len())
+                .map(|q| {
+                    let row = (q as i64 - 4).rem_euclid(ld as i64) as usize;
+                    if q >= 4 && row >= rows {
+                        f64::NAN
+                    } else {
+                        v[q]
+                    }
+                })
+                .collect::<Vec<f64>>()
+        };
+        let (a, b) = (padded(ar, lda, ac, 31), padded(br, ldb, bc, 32));
+        let c0 = fill64(4 + ldc * n, 33);
+        let want = dgemm_ref(
+            (tra, trb),
+            (m, n, k),
+            1.5,
+            (&a[4..], lda),
+            (&b[4..], ldb),
+            -0.5,
+            (&c0[4..], ldc),
+        );
+        let (ad, bd, cd) = (Dev::new(&a), Dev::new(&b), Dev::new(&c0));
+        let s = unsafe {
+            dgemm(
+                (ta, tb),
+                (m, n, k),
+                1.5,
+                (ad.d().add(4).cast_const(), lda),
+                (bd.d().add(4).cast_const(), ldb),
+                -0.5,
+                (cd.d().add(4), ldc),
+            )
+        };
+        assert_eq!(s, Status::Success);
+        let got = cd.get_as::<f64>(c0.len());
+        assert_dgemm(&got[4..], ldc, (m, n, k), &want);
+    }
+}
+
 #[test]
 fn dgemm_beta_zero_overwrites_nan_and_alpha_zero_skips_a_and_b() {
     if !doubles_here() {

@@ -110,21 +110,26 @@ impl Panel {
 
     /// Binds stored matrix `m` itself in this panel's place, from its element `first` (a
     /// multiple of 4, as are m's window start and ld: see `gemm_compute::Source`), as sampler
-    /// `name` of `p` in 16-byte texels, with `{name}Start` its first texel and `{name}Step` its
-    /// columns' step.
+    /// `name` of `p` in 16-byte texels (or, with `storage`, as its storage block), with
+    /// `{name}Start` its first group of 4 and `{name}Step` its columns' step.
     pub(super) fn bind_in_place<T: Real>(
         &self,
         e: &mut Engine,
         p: &Program,
         name: &str,
-        m: &Matrix<T>,
-        first: i64,
+        (m, first): (&Matrix<T>, i64),
+        storage: bool,
     ) -> Result<()> {
         let gl = &e.ctx.gl;
         let w = Window::of(&e.ctx.info, m.mem, m.span());
-        e.scratch
-            .sample::<T>(gl, &e.ext, self.view, self.unit, &w, true)?;
-        p.set_i32(gl, name, self.unit as i32);
+        if storage {
+            // The window starts at a storage-block offset alignment (`window_alignment`).
+            w.bind_storage_read(&e.ext, self.binding);
+        } else {
+            e.scratch
+                .sample::<T>(gl, &e.ext, self.view, self.unit, &w, true)?;
+            p.set_i32(gl, name, self.unit as i32);
+        }
         p.set_i32(gl, &format!("{name}Start"), ((w.start + first) / 4) as i32);
         p.set_i32(gl, &format!("{name}Step"), (m.ld / 4) as i32);
         Ok(())

@@ -201,7 +201,10 @@ impl Source {
     /// - m's window start and ld multiples of 4, so that its groups are whole texels;
     /// - in device memory, or in any memory on a software rasterizer (a GPU would read a host
     ///   matrix over the bus at every step, where the packing reads it once);
-    /// - not the TILED kernel, which reads whole tiles, nor panels in storage blocks.
+    /// - not the TILED kernel, which reads whole tiles;
+    /// - through the panels' storage blocks where the kernel reads them so (`Kernel::storage`),
+    ///   if m's window fits one, else through a 16-byte-texel view, where the device allows one
+    ///   of an operand.
     fn of<T: Real>(
         e: &Engine,
         g: &Gemm<T>,
@@ -214,16 +217,21 @@ impl Source {
         } else {
             (!g.tb, g.n)
         };
+        let w = Window::of(&e.ctx.info, m.mem, m.span());
+        let view = if kernel.storage {
+            w.bytes <= e.limits.storage_block
+        } else {
+            e.ctx.info.rgba_operand_views()
+        };
         let in_place = !transposed
             && g.rules.shapes[which] == Shape::General
             && !g.rules.is_c[which]
             && width % kernel.pad() == 0
             && m.ld % 4 == 0
-            && Window::of(&e.ctx.info, m.mem, m.span()).start % 4 == 0
+            && w.start % 4 == 0
             && (matches!(stored.mem, Mem::Device { .. }) || e.ctx.info.software)
             && !kernel.tiled
-            && !kernel.storage
-            && e.ctx.info.rgba_operand_views();
+            && view;
         if in_place {
             Source::InPlace
         } else {
@@ -409,7 +417,9 @@ fn multiply<T: Real>(
                     let texels = round_up(width, kernel.pad()) / 4;
                     panel.bind::<T>(e, &p, name, texels, depth, kernel.storage)?
                 }
-                Source::InPlace => panel.bind_in_place(e, &p, name, s, l0 * s.ld)?,
+                Source::InPlace => {
+                    panel.bind_in_place(e, &p, name, (s, l0 * s.ld), kernel.storage)?
+                }
             }
         }
     }
