@@ -176,8 +176,7 @@ fn dgemm_device_operands_read_in_place() {
             let v = fill64(4 + ld * cols, seed);
             (0..v.len())
                 .map(|q| {
-                    let row = (q as i64 - 4).rem_euclid(ld as i64) as usize;
-                    if q >= 4 && row >= rows {
+                    if q >= 4 && (q - 4) % ld >= rows {
                         f64::NAN
                     } else {
                         v[q]
