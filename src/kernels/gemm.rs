@@ -146,6 +146,9 @@ pub enum Shape {
     Symmetric(Triangle),
     /// Triangular: zeros in the other triangle; with `unit`, ones on the diagonal, unread.
     Triangular(Triangle, bool),
+    /// Triangular with its zeros and its diagonal stored (trsm's inverted diagonal blocks): read
+    /// as a general matrix, its zero terms skipped as a triangular one's.
+    ZeroFilled(Triangle),
 }
 
 impl Shape {
@@ -153,9 +156,17 @@ impl Shape {
     /// `transposed`): the terms `gemm.comp` may skip.
     pub fn triangle_of_op(self, transposed: bool) -> Option<Triangle> {
         match self {
-            Shape::Triangular(t, _) => Some(Triangle::of((t == Triangle::Upper) != transposed)),
+            Shape::Triangular(t, _) | Shape::ZeroFilled(t) => {
+                Some(Triangle::of((t == Triangle::Upper) != transposed))
+            }
             _ => None,
         }
+    }
+
+    /// Whether every element of the operand is read as stored, as a general matrix's: each
+    /// part may be read (or packed) on its own, and in place.
+    pub fn read_as_stored(self) -> bool {
+        matches!(self, Shape::General | Shape::ZeroFilled(_))
     }
 
     /// Sets the uniforms both pipelines' packing passes (`gemm_pack.comp`, `gemm.frag`'s PACK)
@@ -170,7 +181,7 @@ impl Shape {
         rows: i64,
     ) {
         let (code, unit) = match self {
-            Shape::General => (0, false),
+            Shape::General | Shape::ZeroFilled(_) => (0, false),
             Shape::Symmetric(t) => (t.code(), false),
             Shape::Triangular(t, unit) => (2 + t.code(), unit),
         };
@@ -301,12 +312,12 @@ fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
     if let Some((a, b)) = g.ab {
         let shapes = g.rules.shapes;
         let mut whole = |which: usize, m: Matrix| match m.mem {
-            Mem::Host(_) if shapes[which] != Shape::General => e.upload_matrix(which, &m),
+            Mem::Host(_) if !shapes[which].read_as_stored() => e.upload_matrix(which, &m),
             _ => Ok(m),
         };
         let ab = (whole(0, a)?, whole(1, b)?);
         for (m, shape) in [ab.0, ab.1].iter().zip(shapes) {
-            if shape != Shape::General && m.span() > e.max_window() {
+            if !shape.read_as_stored() && m.span() > e.max_window() {
                 return Err(Error::overflow(
                     "a symmetric or triangular operand exceeds one buffer-texture window",
                 ));
@@ -465,12 +476,12 @@ fn tile(
             // shaped one, from the part's first element.
             let (pa, pb) = g.parts((a, b), (i0, i1), (j0, j1), (l0, l1));
             let [sa, sb] = g.rules.shapes;
-            let (pa, a0) = if sa == Shape::General {
+            let (pa, a0) = if sa.read_as_stored() {
                 (pa, (0, 0))
             } else {
                 (*a, (i0, l0))
             };
-            let (pb, b0) = if sb == Shape::General {
+            let (pb, b0) = if sb.read_as_stored() {
                 (pb, (0, 0))
             } else {
                 (*b, (j0, l0))

@@ -27,6 +27,10 @@ const VIEW_PACK: usize = 0;
 const VIEW_PACK_GROUPS: usize = 1;
 const UNIT_PACK_GROUPS: u32 = 1;
 const VIEW_OUT: usize = 3;
+/// C's 16-byte view where gemm.comp reads it in groups (`Store::groups`), and its unit (C's
+/// operand unit, which that program samples through this view instead).
+const VIEW_C_GROUPS: usize = 4;
+const UNIT_C_GROUPS: u32 = 2;
 /// A unit no sampler uses, for views used only as images.
 const UNIT_IMAGES: u32 = 5;
 const IMAGE_OUT: u32 = 0;
@@ -126,9 +130,16 @@ impl Kernel {
         }
     }
 
-    fn defines<T: Real>(&self) -> Vec<(&'static str, String)> {
+    /// gemm.comp's defines, with how it reads and writes C.
+    fn defines<T: Real>(&self, store: Store) -> Vec<(&'static str, String)> {
         let b = self.block.to_string();
         let mut d = vec![("BLOCK_M", b.clone()), ("BLOCK_N", b)];
+        if store.read_c {
+            d.push(("READ_C", String::new()));
+        }
+        if store.groups {
+            d.push(("C_GROUPS", String::new()));
+        }
         if self.tiled {
             d.push(("TILED", String::new()));
         }
@@ -194,7 +205,7 @@ impl Source {
     /// How operand `which` (0: A, 1: B) of `g`, stored as `stored` and resident as `m`, is
     /// read. In place only where the kernel reads the operand as it reads a panel, and only
     /// its elements:
-    /// - op(A) = A or op(B) = B^T, general, and not also C (whose blocks the kernel overwrites
+    /// - op(A) = A or op(B) = B^T, read as stored (`Shape::read_as_stored`), and not also C (whose blocks the kernel overwrites
     ///   while others read them);
     /// - op(A)'s rows (op(B)'s columns) a multiple of the block, since a block reads whole
     ///   blocks of them (a panel's are padded with zeros);
@@ -224,7 +235,7 @@ impl Source {
             e.ctx.info.rgba_operand_views()
         };
         let in_place = !transposed
-            && g.rules.shapes[which] == Shape::General
+            && g.rules.shapes[which].read_as_stored()
             && !g.rules.is_c[which]
             && width % kernel.pad() == 0
             && m.ld % 4 == 0
@@ -236,6 +247,34 @@ impl Source {
             Source::InPlace
         } else {
             Source::Panel
+        }
+    }
+}
+
+/// How one pass of gemm.comp reads and writes C (its READ_C and C_GROUPS).
+#[derive(Clone, Copy)]
+struct Store {
+    /// beta != 0: C is read (else never, so that NaN or Inf in it cannot leak).
+    read_c: bool,
+    /// A group of 4 rows at a time, one load and one store, where every column of the output
+    /// and of the C read is whole groups from multiples of 4 (m, the windows' starts and the
+    /// leading dimensions multiples of 4), C has no triangle (whose stores are per element),
+    /// and the device allows a 16-byte view of an operand; else element by element.
+    groups: bool,
+}
+
+impl Store {
+    fn of<T: Real>(e: &Engine, g: &Gemm<T>, c_in: Option<&Matrix<T>>, out: &Matrix<T>) -> Store {
+        let whole = |m: &Matrix<T>| {
+            Window::of(&e.ctx.info, m.mem, m.span()).start % 4 == 0 && m.ld % 4 == 0
+        };
+        Store {
+            read_c: c_in.is_some(),
+            groups: g.m % 4 == 0
+                && g.rules.triangle.is_none()
+                && e.ctx.info.rgba_operand_views()
+                && whole(out)
+                && c_in.is_none_or(whole),
         }
     }
 }
@@ -407,7 +446,8 @@ fn multiply<T: Real>(
 ) -> Result<()> {
     let (m, n) = (g.m, g.n);
     let depth = l1 - l0;
-    let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>())?;
+    let store = Store::of(e, g, c_in, out);
+    let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>(store))?;
     if let Some((stored, sources)) = operands {
         for (which, (name, width)) in [("uAp", m), ("uBp", n)].into_iter().enumerate() {
             let panel = &PANELS[which];
@@ -423,11 +463,28 @@ fn multiply<T: Real>(
             }
         }
     }
-    if let Some(c_in) = c_in {
-        e.bind_matrix(&p, 2, "C", c_in, false)?;
+    match c_in {
+        Some(c_in) if store.groups => {
+            // The view ends with the texel of C's last group, inside the buffer: C's columns
+            // are whole groups, and every buffer is whole 16-byte texels (`storage_bytes`).
+            let gl = &e.ctx.gl;
+            let w = Window::of(&e.ctx.info, c_in.mem, c_in.span());
+            let w = Window {
+                bytes: (w.bytes + 15) / 16 * 16,
+                ..w
+            };
+            e.scratch
+                .sample::<T>(gl, &e.ext, VIEW_C_GROUPS, UNIT_C_GROUPS, &w, true)?;
+            p.set_i32(gl, "uC", UNIT_C_GROUPS as i32);
+            p.set_i32(gl, "uCStart", w.start as i32);
+            p.set_i32(gl, "uCCol", c_in.ld as i32);
+        }
+        Some(c_in) => e.bind_matrix(&p, 2, "C", c_in, false)?,
+        None => {}
     }
     let gl = &e.ctx.gl;
     let w = Window::of(&e.ctx.info, out.mem, out.span());
+    let format = if store.groups { T::FORMAT16 } else { T::FORMAT };
     e.scratch.image(
         gl,
         &e.ext,
@@ -435,7 +492,7 @@ fn multiply<T: Real>(
         UNIT_IMAGES,
         IMAGE_OUT,
         w.buffer,
-        T::FORMAT,
+        format,
         w.first_byte,
         w.bytes,
     )?;
@@ -445,7 +502,6 @@ fn multiply<T: Real>(
     p.set_real(gl, "uAlpha", g.alpha);
     p.set_real(gl, "uBeta", beta);
     p.set_i32(gl, "uUseAB", i32::from(g.ab.is_some()));
-    p.set_i32(gl, "uReadC", i32::from(c_in.is_some()));
     p.set_i32(gl, "uOut", IMAGE_OUT as i32);
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
@@ -494,7 +550,7 @@ fn pack<T: Real>(
     // transposed, its columns, run down the stored columns from row0 or col0).
     let w = Window::of(&e.ctx.info, src.mem, src.span());
     let first_row = if transposed { col0 } else { row0 };
-    let groups = shape == Shape::General
+    let groups = shape.read_as_stored()
         && e.ctx.info.rgba_operand_views()
         && w.start % 4 == 0
         && src.ld % 4 == 0

@@ -258,7 +258,8 @@ impl<T: Real> Solve<T> {
             ld: side,
         };
         // The inverse of a triangular block is triangular alike: op(A) is lower when the solve
-        // runs forward from the left or backward from the right.
+        // runs forward from the left or backward from the right. The inversion stores its zeros
+        // and diagonal, so it may be read in place (`gemm_compute::Source`).
         let lower = self.forward != self.right;
         let mut g = if self.right {
             let x = self.b.block(0, self.b.rows, s0, s1);
@@ -267,10 +268,7 @@ impl<T: Real> Solve<T> {
             let x = self.b.block(s0, s1, 0, self.b.cols);
             gemm_of((false, false), (T::ONE, Some((inverse, x))), T::ZERO, x)
         };
-        let (tri, general) = (
-            Shape::Triangular(Triangle::of(!lower), false),
-            Shape::General,
-        );
+        let (tri, general) = (Shape::ZeroFilled(Triangle::of(!lower)), Shape::General);
         g.rules.shapes = if self.right {
             [general, tri]
         } else {
@@ -333,7 +331,8 @@ fn run<T: Real>(
 }
 
 /// Inverts the diagonal blocks of op(A) (`TRSM_BLOCK` square, the last one smaller) into
-/// scratch buffer `INVERSES`, block i from element i*side² (ld side, `inverse_side`): by
+/// scratch buffer `INVERSES`, block i from element i*side² (ld side, `inverse_side`), each with
+/// its zeros and diagonal stored (`Shape::ZeroFilled`): by
 /// `trsm_invert.comp` on the compute pipeline, else on the host (`invert_on_host`).
 fn invert_diagonal_blocks<T: Real>(
     e: &mut Engine,
