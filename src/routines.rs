@@ -309,6 +309,7 @@ pub unsafe fn gemm<T: Real>(
                 ab,
                 c,
                 rules: Rules::default(),
+                transposed_copy: None,
             },
         )
     })

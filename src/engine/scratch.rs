@@ -10,10 +10,10 @@ use super::gl_ext::GlExt;
 use super::operand::Window;
 use crate::status::{Error, Result, Status};
 
-pub const SCRATCH_BUFFERS: usize = 8;
+pub const SCRATCH_BUFFERS: usize = 9;
 /// The scratch buffer that partial texels of vector results pass through (two texels).
 pub const EDGES: usize = 3;
-pub const VIEWS: usize = 5;
+pub const VIEWS: usize = 6;
 
 /// A buffer kept between calls and replaced by a larger one when a call needs more.
 #[derive(Default)]

@@ -22,7 +22,7 @@ use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::programs::Program;
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
-use crate::status::{Error, Result};
+use crate::status::{Error, Result, Status};
 
 const FRAG: &str = concat!(
     include_str!("../../shaders/shape.glsl"),
@@ -246,6 +246,10 @@ pub struct Gemm<T: Real = f32> {
     pub ab: Option<(Matrix<T>, Matrix<T>)>,
     pub c: Matrix<T>,
     pub rules: Rules,
+    /// An n×m device matrix C is also written into, transposed (trsm's solved blocks, which
+    /// later products read as op(B) in place): only where the compute pipeline takes the call
+    /// (`on_compute`).
+    pub transposed_copy: Option<Matrix<T>>,
 }
 
 impl<T: Real> Gemm<T> {
@@ -286,8 +290,14 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     if g.m == 0 || g.n == 0 {
         return Ok(());
     }
-    if super::compute_available(e) && super::gemm_compute::fits(e, g) {
+    if on_compute(e, g) {
         return super::gemm_compute::gemm(e, g);
+    }
+    if g.transposed_copy.is_some() {
+        return Err(Error::new(
+            Status::ExecutionFailed,
+            "a transposed copy of C needs the compute pipeline",
+        ));
     }
     // The fragment kernels compute in single precision only (`precision_available` keeps
     // double off devices without the compute pipeline), so a double gemm here did not fit the
@@ -298,6 +308,11 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
             "gemm operands exceed one buffer-texture window",
         )),
     }
+}
+
+/// Whether the compute pipeline takes gemm `g`, else the fragment one.
+pub fn on_compute<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
+    super::compute_available(e) && super::gemm_compute::fits(e, g)
 }
 
 /// The fragment pipeline: C tile by tile (`plan`), with the Level 3 routines' rules. A

@@ -5,7 +5,7 @@
 //! `precision_available`). Operands come checked and resolved, the reference BLAS's quick
 //! returns taken (`routines.rs`).
 
-use super::gemm::{copy_out, gemm, Gemm, Rules, Shape, Triangle};
+use super::gemm::{copy_out, gemm, on_compute, Gemm, Rules, Shape, Triangle};
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
@@ -13,11 +13,12 @@ use crate::status::Result;
 
 const INVERT: &str = include_str!("../../shaders/trsm_invert.comp");
 
-/// Scratch buffers (after gemm_compute's 0-4): trsm's device copies of host A and B, and its
-/// inverted diagonal blocks.
+/// Scratch buffers (after gemm_compute's 0-4): trsm's device copies of host A and B, its
+/// inverted diagonal blocks, and X transposed (`Solve::xt`).
 const COPY_A: usize = 5;
 const COPY_B: usize = 6;
 const INVERSES: usize = 7;
+const X_TRANSPOSED: usize = 8;
 /// Rows (or columns) of trsm's diagonal blocks: each invocation of `trsm_invert.comp` then runs
 /// two columns of at most 128 steps each, well inside llvmpipe's loop budget
 /// (`MAX_LOOP_ITERATIONS`), and the updates between them are gemms of depth 128.
@@ -174,6 +175,11 @@ pub fn trsm<T: Real>(
             Rules::default(),
         )?;
     }
+    let xt = if right {
+        None
+    } else {
+        x_transposed(e, &a, &b)?
+    };
     let solve = Solve {
         right,
         trans,
@@ -183,6 +189,7 @@ pub fn trsm<T: Real>(
         a,
         b,
         inverses,
+        xt,
     };
     solve.blocks(e, 0, diagonal_blocks(order))?;
     if let Mem::Host(_) = host_b.mem {
@@ -190,6 +197,39 @@ pub fn trsm<T: Real>(
         copy_out(e, &b, &host_b, None)?;
     }
     Ok(())
+}
+
+/// Where a left-side solve keeps X transposed (`Solve::xt`): scratch of B's columns × rows (ld
+/// a multiple of 4, so that its columns are whole groups), where the compute pipeline takes
+/// every product of the solve (each no larger than the one of all of A, X^T and B, which
+/// `on_compute` is asked about; it reads extents only, so B's memory stands in for the scratch
+/// buffer until that is made).
+fn x_transposed<T: Real>(
+    e: &mut Engine,
+    a: &Matrix<T>,
+    b: &Matrix<T>,
+) -> Result<Option<Matrix<T>>> {
+    let ld = (b.cols + 3) / 4 * 4;
+    let xt = |mem| Matrix {
+        mem,
+        rows: b.cols,
+        cols: b.rows,
+        ld,
+    };
+    let len = ld * b.rows;
+    let mut whole = gemm_of((false, true), (T::ONE, Some((*a, xt(b.mem)))), T::ONE, *b);
+    whole.transposed_copy = Some(xt(b.mem));
+    if !on_compute(e, &whole) {
+        return Ok(None);
+    }
+    let buffer = e
+        .scratch
+        .buffer(&e.ctx.gl, &e.ext, X_TRANSPOSED, T::words(len))?;
+    Ok(Some(xt(Mem::Device {
+        buffer,
+        offset: 0,
+        len,
+    })))
 }
 
 /// trsm's solve once the diagonal blocks are inverted: X overwrites B.
@@ -201,6 +241,10 @@ struct Solve<T: Real> {
     a: Matrix<T>,
     b: Matrix<T>,
     inverses: glow::Buffer,
+    /// From the left, on the compute pipeline: X^T, which each block's product by its inverse
+    /// writes besides X (`Gemm::transposed_copy`) and the products taking a solved part out of
+    /// the rest read as op(B) = (X^T)^T, in place rather than packing X.
+    xt: Option<Matrix<T>>,
 }
 
 impl<T: Real> Solve<T> {
@@ -231,12 +275,15 @@ impl<T: Real> Solve<T> {
                 &gemm_of((false, t), (-T::ONE, Some((x, a_part))), T::ONE, rest_b),
             )?;
         } else {
-            let x = self.b.block(done.0, done.1, 0, self.b.cols);
+            let (x, xt) = match &self.xt {
+                Some(xt) => (xt.block(0, xt.rows, done.0, done.1), true),
+                None => (self.b.block(done.0, done.1, 0, self.b.cols), false),
+            };
             let (a_part, t) = self.op_a(rest, done);
             let rest_b = self.b.block(rest.0, rest.1, 0, self.b.cols);
             gemm(
                 e,
-                &gemm_of((t, false), (-T::ONE, Some((a_part, x))), T::ONE, rest_b),
+                &gemm_of((t, xt), (-T::ONE, Some((a_part, x))), T::ONE, rest_b),
             )?;
         }
         self.blocks(e, then.0, then.1)
@@ -266,7 +313,9 @@ impl<T: Real> Solve<T> {
             gemm_of((false, false), (T::ONE, Some((x, inverse))), T::ZERO, x)
         } else {
             let x = self.b.block(s0, s1, 0, self.b.cols);
-            gemm_of((false, false), (T::ONE, Some((inverse, x))), T::ZERO, x)
+            let mut g = gemm_of((false, false), (T::ONE, Some((inverse, x))), T::ZERO, x);
+            g.transposed_copy = self.xt.map(|xt| xt.block(0, xt.rows, s0, s1));
+            g
         };
         let (tri, general) = (Shape::ZeroFilled(Triangle::of(!lower)), Shape::General);
         g.rules.shapes = if self.right {
@@ -313,6 +362,7 @@ fn gemm_of<T: Real>(
         ab,
         c,
         rules: Rules::default(),
+        transposed_copy: None,
     }
 }
 
