@@ -478,16 +478,9 @@ fn multiply<T: Real>(
     }
     match c_in {
         Some(c_in) if store.groups => {
-            // The view ends with the texel of C's last group, inside the buffer: C's columns
-            // are whole groups, and every buffer is whole 16-byte texels (`storage_bytes`).
-            let gl = &e.ctx.gl;
             let w = Window::of(&e.ctx.info, c_in.mem, c_in.span());
-            let w = Window {
-                bytes: (w.bytes + 15) / 16 * 16,
-                ..w
-            };
-            e.scratch
-                .sample::<T>(gl, &e.ext, VIEW_C_GROUPS, UNIT_C_GROUPS, &w, true)?;
+            sample_groups::<T>(e, &w, VIEW_C_GROUPS, UNIT_C_GROUPS)?;
+            let gl = &e.ctx.gl;
             p.set_i32(gl, "uC", UNIT_C_GROUPS as i32);
             p.set_i32(gl, "uCStart", w.start as i32);
             p.set_i32(gl, "uCCol", c_in.ld as i32);
@@ -591,19 +584,12 @@ fn pack<T: Real>(
     }
     let p = e.compute_program("gemm_pack.comp", PACK, &defines)?;
     e.bind_matrix(&p, 0, "P", src, false)?;
-    let gl = &e.ctx.gl;
     if groups {
-        // The view runs to the end of the texel holding P's last element, since a group reads
-        // whole texels (zeroing the rows past P's): every buffer is whole 16-byte texels long
-        // (`storage_bytes`; pinned memory whole pages), so that texel lies in the buffer.
-        let w = Window {
-            bytes: (w.bytes + 15) / 16 * 16,
-            ..w
-        };
-        e.scratch
-            .sample::<T>(gl, &e.ext, VIEW_PACK_GROUPS, UNIT_PACK_GROUPS, &w, true)?;
-        p.set_i32(gl, "uP4", UNIT_PACK_GROUPS as i32);
+        // A group reads whole texels, zeroing the rows past P's.
+        sample_groups::<T>(e, &w, VIEW_PACK_GROUPS, UNIT_PACK_GROUPS)?;
+        p.set_i32(&e.ctx.gl, "uP4", UNIT_PACK_GROUPS as i32);
     }
+    let gl = &e.ctx.gl;
     let buffer = e.scratch.buffer(gl, &e.ext, slot, T::words(ld * cols))?;
     e.scratch.image(
         gl,
@@ -621,4 +607,17 @@ fn pack<T: Real>(
     p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
     p.set_i32(gl, "uCols", cols as i32);
     e.dispatch((ld / 4 + 63) / 64, (cols + 3) / 4, "gemm pack")
+}
+
+/// Points view `slot` at window `w` in 16-byte texels, bound to texture unit `unit`, for reads
+/// a group of 4 elements at a time: to the end of the texel holding w's last element, which
+/// lies in the buffer, since every buffer is whole 16-byte texels long (`storage_bytes`; pinned
+/// memory whole pages).
+fn sample_groups<T: Real>(e: &mut Engine, w: &Window, slot: usize, unit: u32) -> Result<()> {
+    let w = Window {
+        bytes: (w.bytes + 15) / 16 * 16,
+        ..*w
+    };
+    e.scratch
+        .sample::<T>(&e.ctx.gl, &e.ext, slot, unit, &w, true)
 }
