@@ -5,11 +5,9 @@
 // one l (op(B) is packed transposed). Per step of l:
 // BLOCK_M/4 + BLOCK_N/4 loads and BLOCK_M·BLOCK_N/4 vec4 multiply-adds.
 // BLOCK_M and BLOCK_N (8 or 16 each) are defined by the host, per device (gemm_compute.rs).
-// With PANELS_IN_STORAGE (defined per device and element type: gemm_compute.rs), the panels are
-// read through storage blocks of REAL4, one load per group, rather than through buffer textures.
 // An operand may also be read in place, unpacked, where its stored groups of 4 rows are the
 // panel's (op(A) = A, op(B) = B^T: gemm_compute.rs, `Source`): from group uApStart (uBpStart)
-// with column step uApStep (uBpStep), through a texture or a storage block as the panels are.
+// with column step uApStep (uBpStep), through a texture as the panels are.
 // TILED reads panels only.
 // With TILED, a workgroup of 16×16 invocations shares its rows of both panels through shared
 // memory, TILE_K steps of l at a time, and each invocation runs its block from there (the
@@ -23,17 +21,8 @@
 #endif
 layout(local_size_x = GROUP, local_size_y = GROUP) in;
 // Panel A holds group uApStart + l*uApStep + i/4, panel B group uBpStart + l*uBpStep + j/4.
-#ifdef PANELS_IN_STORAGE
-layout(std430, binding = 0) readonly buffer PanelA { REAL4 uAp[]; };
-layout(std430, binding = 1) readonly buffer PanelB { REAL4 uBp[]; };
-#define PANEL_A(g) uAp[g]
-#define PANEL_B(g) uBp[g]
-#else
 uniform REAL_SAMPLER uAp;
 uniform REAL_SAMPLER uBp;
-#define PANEL_A(g) FETCH4(uAp, g)
-#define PANEL_B(g) FETCH4(uBp, g)
-#endif
 uniform int uApStart, uApStep, uBpStart, uBpStep;
 uniform int uM, uN, uK;
 uniform REAL_UNIFORM uAlpha, uBeta;
@@ -160,8 +149,8 @@ shared REAL4 sB[TILE_K * TILE_B];
 #define LOAD_A(t, x) a[t] = sA[(x) + (t)];
 #define LOAD_B(v, x) b[v] = sB[(x) + (v)];
 #else
-#define LOAD_A(t, x) a[t] = PANEL_A((x) + (t));
-#define LOAD_B(v, x) b[v] = PANEL_B((x) + (v));
+#define LOAD_A(t, x) a[t] = FETCH4(uAp, (x) + (t));
+#define LOAD_B(v, x) b[v] = FETCH4(uBp, (x) + (v));
 #endif
 #define MAD(t, u) acc[(u) * AT + (t)] += a[t] * b[(u) / 4][(u) % 4];
 #define MAD_COLUMN(u, x) FOR_A(MAD, u)
@@ -244,11 +233,11 @@ void main() {
         for (int l0 = 0; l0 < DYNAMIC(uK); l0 += TILE_K) {
             for (int s = self; s < TILE_K * TILE_A; s += GROUP * GROUP) {
                 int l = l0 + s / TILE_A;
-                sA[s] = l < uK ? PANEL_A(l * uApStep + tileA + s % TILE_A) : REAL4(0.0);
+                sA[s] = l < uK ? FETCH4(uAp, l * uApStep + tileA + s % TILE_A) : REAL4(0.0);
             }
             for (int s = self; s < TILE_K * TILE_B; s += GROUP * GROUP) {
                 int l = l0 + s / TILE_B;
-                sB[s] = l < uK ? PANEL_B(l * uBpStep + tileB + s % TILE_B) : REAL4(0.0);
+                sB[s] = l < uK ? FETCH4(uBp, l * uBpStep + tileB + s % TILE_B) : REAL4(0.0);
             }
             barrier();
             for (int k = 0; k < TILE_K; k++) {

@@ -1,10 +1,8 @@
 //! The tiled paths that large operands take, exercised on small ones: this process lowers the
 //! engine's limits (GLBLAS_LIMIT_WINDOW elements per operand window, GLBLAS_LIMIT_TARGET_SIDE
-//! for render targets, GLBLAS_LIMIT_STORAGE_BLOCK bytes per storage block) before the first
-//! call, so vectors are cut into chunks, reductions take several passes, sgemm and the Level 3
-//! routines beyond it are cut into tiles of C and chunks of k (on the fragment pipeline), and
-//! dgemm's panels into chunks of k that fit a storage block, or, where one step of k does not,
-//! go through buffer textures.
+//! for render targets) before the first call, so vectors are cut into chunks, reductions take
+//! several passes, sgemm and the Level 3 routines beyond it are cut into tiles of C and chunks of
+//! k (on the fragment pipeline), and dgemm into chunks of k whose panels fit a window.
 
 mod common;
 
@@ -17,15 +15,12 @@ use glblas::status::Status;
 
 const WINDOW: usize = 1000;
 const SIDE: usize = 16;
-/// 128 doubles.
-const STORAGE_BLOCK: usize = 1024;
 
 fn small_limits() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         std::env::set_var("GLBLAS_LIMIT_WINDOW", WINDOW.to_string());
         std::env::set_var("GLBLAS_LIMIT_TARGET_SIDE", SIDE.to_string());
-        std::env::set_var("GLBLAS_LIMIT_STORAGE_BLOCK", STORAGE_BLOCK.to_string());
         assert_eq!(glblasShutdown(), Status::Success);
     });
 }
@@ -150,16 +145,16 @@ fn sgemm_in_tiles_and_k_chunks() {
 }
 
 #[test]
-fn dgemm_panels_past_a_storage_block() {
+fn dgemm_in_chunks_of_k() {
     small_limits();
     if !doubles_here() {
         return;
     }
-    // Each operand within one window. A step of k of each panel (m and n padded to 32) within
-    // 128 doubles: chunks of 4 steps of k through storage blocks, the last one ragged. m = 130:
-    // a step of k of op(A)'s panel (144 padded) does not fit, so the panels go through buffer
-    // textures.
-    for (m, n, k) in [(20usize, 30usize, 33usize), (130, 5, 7)] {
+    // Each operand within one window, but not both panels of all of k: a panel's columns are m
+    // or n padded to dgemm's 8-row blocks, so a chunk of the first call takes 1000 / 32 = 31
+    // steps of k (2 chunks, the last of 2 steps), and of the second 1000 / 64 = 15 (2 chunks,
+    // the last of 1).
+    for (m, n, k) in [(20usize, 30usize, 33usize), (60, 9, 16)] {
         for (ta, tb) in [(false, false), (true, true)] {
             let (ar, ac) = if ta { (k, m) } else { (m, k) };
             let (br, bc) = if tb { (n, k) } else { (k, n) };

@@ -33,8 +33,6 @@ pub enum Access {
     Fetch,
     /// A shader reads and writes it through a storage block.
     Storage,
-    /// A shader only reads it through a storage block.
-    StorageRead,
     /// A shader writes it through an image.
     ImageStore,
     /// `glReadPixels` writes it as the pack buffer.
@@ -55,7 +53,7 @@ impl Access {
     fn bit(self) -> u32 {
         match self {
             Access::Fetch => glow::TEXTURE_FETCH_BARRIER_BIT,
-            Access::Storage | Access::StorageRead => glow::SHADER_STORAGE_BARRIER_BIT,
+            Access::Storage => glow::SHADER_STORAGE_BARRIER_BIT,
             Access::ImageStore => glow::SHADER_IMAGE_ACCESS_BARRIER_BIT,
             Access::Pack => glow::PIXEL_BUFFER_BARRIER_BIT,
             Access::Copy | Access::HostRead => glow::BUFFER_UPDATE_BARRIER_BIT,
@@ -225,7 +223,6 @@ mod tests {
         let all = [
             Access::Fetch,
             Access::Storage,
-            Access::StorageRead,
             Access::ImageStore,
             Access::Pack,
             Access::Copy,

@@ -49,9 +49,6 @@ pub struct DeviceInfo {
     pub fp64: bool,
     /// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT where compute shaders exist, else 1.
     pub storage_buffer_offset_alignment: i64,
-    /// GL_MAX_SHADER_STORAGE_BLOCK_SIZE, the most bytes one storage block may address, where
-    /// compute shaders exist, else 0.
-    pub max_storage_block_bytes: i64,
     /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
     pub software: bool,
     /// GL_AMD_pinned_memory: a buffer can be made over host memory, which kernels then use in
@@ -587,12 +584,6 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                 i64::from(gl.get_parameter_i32(glow::SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT)).max(1)
             } else {
                 1
-            },
-            max_storage_block_bytes: if compute_shaders {
-                gl.get_parameter_i64(glow::MAX_SHADER_STORAGE_BLOCK_SIZE)
-                    .max(0)
-            } else {
-                0
             },
             buffer_storage: !gles
                 && (ver(4, 4) || gl.supported_extensions().contains("GL_ARB_buffer_storage")),

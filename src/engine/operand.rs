@@ -178,16 +178,7 @@ impl Window {
     /// Binds the window as shader storage block `binding`, which the next launch reads and
     /// writes.
     pub fn bind_storage(&self, ext: &GlExt, binding: u32) {
-        self.bind_storage_as(ext, binding, Access::Storage);
-    }
-
-    /// Binds the window as shader storage block `binding`, which the next launch only reads.
-    pub fn bind_storage_read(&self, ext: &GlExt, binding: u32) {
-        self.bind_storage_as(ext, binding, Access::StorageRead);
-    }
-
-    fn bind_storage_as(&self, ext: &GlExt, binding: u32, access: Access) {
-        ext.barriers.bound(self.buffer, access);
+        ext.barriers.bound(self.buffer, Access::Storage);
         // SAFETY: the context is current; the range lies inside the buffer.
         unsafe {
             (ext.bind_buffer_range)(

@@ -12,11 +12,10 @@ use crate::status::{Error, Result, Status};
 pub const MAX_SIDE: i32 = 4096;
 
 /// How much one launch may take on: the largest target side, the most elements one operand
-/// window (a buffer texture) holds, the most bytes one storage block addresses, the most color
-/// attachments one draw writes, and the most rows of C one invocation of the compute sgemm
-/// holds in registers. `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW`,
-/// `GLBLAS_LIMIT_STORAGE_BLOCK`, `GLBLAS_LIMIT_DRAW_BUFFERS` and `GLBLAS_LIMIT_GEMM_ROWS` lower
-/// them, so tests can make small operands take the tiled paths
+/// window (a buffer texture) holds, the most color attachments one draw writes, and the most
+/// rows of C one invocation of the compute sgemm holds in registers.
+/// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW`, `GLBLAS_LIMIT_DRAW_BUFFERS` and
+/// `GLBLAS_LIMIT_GEMM_ROWS` lower them, so tests can make small operands take the tiled paths
 /// that large ones take, and a device take the kernels another device gets.
 /// `GLBLAS_GEMM_KERNEL=tiled` makes the compute sgemm share its panel rows through shared
 /// memory (see `gemm_compute::Kernel`).
@@ -24,7 +23,6 @@ pub const MAX_SIDE: i32 = 4096;
 pub struct Limits {
     pub target_side: i32,
     pub window: i64,
-    pub storage_block: i64,
     pub draw_buffers: i32,
     pub gemm_rows: i64,
     pub gemm_tiled: bool,
@@ -49,10 +47,6 @@ impl Limits {
         Limits {
             target_side: cap("GLBLAS_LIMIT_TARGET_SIDE").map_or(side, |c| c.clamp(1, side)) as i32,
             window: cap("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),
-            storage_block: cap("GLBLAS_LIMIT_STORAGE_BLOCK")
-                .map_or(info.max_storage_block_bytes, |c| {
-                    c.min(info.max_storage_block_bytes)
-                }),
             draw_buffers: cap("GLBLAS_LIMIT_DRAW_BUFFERS").map_or(info.max_draw_buffers, |c| {
                 c.clamp(1, i64::from(info.max_draw_buffers)) as i32
             }),

@@ -35,20 +35,17 @@ const PANEL: usize = 2;
 const BLOCKS: usize = 3;
 /// Scratch buffers and views of the panels of op(A) and op(B), which both pipelines read as
 /// 16-byte-texel buffer textures (see `engine::scratch`), and their texture units (0..2 are the
-/// operands'); or, where the compute gemm reads its panels through storage blocks
-/// (`gemm_compute::Kernel::of`), their storage-block bindings.
+/// operands').
 pub(super) const PANELS: [Panel; 2] = [
     Panel {
         buffer: 0,
         view: 1,
         unit: 3,
-        binding: 0,
     },
     Panel {
         buffer: 1,
         view: 2,
         unit: 4,
-        binding: 1,
     },
 ];
 /// Scratch buffers of both pipelines besides the panels: C's part that goes through scratch (a
@@ -63,13 +60,12 @@ pub(super) struct Panel {
     pub buffer: usize,
     view: usize,
     unit: u32,
-    binding: u32,
 }
 
 impl Panel {
     /// Binds this panel, `texels` groups of 4 elements per column and `depth` columns (its scratch buffer
-    /// grown to hold them), as sampler `name` of program `p` (or, with `storage`, as its storage
-    /// block), with its column step `{name}Step` (and `{name}Start`, its first texel, 0).
+    /// grown to hold them), as sampler `name` of program `p`, with its column step `{name}Step`
+    /// (and `{name}Start`, its first texel, 0).
     pub(super) fn bind<T: Real>(
         &self,
         e: &mut Engine,
@@ -77,32 +73,21 @@ impl Panel {
         name: &str,
         texels: i64,
         depth: i64,
-        storage: bool,
     ) -> Result<()> {
         let gl = &e.ctx.gl;
         let elems = texels * 4 * depth;
         let buffer = e.scratch.buffer(gl, &e.ext, self.buffer, T::words(elems))?;
-        if storage {
-            Window {
-                buffer,
-                first_byte: 0,
-                bytes: elems * T::SIZE,
-                start: 0,
-            }
-            .bind_storage_read(&e.ext, self.binding);
-        } else {
-            e.scratch.view(
-                gl,
-                &e.ext,
-                self.view,
-                self.unit,
-                buffer,
-                T::FORMAT16,
-                0,
-                elems * T::SIZE,
-            )?;
-            p.set_i32(gl, name, self.unit as i32);
-        }
+        e.scratch.view(
+            gl,
+            &e.ext,
+            self.view,
+            self.unit,
+            buffer,
+            T::FORMAT16,
+            0,
+            elems * T::SIZE,
+        )?;
+        p.set_i32(gl, name, self.unit as i32);
         p.set_i32(gl, &format!("{name}Step"), texels as i32);
         p.set_i32(gl, &format!("{name}Start"), 0);
         Ok(())
@@ -110,26 +95,20 @@ impl Panel {
 
     /// Binds stored matrix `m` itself in this panel's place, from its element `first` (a
     /// multiple of 4, as are m's window start and ld: see `gemm_compute::Source`), as sampler
-    /// `name` of `p` in 16-byte texels (or, with `storage`, as its storage block), with
-    /// `{name}Start` its first group of 4 and `{name}Step` its columns' step.
+    /// `name` of `p` in 16-byte texels, with `{name}Start` its first group of 4 and `{name}Step`
+    /// its columns' step.
     pub(super) fn bind_in_place<T: Real>(
         &self,
         e: &mut Engine,
         p: &Program,
         name: &str,
         (m, first): (&Matrix<T>, i64),
-        storage: bool,
     ) -> Result<()> {
         let gl = &e.ctx.gl;
         let w = Window::of(&e.ctx.info, m.mem, m.span());
-        if storage {
-            // The window starts at a storage-block offset alignment (`window_alignment`).
-            w.bind_storage_read(&e.ext, self.binding);
-        } else {
-            e.scratch
-                .sample::<T>(gl, &e.ext, self.view, self.unit, &w, true)?;
-            p.set_i32(gl, name, self.unit as i32);
-        }
+        e.scratch
+            .sample::<T>(gl, &e.ext, self.view, self.unit, &w, true)?;
+        p.set_i32(gl, name, self.unit as i32);
         p.set_i32(gl, &format!("{name}Start"), ((w.start + first) / 4) as i32);
         p.set_i32(gl, &format!("{name}Step"), (m.ld / 4) as i32);
         Ok(())
@@ -527,7 +506,7 @@ fn tile(
                         "sgemm panel exceeds one buffer-texture window",
                     ));
                 }
-                panel.bind::<f32>(e, &p, name, texels, l1 - l0, false)?;
+                panel.bind::<f32>(e, &p, name, texels, l1 - l0)?;
             }
         }
         if let Some(cd) = &cd {

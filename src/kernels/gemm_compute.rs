@@ -42,60 +42,41 @@ const IMAGE_PANEL: u32 = 1;
 const MAX_GROUPS: i64 = 65535;
 
 /// How gemm.comp runs on this device: the square block of C each invocation computes (`block`
-/// rows and columns), whether a workgroup shares its rows of the panels through shared
-/// memory, and whether the panels are read through storage blocks rather than buffer textures.
+/// rows and columns), and whether a workgroup shares its rows of the panels through shared
+/// memory.
 #[derive(Clone, Copy)]
 struct Kernel {
     block: i64,
     tiled: bool,
-    storage: bool,
 }
 
 impl Kernel {
-    /// 16×16 blocks on a software rasterizer, where on llvmpipe (n = 256-2048, alternating calls
-    /// in one process) they ran 4-25% faster than 16×8, which ran 12-23% faster than 8×8 (fewer
-    /// loads per multiply-add, at the cost of registers a CPU spills cheaply; 32×16 and 8×16
-    /// were slower; 16×16 takes 4 s to compile cold, 16×8 2 s); 8×8 elsewhere (unmeasured: GPUs
-    /// have fewer registers per invocation to spare), or where `Limits::gemm_rows` says fewer
-    /// than 16. Shared-memory tiling only where `Limits::gemm_tiled` asks for it: it is how
-    /// GPUs reach full speed, but no GPU has run it yet, and on llvmpipe shared memory is 10-20×
-    /// slower than buffer-texture loads.
+    /// 16×16 blocks of floats on a software rasterizer, where on llvmpipe (n = 256-2048,
+    /// alternating calls in one process) they ran 4-25% faster than 16×8, which ran 12-23%
+    /// faster than 8×8 (fewer loads per multiply-add, at the cost of registers a CPU spills
+    /// cheaply; 32×16 and 8×16 were slower; 16×16 takes 4 s to compile cold, 16×8 2 s). 8×8
+    /// blocks of doubles there, whose 16×16 blocks hold twice the bytes: dgemm at n = 1024 ran
+    /// at 34.5-36.4% of sgemm's rate with 8×8 against 30.6-31.5% with 16×16 on llvmpipe (Mesa
+    /// 22.3, AMD EPYC with AVX2; two runs of 31 rounds of alternating calls, medians; 16×8
+    /// matched 8×8 in a shorter run), and at 41% against 28% on zink over lavapipe. 8×8 elsewhere
+    /// (unmeasured: GPUs have fewer registers per invocation to spare), or where
+    /// `Limits::gemm_rows` says fewer than 16. Shared-memory tiling only where
+    /// `Limits::gemm_tiled` asks for it: it is how GPUs reach full speed, but no GPU has run it
+    /// yet, and on llvmpipe shared memory is 10-20× slower than buffer-texture loads.
     ///
-    /// Panels of doubles go through storage blocks on llvmpipe itself: a group of doubles is two
-    /// RGBA32UI texels joined by `packDouble2x32`, and one `dvec4` load instead took dgemm from
-    /// 32-33% to 38% of sgemm's rate (alternating calls, n = 1024). Not on zink over lavapipe
-    /// (the same rasterizer behind SPIR-V), where the same change took dgemm from 15.5 to 11
-    /// GFLOP/s, nor for floats (on llvmpipe, sgemm at 55-60% of its rate through storage
-    /// blocks), nor on devices not yet measured. Only where one step of k of each panel fits a
-    /// storage block (`Limits::storage_block`; 128 MiB here against 2^27-texel windows), so
-    /// that no call the textures take is refused.
-    fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
+    /// The panels are read through buffer textures, doubles as two RGBA32UI texels per group.
+    /// Storage blocks of `dvec4` (one load per group, which gallivm runs lane by lane) were
+    /// measured too, with 16×16 blocks: they took dgemm from 32% to 38% of sgemm's rate on an
+    /// earlier machine's llvmpipe, but from 30% to 13% on this AMD EPYC's (and 8×8 blocks from
+    /// 36% to 8%), and from 15.5 to 11 GFLOP/s on zink over lavapipe.
+    fn of<T: Real>(e: &Engine) -> Kernel {
         let tiled = e.limits.gemm_tiled;
-        let block = if e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled {
+        let block = if e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled && T::SIZE == 4 {
             16
         } else {
             8
         };
-        let mut kernel = Kernel {
-            block,
-            tiled,
-            storage: false,
-        };
-        kernel.storage = T::SIZE > 4
-            && e.ctx.info.renderer.starts_with("llvmpipe")
-            && round_up(g.m.max(g.n), kernel.pad()) * T::SIZE <= e.limits.storage_block;
-        kernel
-    }
-
-    /// The most elements a panel holds: one window, and one storage block where the panels
-    /// are read through them.
-    fn panel_capacity<T: Real>(&self, e: &Engine) -> i64 {
-        let w = e.max_window();
-        if self.storage {
-            w.min(e.limits.storage_block / T::SIZE)
-        } else {
-            w
-        }
+        Kernel { block, tiled }
     }
 
     /// Invocations along each side of a workgroup (gemm.comp's GROUP).
@@ -149,9 +130,6 @@ impl Kernel {
         if self.tiled {
             d.push(("TILED", String::new()));
         }
-        if self.storage {
-            d.push(("PANELS_IN_STORAGE", String::new()));
-        }
         d.extend(super::real_defines::<T>());
         d
     }
@@ -166,7 +144,7 @@ fn round_up(v: i64, to: i64) -> i64 {
 /// tiles.
 pub fn fits<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
     let w = e.max_window();
-    let kernel = Kernel::of(e, g);
+    let kernel = Kernel::of::<T>(e);
     let pad = kernel.pad();
     let ab = match &g.ab {
         Some((a, b)) => {
@@ -220,9 +198,7 @@ impl Source {
     /// - in device memory, or in any memory on a software rasterizer (a GPU would read a host
     ///   matrix over the bus at every step, where the packing reads it once);
     /// - not the TILED kernel, which reads whole tiles;
-    /// - through the panels' storage blocks where the kernel reads them so (`Kernel::storage`),
-    ///   if m's window fits one, else through a 16-byte-texel view, where the device allows one
-    ///   of an operand.
+    /// - through a 16-byte-texel view, where the device allows one of an operand.
     fn of<T: Real>(
         e: &Engine,
         g: &Gemm<T>,
@@ -236,11 +212,6 @@ impl Source {
             (!g.tb, g.n)
         };
         let w = Window::of(&e.ctx.info, m.mem, m.span());
-        let view = if kernel.storage {
-            w.bytes <= e.limits.storage_block
-        } else {
-            e.ctx.info.rgba_operand_views()
-        };
         let in_place = !transposed
             && g.rules.shapes[which].read_as_stored()
             && !g.rules.is_c[which]
@@ -249,7 +220,7 @@ impl Source {
             && w.start % 4 == 0
             && (matches!(stored.mem, Mem::Device { .. }) || e.ctx.info.software)
             && !kernel.tiled
-            && view;
+            && e.ctx.info.rgba_operand_views();
         if in_place {
             Source::InPlace
         } else {
@@ -293,10 +264,10 @@ impl Store {
 }
 
 /// The longest chunk of k one pass takes: gemm.comp loops over it (`Kernel::max_depth`), the
-/// packing pass dispatches one workgroup row per step of it, and each panel holds it
-/// (`Kernel::panel_capacity`).
+/// packing pass dispatches one workgroup row per step of it, and each panel, one window, holds
+/// it.
 fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
-    let panel = kernel.panel_capacity::<T>(e);
+    let panel = e.max_window();
     g.k.min(kernel.max_depth())
         .min(MAX_GROUPS)
         .min(panel / round_up(g.m, kernel.pad()))
@@ -309,7 +280,7 @@ fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
 /// read and written.
 pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let (m, n) = (g.m, g.n);
-    let kernel = Kernel::of(e, g);
+    let kernel = Kernel::of::<T>(e);
     let tk = chunk_k(e, g, kernel);
     // An operand that is also C is read from a copy when k takes more than one chunk, since C
     // is written before the operand's last chunk is packed; in one chunk both packs come first.
@@ -468,11 +439,9 @@ fn multiply<T: Real>(
             match sources[which] {
                 Source::Panel => {
                     let texels = round_up(width, kernel.pad()) / 4;
-                    panel.bind::<T>(e, &p, name, texels, depth, kernel.storage)?
+                    panel.bind::<T>(e, &p, name, texels, depth)?
                 }
-                Source::InPlace => {
-                    panel.bind_in_place(e, &p, name, (s, l0 * s.ld), kernel.storage)?
-                }
+                Source::InPlace => panel.bind_in_place(e, &p, name, (s, l0 * s.ld))?,
             }
         }
     }
