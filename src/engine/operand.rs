@@ -131,6 +131,13 @@ impl<T: Real> Matrix<T> {
         }
     }
 
+    /// Whether each column's groups of 4 rows, from its first, are whole 16-byte texels of a
+    /// view of the matrix's window: the window's start and the leading dimension are multiples
+    /// of 4.
+    pub fn columns_in_texels(&self, info: &DeviceInfo) -> bool {
+        Window::of(info, self.mem, self.span()).start % 4 == 0 && self.ld % 4 == 0
+    }
+
     /// Rows `r0..r1` of columns `c0..c1`.
     pub fn block(&self, r0: i64, r1: i64, c0: i64, c1: i64) -> Matrix<T> {
         Matrix {

@@ -211,13 +211,11 @@ impl Source {
         } else {
             (!g.tb, g.n)
         };
-        let w = Window::of(&e.ctx.info, m.mem, m.span());
         let in_place = !transposed
             && g.rules.shapes[which].read_as_stored()
             && !g.rules.is_c[which]
             && width % kernel.pad() == 0
-            && m.ld % 4 == 0
-            && w.start % 4 == 0
+            && m.columns_in_texels(&e.ctx.info)
             && (matches!(stored.mem, Mem::Device { .. }) || e.ctx.info.software)
             && !kernel.tiled
             && e.ctx.info.rgba_operand_views();
@@ -246,9 +244,7 @@ struct Store {
 
 impl Store {
     fn of<T: Real>(e: &Engine, g: &Gemm<T>, c_in: Option<&Matrix<T>>, out: &Matrix<T>) -> Store {
-        let whole = |m: &Matrix<T>| {
-            Window::of(&e.ctx.info, m.mem, m.span()).start % 4 == 0 && m.ld % 4 == 0
-        };
+        let whole = |m: &Matrix<T>| m.columns_in_texels(&e.ctx.info);
         let copy = g.transposed_copy.as_ref();
         Store {
             read_c: c_in.is_some(),
@@ -540,12 +536,10 @@ fn pack<T: Real>(
     let ld = round_up(rows, block);
     // Groups of 4 stored rows start at multiples of 4 (where a general op(P)'s rows, or, when
     // transposed, its columns, run down the stored columns from row0 or col0).
-    let w = Window::of(&e.ctx.info, src.mem, src.span());
     let first_row = if transposed { col0 } else { row0 };
     let groups = shape.read_as_stored()
         && e.ctx.info.rgba_operand_views()
-        && w.start % 4 == 0
-        && src.ld % 4 == 0
+        && src.columns_in_texels(&e.ctx.info)
         && first_row % 4 == 0;
     let mut defines = super::real_defines::<T>();
     if groups {
@@ -555,6 +549,7 @@ fn pack<T: Real>(
     e.bind_matrix(&p, 0, "P", src, false)?;
     if groups {
         // A group reads whole texels, zeroing the rows past P's.
+        let w = Window::of(&e.ctx.info, src.mem, src.span());
         sample_groups::<T>(e, &w, VIEW_PACK_GROUPS, UNIT_PACK_GROUPS)?;
         p.set_i32(&e.ctx.gl, "uP4", UNIT_PACK_GROUPS as i32);
     }

@@ -61,11 +61,7 @@ pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
         (None, false) => (yd.v.n, 0),
         (None, true) => (0, yd.v.n),
     };
-    let aw = ad.map(|a| Window::of(&e.ctx.info, a.mem, a.span()));
-    let vec4 = match (&ad, &aw) {
-        (Some(a), Some(aw)) => aw.start % 4 == 0 && a.ld % 4 == 0 && a.rows >= 4,
-        _ => false,
-    };
+    let vec4 = ad.is_some_and(|a| a.columns_in_texels(&e.ctx.info) && a.rows >= 4);
     let mut defines = super::real_defines::<T>();
     if g.trans {
         defines.push(("TRANS", "1".to_string()));
@@ -80,7 +76,8 @@ pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
     yd.sample(e, &p, "Y", SAMPLE_Y, false)?;
     yd.w.bind_storage(&e.ext, STORE_Y);
     let gl = &e.ctx.gl;
-    if let (Some(a), Some(aw)) = (&ad, &aw) {
+    if let Some(a) = &ad {
+        let aw = &Window::of(&e.ctx.info, a.mem, a.span());
         e.scratch
             .sample::<T>(gl, &e.ext, SAMPLE_A as usize, SAMPLE_A, aw, false)?;
         p.set_i32(gl, "uA1", SAMPLE_A as i32);
