@@ -150,10 +150,11 @@ fn dgemm_in_chunks_of_k() {
     if !doubles_here() {
         return;
     }
-    // Each operand within one window, but not both panels of all of k: a panel's columns are m
-    // or n padded to dgemm's 8-row blocks, so a chunk of the first call takes 1000 / 32 = 31
-    // steps of k (2 chunks, the last of 2 steps), and of the second 1000 / 64 = 15 (2 chunks,
-    // the last of 1).
+    // Each operand within one window, but not both panels of all of k: op(A)'s panel's columns
+    // are m padded to 16, op(B)'s n padded to 8 (dgemm's 16×8 blocks on a software
+    // rasterizer; 8 and 8 elsewhere), so a chunk of the first call takes 1000 / 32 = 31 steps
+    // of k (2 chunks, the last of 2 steps), and of the second 1000 / 64 = 15 (2 chunks, the last
+    // of 1).
     for (m, n, k) in [(20usize, 30usize, 33usize), (60, 9, 16)] {
         for (ta, tb) in [(false, false), (true, true)] {
             let (ar, ac) = if ta { (k, m) } else { (m, k) };

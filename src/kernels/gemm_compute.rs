@@ -41,24 +41,32 @@ const IMAGE_PANEL: u32 = 1;
 /// Most workgroups per dispatch dimension that GL guarantees.
 const MAX_GROUPS: i64 = 65535;
 
-/// How gemm.comp runs on this device: the square block of C each invocation computes (`block`
-/// rows and columns), and whether a workgroup shares its rows of the panels through shared
+/// How gemm.comp runs on this device: the block of C each invocation computes (`block[0]` rows
+/// by `block[1]` columns: op(A)'s panel comes in groups of `block[0]` rows, op(B)'s in groups
+/// of `block[1]` columns), and whether a workgroup shares its rows of the panels through shared
 /// memory.
 #[derive(Clone, Copy)]
 struct Kernel {
-    block: i64,
+    block: [i64; 2],
     tiled: bool,
 }
 
 impl Kernel {
-    /// 16×16 blocks of floats on a software rasterizer, where on llvmpipe (n = 256-2048,
-    /// alternating calls in one process) they ran 4-25% faster than 16×8, which ran 12-23%
-    /// faster than 8×8 (fewer loads per multiply-add, at the cost of registers a CPU spills
-    /// cheaply; 32×16 and 8×16 were slower; 16×16 takes 4 s to compile cold, 16×8 2 s). 8×8
-    /// blocks of doubles there, whose 16×16 blocks hold twice the bytes: dgemm at n = 1024 ran
-    /// at 34.5-36.4% of sgemm's rate with 8×8 against 30.6-31.5% with 16×16 on llvmpipe (Mesa
-    /// 22.3, AMD EPYC with AVX2; two runs of 31 rounds of alternating calls, medians; 16×8
-    /// matched 8×8 in a shorter run), and at 41% against 28% on zink over lavapipe. 8×8 elsewhere
+    /// On a software rasterizer, 16×16 blocks of floats: on llvmpipe (n = 256-2048, alternating
+    /// calls in one process) they ran 4-25% faster than 16×8, which ran 12-23% faster than 8×8
+    /// (fewer loads per multiply-add, at the cost of registers a CPU spills cheaply; 32×16 and
+    /// 8×16 were slower; 16×16 takes 4 s to compile cold, 16×8 2 s). 16×8 blocks of doubles,
+    /// whose best block depends on the CPU behind the rasterizer (dgemm at n = 1024, share of
+    /// sgemm's rate, alternating calls, medians):
+    ///
+    /// | llvmpipe on | 8×8 | 16×8 | 16×16 |
+    /// | --- | --- | --- | --- |
+    /// | an earlier machine | 23% | 32-33% | 32-33% |
+    /// | AMD EPYC with AVX2 (2 runs of 31 rounds) | 34-36% | 33-35% | 31% |
+    ///
+    /// and 16×8 is within a point or two of the best on both (on zink over lavapipe, 8×8 ran at
+    /// 41% against 28% for 16×16 in one run, and at 34%, 33% and 32% in one beside a test run). Square blocks for a triangle of C, whose tiles
+    /// gemm.comp enumerates as squares (`tile()`): 16×16 for doubles too. 8×8 elsewhere
     /// (unmeasured: GPUs have fewer registers per invocation to spare), or where
     /// `Limits::gemm_rows` says fewer than 16. Shared-memory tiling only where
     /// `Limits::gemm_tiled` asks for it: it is how GPUs reach full speed, but no GPU has run it
@@ -66,15 +74,17 @@ impl Kernel {
     ///
     /// The panels are read through buffer textures, doubles as two RGBA32UI texels per group.
     /// Storage blocks of `dvec4` (one load per group, which gallivm runs lane by lane) were
-    /// measured too, with 16×16 blocks: they took dgemm from 32% to 38% of sgemm's rate on an
-    /// earlier machine's llvmpipe, but from 30% to 13% on this AMD EPYC's (and 8×8 blocks from
+    /// measured too, with 16×16 blocks: they took dgemm from 32% to 38% of sgemm's rate on the
+    /// earlier machine's llvmpipe, but from 30% to 13% on the AMD EPYC's (and 8×8 blocks from
     /// 36% to 8%), and from 15.5 to 11 GFLOP/s on zink over lavapipe.
-    fn of<T: Real>(e: &Engine) -> Kernel {
+    fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
         let tiled = e.limits.gemm_tiled;
-        let block = if e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled && T::SIZE == 4 {
-            16
-        } else {
-            8
+        let large = e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled;
+        let block = match (large, T::SIZE) {
+            (false, _) => [8, 8],
+            (true, 4) => [16, 16],
+            (true, _) if g.rules.triangle.is_some() => [16, 16],
+            (true, _) => [16, 8],
         };
         Kernel { block, tiled }
     }
@@ -88,19 +98,20 @@ impl Kernel {
         }
     }
 
-    /// What a panel's rows are padded to: a block, or a workgroup's tile, whose loads read
-    /// whole tiles.
-    fn pad(&self) -> i64 {
+    /// What op(A)'s panel's rows (`which` = 0) or op(B)'s panel's columns (1) are padded to: a
+    /// block, or a workgroup's tile, whose loads read whole tiles.
+    fn pad(&self, which: usize) -> i64 {
         if self.tiled {
-            self.block * self.group()
+            self.block[which] * self.group()
         } else {
-            self.block
+            self.block[which]
         }
     }
 
-    /// Workgroups along a dimension of `v` elements of C.
-    fn groups(&self, v: i64) -> i64 {
-        ((v + self.block - 1) / self.block + self.group() - 1) / self.group()
+    /// Workgroups along `v` rows (`which` = 0) or columns (1) of C.
+    fn groups(&self, which: usize, v: i64) -> i64 {
+        let b = self.block[which];
+        ((v + b - 1) / b + self.group() - 1) / self.group()
     }
 
     /// The most steps of k one pass may take: gemm.comp's loops over them share llvmpipe's
@@ -116,8 +127,10 @@ impl Kernel {
 
     /// gemm.comp's defines, with how it reads and writes C.
     fn defines<T: Real>(&self, store: Store) -> Vec<(&'static str, String)> {
-        let b = self.block.to_string();
-        let mut d = vec![("BLOCK_M", b.clone()), ("BLOCK_N", b)];
+        let mut d = vec![
+            ("BLOCK_M", self.block[0].to_string()),
+            ("BLOCK_N", self.block[1].to_string()),
+        ];
         if store.read_c {
             d.push(("READ_C", String::new()));
         }
@@ -144,12 +157,11 @@ fn round_up(v: i64, to: i64) -> i64 {
 /// tiles.
 pub fn fits<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
     let w = e.max_window();
-    let kernel = Kernel::of::<T>(e);
-    let pad = kernel.pad();
+    let kernel = Kernel::of(e, g);
     let ab = match &g.ab {
         Some((a, b)) => {
-            round_up(g.m, pad) <= w
-                && round_up(g.n, pad) <= w
+            round_up(g.m, kernel.pad(0)) <= w
+                && round_up(g.n, kernel.pad(1)) <= w
                 && reach(e, a) <= w
                 && reach(e, b) <= w
         }
@@ -158,8 +170,8 @@ pub fn fits<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
     ab && reach(e, &g.c) <= w
         && g.transposed_copy.is_none_or(|t| reach(e, &t) <= w)
         && g.m * g.n <= w
-        && kernel.groups(g.m) <= MAX_GROUPS
-        && kernel.groups(g.n) <= MAX_GROUPS
+        && kernel.groups(0, g.m) <= MAX_GROUPS
+        && kernel.groups(1, g.n) <= MAX_GROUPS
 }
 
 /// The elements of a window an operand takes on the device: its span, or, for a host matrix
@@ -214,7 +226,7 @@ impl Source {
         let in_place = !transposed
             && g.rules.shapes[which].read_as_stored()
             && !g.rules.is_c[which]
-            && width % kernel.pad() == 0
+            && width % kernel.pad(which) == 0
             && m.columns_in_texels(&e.ctx.info)
             && (matches!(stored.mem, Mem::Device { .. }) || e.ctx.info.software)
             && !kernel.tiled
@@ -266,8 +278,8 @@ fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
     let panel = e.max_window();
     g.k.min(kernel.max_depth())
         .min(MAX_GROUPS)
-        .min(panel / round_up(g.m, kernel.pad()))
-        .min(panel / round_up(g.n, kernel.pad()))
+        .min(panel / round_up(g.m, kernel.pad(0)))
+        .min(panel / round_up(g.n, kernel.pad(1)))
 }
 
 /// Computes C chunk of k by chunk: per chunk, packs op(A) and op(B)'s parts and adds their
@@ -276,7 +288,7 @@ fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
 /// read and written.
 pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let (m, n) = (g.m, g.n);
-    let kernel = Kernel::of::<T>(e);
+    let kernel = Kernel::of(e, g);
     let tk = chunk_k(e, g, kernel);
     // An operand that is also C is read from a copy when k takes more than one chunk, since C
     // is written before the operand's last chunk is packed; in one chunk both packs come first.
@@ -336,7 +348,7 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
                     (0, l0),
                     (m, depth),
                     PANELS[0].buffer,
-                    kernel.pad(),
+                    kernel.pad(0),
                 )?;
             }
             if sources[1] == Source::Panel {
@@ -349,7 +361,7 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
                     (0, l0),
                     (n, depth),
                     PANELS[1].buffer,
-                    kernel.pad(),
+                    kernel.pad(1),
                 )?;
             }
         }
@@ -434,7 +446,7 @@ fn multiply<T: Real>(
             let s = stored[which];
             match sources[which] {
                 Source::Panel => {
-                    let texels = round_up(width, kernel.pad()) / 4;
+                    let texels = round_up(width, kernel.pad(which)) / 4;
                     panel.bind::<T>(e, &p, name, texels, depth)?
                 }
                 Source::InPlace => panel.bind_in_place(e, &p, name, (s, l0 * s.ld))?,
@@ -508,11 +520,11 @@ fn multiply<T: Real>(
     // numbered along x, then on along y past the most groups x may have.
     let (tiles, groups) = match g.rules.triangle {
         Some(_) if m == n => {
-            let count = kernel.groups(m) * (kernel.groups(m) + 1) / 2;
+            let count = kernel.groups(0, m) * (kernel.groups(0, m) + 1) / 2;
             let x = count.min(MAX_GROUPS);
-            (kernel.groups(m), (x, (count + x - 1) / x))
+            (kernel.groups(0, m), (x, (count + x - 1) / x))
         }
-        _ => (0, (kernel.groups(m), kernel.groups(n))),
+        _ => (0, (kernel.groups(0, m), kernel.groups(1, n))),
     };
     p.set_i32(gl, "uTiles", tiles as i32);
     e.dispatch(groups.0, groups.1, "gemm dispatch")
