@@ -64,8 +64,10 @@ impl Kernel {
     /// | an earlier machine | 23% | 32-33% | 32-33% |
     /// | AMD EPYC with AVX2 (2 runs of 31 rounds) | 34-36% | 33-35% | 31% |
     ///
-    /// and 16×8 is within a point or two of the best on both (on zink over lavapipe, 8×8 ran at
-    /// 41% against 28% for 16×16 in one run, and at 34%, 33% and 32% in one beside a test run). Square blocks for a triangle of C, whose tiles
+    /// and 16×8 is within a point or two of the best on both at n = 1024 (on the EPYC at
+    /// n = 2048, 8×8 ran at 42% against 35% for 16×8, in 7 rounds; on zink over lavapipe at
+    /// n = 1024, 8×8 at 41% against 28% for 16×16 in one run, and 34%, 33% and 32% for 8×8,
+    /// 16×8 and 16×16 in one beside a test run). Square blocks for a triangle of C, whose tiles
     /// gemm.comp enumerates as squares (`tile()`): 16×16 for doubles too. 8×8 elsewhere
     /// (unmeasured: GPUs have fewer registers per invocation to spare), or where
     /// `Limits::gemm_rows` says fewer than 16. Shared-memory tiling only where
