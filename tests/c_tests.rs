@@ -53,10 +53,13 @@ c_tests!(
 // The same programs again with the library's launch limits lowered
 // (GLBLAS_LIMIT_TARGET_SIDE: largest render-target side, GLBLAS_LIMIT_WINDOW: most
 // elements of one operand window), so that the small operands of the tests take the
-// tiled / k-chunked / multi-window paths large operands take.
+// tiled / k-chunked / multi-window paths large operands take; GLBLAS_C_TEST_LIMITS_LOWERED tells
+// the programs so (check.h, `limits_lowered`), and test_sgemm leaves out its two largest
+// shapes, thousands of launches there.
 const SMALL_LIMITS: &[(&str, &str)] = &[
     ("GLBLAS_LIMIT_TARGET_SIDE", "16"),
     ("GLBLAS_LIMIT_WINDOW", "1000"),
+    ("GLBLAS_C_TEST_LIMITS_LOWERED", "1"),
 ];
 
 macro_rules! c_tests_with_env {
