@@ -47,12 +47,13 @@ def routine_on_gl(lib_path, routine):
 LEVEL3_BEYOND_GEMM = ("symm", "syrk", "syr2k", "trmm", "trsm")
 
 
-# What scripts/drivers.sh sets to select a GL configuration. A test that starts a process
-# with an environment of its own passes these on, so that the child runs on the configuration
-# under test (GLES, GL 3.3, zink, virgl) rather than on the default device.
+# What scripts/drivers.sh sets to select a GL configuration, and what scripts/test.sh adds to
+# it (LP_NUM_THREADS on zink). A test that starts a process with an environment of its own
+# passes these on, so that the child runs on the configuration under test (GLES, GL 3.3, zink,
+# virgl) rather than on the default device.
 DRIVER_VARS = ("GALLIUM_DRIVER", "LIBGL_ALWAYS_SOFTWARE", "GLBLAS_GL_API",
                "MESA_GL_VERSION_OVERRIDE", "MESA_GLSL_VERSION_OVERRIDE", "MESA_EXTENSION_OVERRIDE",
-               "XDG_RUNTIME_DIR")
+               "XDG_RUNTIME_DIR", "LP_NUM_THREADS")
 
 
 def is_glblas_setting(name):
