@@ -1,0 +1,373 @@
+"""glblas beside PyTorch/cuBLAS on a GPU machine (issue 14), in one run; scripts/gpu/run.sh calls
+it as ``compare.py RELEASE_DIR OUT_DIR`` (RELEASE_DIR holds libglblas.so and one_sgemm).
+
+Every glblas figure comes from a result checked against a double-precision computation within
+the routine's error bound (16 sampled elements of a product, every element of a vector); a wrong
+result or an error prints as such, with no rate. PyTorch runs with TF32 off, so cuBLAS computes
+in fp32 as glblas does. Sections:
+- sgemm kernel-only (device operands, a wait for the result in each timed call), n = 256..8192:
+  cuBLAS, and glblas's register-blocked kernel and its tiled one (GLBLAS_GEMM_KERNEL=tiled),
+  each in a process of its own, since the library reads the variable once;
+- saxpy and sdot on device operands (n = 2^24, 2^26), in bytes moved per second, beside the
+  device-to-device copy bandwidth PyTorch measures (bytes read plus bytes written);
+- the time of a tiny call (saxpy of one element, waited for) beside a tiny PyTorch operation;
+- whole processes: one process doing a single sgemm of n = 64..4096 on host matrices end to end
+  (one_sgemm), beside a Python process doing the same through PyTorch (import, transfers, the
+  product, the result back), the median of 3 after one untimed run of each (shader and kernel
+  caches warm);
+- the routing crossover: sgemm on host operands, glblas against the CPU BLAS (numpy's matmul,
+  float32), n = 64..2048.
+Writes compare.txt (the tables) and compare.json (every figure) to OUT_DIR. COMPARE_QUICK=1 takes
+small sizes only, for a trial of the script on a machine without a GPU.
+"""
+
+import ctypes as C
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+U = 2.0**-24
+QUICK = os.environ.get("COMPARE_QUICK") == "1"
+GEMM_SIZES = [64, 256] if QUICK else [256, 512, 1024, 2048, 4096, 8192]
+PROCESS_SIZES = [64, 256] if QUICK else [64, 128, 256, 512, 1024, 2048, 4096]
+CROSSOVER_SIZES = [64, 256] if QUICK else [64, 128, 256, 384, 512, 768, 1024, 1536, 2048]
+VECTOR_SIZES = [1 << 16] if QUICK else [1 << 24, 1 << 26]
+TORCH_PROCESS = """
+import sys, torch
+torch.backends.cuda.matmul.allow_tf32 = False
+n = int(sys.argv[1])
+g = torch.Generator().manual_seed(1)
+a = torch.rand(n, n, generator=g) * 2 - 1
+b = torch.rand(n, n, generator=g) * 2 - 1
+c = (a.cuda() @ b.cuda()).cpu()
+print("torch", n, float(c[0, 0]))
+"""
+
+
+def median_time(f, reps):
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def reps_for(n):
+    return 10 if n <= 1024 else (5 if n <= 4096 else 3)
+
+
+class Glblas:
+    """libglblas through ctypes, with device arrays."""
+
+    def __init__(self, path):
+        self.lib = C.CDLL(path)
+        self.lib.glblasGetStatusString.restype = C.c_char_p
+        self.check(self.lib.glblasInit(), "glblasInit")
+
+    def check(self, status, what):
+        if status != 0:
+            raise RuntimeError(f"{what}: {self.lib.glblasGetStatusString(status).decode()}")
+
+    def upload(self, arr):
+        p = C.c_void_p()
+        self.check(self.lib.glblasMalloc(C.byref(p), C.c_size_t(arr.nbytes)), "glblasMalloc")
+        self.check(self.lib.glblasMemcpy(p, arr.ctypes.data_as(C.c_void_p), C.c_size_t(arr.nbytes), 1),
+                   "glblasMemcpy to the device")
+        return p
+
+    def download(self, p, arr):
+        self.check(self.lib.glblasMemcpy(arr.ctypes.data_as(C.c_void_p), p, C.c_size_t(arr.nbytes), 2),
+                   "glblasMemcpy to the host")
+        return arr
+
+    def free(self, *ps):
+        for p in ps:
+            self.lib.glblasFree(p)
+
+    def sync(self):
+        self.check(self.lib.glblasSync(), "glblasSync")
+
+
+def gemm_error(a, b, c, rng):
+    """The largest error of 16 sampled elements of c = a @ b relative to sgemm's bound
+    (n + 2) u (|a| @ |b|); above 1 is wrong."""
+    n = a.shape[1]
+    worst = 0.0
+    for i, j in zip(rng.integers(0, a.shape[0], 16), rng.integers(0, b.shape[1], 16)):
+        p = a[i, :].astype(np.float64) * b[:, j].astype(np.float64)
+        bound = (n + 2) * U * np.abs(p).sum()
+        err = abs(float(c[i, j]) - p.sum())
+        worst = max(worst, err / bound if bound > 0 else (0.0 if err == 0 else np.inf))
+        if not np.isfinite(c[i, j]):
+            return np.inf
+    return worst
+
+
+def child_gemm(lib_path):
+    """One glblas sgemm sweep on device operands (this process's GLBLAS_GEMM_KERNEL), a JSON
+    line per size: GFLOP/s, or the error."""
+    gl = Glblas(lib_path)
+    rng = np.random.default_rng(1)
+    for n in GEMM_SIZES:
+        a = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
+        b = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
+        c = np.asfortranarray(np.full((n, n), np.nan, np.float32))
+        da, db, dc = gl.upload(a), gl.upload(b), gl.upload(c)
+        try:
+            def call():
+                gl.check(gl.lib.glblasSgemm(0, 0, n, n, n, C.c_float(1), da, n, db, n, C.c_float(0),
+                                            dc, n), "glblasSgemm")
+                gl.sync()
+            call()
+            err = gemm_error(a, b, gl.download(dc, c), rng)
+            if not err <= 1:
+                row = {"n": n, "error": f"wrong result ({err:.2g} of the bound)"}
+            else:
+                t = median_time(call, reps_for(n))
+                row = {"n": n, "ms": t * 1e3, "gflops": 2 * n**3 / t / 1e9, "err": err}
+        except RuntimeError as e:
+            row = {"n": n, "error": str(e)}
+        finally:
+            gl.free(da, db, dc)
+        print(json.dumps(row), flush=True)
+
+
+def child_vectors(lib_path):
+    """saxpy, sdot (device operands) and the tiny call, as JSON lines."""
+    gl = Glblas(lib_path)
+    rng = np.random.default_rng(2)
+    for n in VECTOR_SIZES:
+        x = rng.uniform(-1, 1, n).astype(np.float32)
+        y = rng.uniform(-1, 1, n).astype(np.float32)
+        dx, dy = gl.upload(x), gl.upload(y)
+        try:
+            alpha = 0.5
+
+            def axpy():
+                gl.check(gl.lib.glblasSaxpy(n, C.c_float(alpha), dx, 1, dy, 1), "glblasSaxpy")
+                gl.sync()
+            axpy()
+            got = gl.download(dy, np.empty_like(y))
+            want = alpha * x.astype(np.float64) + y
+            ok = np.all(np.abs(got - want) <= 2 * U * (abs(alpha * x.astype(np.float64)) + abs(y)))
+            # Each timed call adds alpha x once more; the values stay within [-n_calls, n_calls].
+            row = {"routine": "saxpy", "n": n}
+            if ok:
+                t = median_time(axpy, 10)
+                row.update(ms=t * 1e3, gbs=3 * 4 * n / t / 1e9)
+            else:
+                row["error"] = "wrong result"
+            print(json.dumps(row), flush=True)
+            gl.free(dy)
+            dy = gl.upload(y)
+            out = C.c_float()
+
+            def dot():
+                gl.check(gl.lib.glblasSdot(n, dx, 1, dy, 1, C.byref(out)), "glblasSdot")
+            dot()
+            p = x.astype(np.float64) * y
+            row = {"routine": "sdot", "n": n}
+            if abs(out.value - p.sum()) <= (n + 2) * U * np.abs(p).sum():
+                t = median_time(dot, 10)
+                row.update(ms=t * 1e3, gbs=2 * 4 * n / t / 1e9)
+            else:
+                row["error"] = f"wrong result ({out.value} against {p.sum()})"
+            print(json.dumps(row), flush=True)
+        except RuntimeError as e:
+            print(json.dumps({"routine": "saxpy/sdot", "n": n, "error": str(e)}), flush=True)
+        finally:
+            gl.free(dx, dy)
+    one = np.ones(1, np.float32)
+    dx, dy = gl.upload(one), gl.upload(one)
+
+    def tiny():
+        gl.check(gl.lib.glblasSaxpy(1, C.c_float(1), dx, 1, dy, 1), "glblasSaxpy")
+        gl.sync()
+    try:
+        tiny()
+        t = median_time(tiny, 200)
+        got = gl.download(dy, np.empty(1, np.float32))[0]
+        row = {"routine": "tiny saxpy", "us": t * 1e6}
+        if got != 202:  # 1, plus 1 in the untimed call and in each of the 200 timed ones
+            row = {"routine": "tiny saxpy", "error": f"wrong result {got}"}
+    except RuntimeError as e:
+        row = {"routine": "tiny saxpy", "error": str(e)}
+    print(json.dumps(row), flush=True)
+    gl.free(dx, dy)
+    # The routing crossover: host operands against numpy's CPU BLAS.
+    for n in CROSSOVER_SIZES:
+        a = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
+        b = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
+        c = np.asfortranarray(np.zeros((n, n), np.float32))
+
+        def host():
+            gl.check(gl.lib.glblasSgemm(0, 0, n, n, n, C.c_float(1), a.ctypes.data_as(C.c_void_p), n,
+                                        b.ctypes.data_as(C.c_void_p), n, C.c_float(0),
+                                        c.ctypes.data_as(C.c_void_p), n), "glblasSgemm")
+        row = {"routine": "host sgemm", "n": n}
+        try:
+            host()
+            err = gemm_error(a, b, c, rng)
+            if err <= 1:
+                row.update(gl_ms=median_time(host, reps_for(n)) * 1e3,
+                           cpu_ms=median_time(lambda: a @ b, reps_for(n)) * 1e3)
+            else:
+                row["error"] = f"wrong result ({err:.2g} of the bound)"
+        except RuntimeError as e:
+            row["error"] = str(e)
+        print(json.dumps(row), flush=True)
+
+
+def run_child(lib_path, what, env_extra, timeout):
+    env = {k: v for k, v in os.environ.items() if k != "GLBLAS_GEMM_KERNEL"}
+    env.update(env_extra)
+    rows = []
+    try:
+        p = subprocess.run([sys.executable, __file__, "--child", what, lib_path],
+                           env=env, capture_output=True, text=True, timeout=timeout)
+        out, note = p.stdout, (f"exit {p.returncode}: {p.stderr.strip()[-500:]}" if p.returncode else "")
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        note = f"stopped after {timeout} s"
+    for line in out.splitlines():
+        if line.startswith("{"):
+            rows.append(json.loads(line))
+    return rows, note
+
+
+def torch_figures():
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    dev = torch.device("cuda")
+    res = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "gemm": {}}
+
+    def cuda_time(f, reps):
+        f()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            f()
+            torch.cuda.synchronize()
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+    for n in GEMM_SIZES:
+        a = torch.rand(n, n, device=dev) * 2 - 1
+        b = torch.rand(n, n, device=dev) * 2 - 1
+        t = cuda_time(lambda: a @ b, reps_for(n) * 2)
+        res["gemm"][n] = 2 * n**3 / t / 1e9
+    n = VECTOR_SIZES[-1]
+    x = torch.rand(n, device=dev)
+    y = torch.rand(n, device=dev)
+    res["copy_gbs"] = 2 * 4 * n / cuda_time(lambda: y.copy_(x), 20) / 1e9
+    res["axpy_gbs"] = 3 * 4 * n / cuda_time(lambda: y.add_(x, alpha=0.5), 20) / 1e9
+    res["dot_gbs"] = 2 * 4 * n / cuda_time(lambda: torch.dot(x, y).item(), 20) / 1e9
+    x1 = torch.ones(1, device=dev)
+    y1 = torch.ones(1, device=dev)
+    res["tiny_us"] = cuda_time(lambda: y1.add_(x1), 200) * 1e6
+    return res
+
+
+def process_time(cmd, reps=3):
+    subprocess.run(cmd, capture_output=True, timeout=120)
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        times.append(time.perf_counter() - start)
+        if p.returncode != 0:
+            return None, ((p.stderr or p.stdout).strip().splitlines() or ["exit %d" % p.returncode])[-1]
+    return statistics.median(times), ""
+
+
+def main(release, out_dir):
+    figures = {}
+    lib_path = os.path.join(release, "libglblas.so")
+    # Both files are rewritten as each section ends, so a run stopped at its time limit still
+    # returns what it measured.
+    text = open(os.path.join(out_dir, "compare.txt"), "w")
+
+    def say(s=""):
+        print(s, flush=True)
+        text.write(s + "\n")
+        text.flush()
+        with open(os.path.join(out_dir, "compare.json"), "w") as f:
+            json.dump(figures, f, indent=1, default=str)
+    try:
+        tf = torch_figures()
+    except Exception as e:  # no PyTorch or no CUDA: glblas's side still runs
+        tf = {"error": repr(e), "gemm": {}}
+    figures["torch"] = tf
+    say(f"PyTorch: {tf.get('torch', '-')} on {tf.get('device', '-')} (TF32 off) {tf.get('error', '')}")
+    kernels = {}
+    for name, env in (("blocked", {}), ("tiled", {"GLBLAS_GEMM_KERNEL": "tiled"})):
+        rows, note = run_child(lib_path, "gemm", env, 150)
+        kernels[name] = {r["n"]: r for r in rows}
+        figures[f"sgemm_{name}"] = {"rows": rows, "note": note}
+        if note:
+            say(f"glblas sgemm ({name}): {note}")
+    say("\nsgemm, device operands, GFLOP/s (share of cuBLAS)")
+    say(f"{'n':>6} {'cuBLAS':>10} {'glblas blocked':>20} {'glblas tiled':>20}")
+    for n in GEMM_SIZES:
+        cu = tf["gemm"].get(n)
+        cells = []
+        for name in ("blocked", "tiled"):
+            r = kernels[name].get(n)
+            if r is None:
+                cells.append("not run")
+            elif "error" in r:
+                cells.append(r["error"][:20])
+            else:
+                share = f" ({100 * r['gflops'] / cu:.0f}%)" if cu else ""
+                cells.append(f"{r['gflops']:.0f}{share}")
+        say(f"{n:>6} {f'{cu:.0f}' if cu else '-':>10} {cells[0]:>20} {cells[1]:>20}")
+
+    rows, note = run_child(lib_path, "vectors", {}, 150)
+    figures["vectors"] = {"rows": rows, "note": note}
+    say(f"\nsaxpy/sdot, device operands, GB/s (share of PyTorch's copy, {tf.get('copy_gbs', 0):.0f} GB/s) {note}")
+    for r in rows:
+        if r["routine"] in ("saxpy", "sdot", "saxpy/sdot"):
+            if "error" in r:
+                say(f"  {r['routine']} n={r['n']}: {r['error']}")
+            else:
+                cp = tf.get("copy_gbs")
+                share = f" ({100 * r['gbs'] / cp:.0f}%)" if cp else ""
+                say(f"  {r['routine']} n={r['n']}: {r['gbs']:.0f}{share}")
+    say(f"  PyTorch: axpy {tf.get('axpy_gbs', 0):.0f}, dot {tf.get('dot_gbs', 0):.0f}")
+    for r in rows:
+        if r["routine"] == "tiny saxpy":
+            gl = r["error"] if "error" in r else f"{r['us']:.1f} us"
+            say(f"\ntiny call (waited for): glblas {gl}, PyTorch {tf.get('tiny_us', 0):.1f} us")
+    say("\nrouting crossover, host operands: glblas ms against numpy's CPU BLAS ms")
+    for r in rows:
+        if r["routine"] == "host sgemm":
+            if "error" in r:
+                say(f"  n={r['n']}: {r['error']}")
+            else:
+                say(f"  n={r['n']}: glblas {r['gl_ms']:.2f}, CPU {r['cpu_ms']:.2f}")
+
+    say("\nwhole process, one sgemm of host matrices end to end, seconds (median of 3, warm caches)")
+    figures["process"] = []
+    for n in PROCESS_SIZES:
+        g, gerr = process_time([os.path.join(release, "one_sgemm"), str(n)])
+        t, terr = process_time([sys.executable, "-c", TORCH_PROCESS, str(n)])
+        figures["process"].append({"n": n, "glblas_s": g, "torch_s": t, "errors": [gerr, terr]})
+        say(f"  n={n:>5}: glblas {g if g is None else f'{g:.3f}'} {gerr}  PyTorch "
+            f"{t if t is None else f'{t:.3f}'} {terr}")
+    say()
+    text.close()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        {"gemm": child_gemm, "vectors": child_vectors}[sys.argv[2]](sys.argv[3])
+    elif len(sys.argv) == 3:
+        main(sys.argv[1], sys.argv[2])
+    else:
+        sys.exit("usage: compare.py RELEASE_DIR OUT_DIR")

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Runs glblas's tests and benchmarks on a lent GPU machine (issue 14), from the repository's copy
+# there, with what scripts/gpu/prepare.sh packed here (.gpu, .gl: see it for the device call).
+# Each phase fits one device call (10 minutes) and writes its results under $OUT (at most 8
+# files come back), where the call returns them:
+#   probe   the machine: GPU, driver, compilers, Python packages, glblas's device (probe.txt)
+#   rust    every Rust test binary, each under a time limit, the C programs among them (rust.log,
+#           and one line per binary in rust.txt); binaries not started within the phase's budget
+#           are listed as such
+#   python  the Python tests: API, netlib's testers under the preload, LAPACK (python.log)
+#   bench   the benchmark's full table (bench.txt; arguments after the phase go to it, e.g.
+#           --quick), then scripts/gpu/compare.py: glblas beside PyTorch/cuBLAS (compare.txt,
+#           compare.json)
+# RUN_ONLY=<substring> limits rust and python to matching binaries and tests (trial runs).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+phase="${1:-}"
+shift || true
+OUT="${OUT:-/tmp/gpu-out}"
+mkdir -p "$OUT"
+[ -f .gpu/paths.env ] || { echo "run.sh: no .gpu/paths.env: run scripts/gpu/prepare.sh here first and carry .gpu" >&2; exit 2; }
+source .gpu/paths.env
+
+# NVIDIA's EGL vendor file sits where the carried loader does not look.
+nv=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[ ! -e "$nv" ] || export __EGL_VENDOR_LIBRARY_FILENAMES="$nv"
+
+# The test binaries name the crate's folder (C sources, shaders for the build script's header
+# check) and their target folder by the absolute paths they were built at: recreate both.
+if [ ! -e "$MANIFEST_DIR/Cargo.toml" ]; then
+  mkdir -p "$(dirname "$MANIFEST_DIR")"
+  ln -sfn "$PWD" "$MANIFEST_DIR"
+fi
+release="$TARGET_DIR/release"
+if [ ! -e "$release/libglblas.so" ]; then
+  mkdir -p "$TARGET_DIR"
+  tar -C "$TARGET_DIR" -xzf .gpu/kit.tar.gz
+fi
+mkdir -p "$TARGET_DIR/tmp"
+# The reference BLAS and LAPACK where the Python tests look for them, gfortran's runtime found
+# by the loader, OpenBLAS found by glblas's CPU routing (libopenblas.so.0) in this process tree.
+kit=/opt/gpukit
+if [ ! -d "$kit" ]; then
+  mkdir -p "$kit"
+  for f in .gpu/debs/*.deb; do dpkg -x "$f" "$kit"; done
+  lib=/usr/lib/x86_64-linux-gnu
+  for d in blas lapack; do [ -e "$lib/$d" ] || ln -s "$kit$lib/$d" "$lib/$d"; done
+  if ! ldconfig -p | grep -q 'libgfortran\.so\.5 '; then
+    echo "$kit$lib" >/etc/ld.so.conf.d/gpukit.conf
+    ldconfig
+  fi
+fi
+export LD_LIBRARY_PATH="$kit/usr/lib/x86_64-linux-gnu/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export GLBLAS_LIBRARY="$release/libglblas.so" PYTHONUNBUFFERED=1
+
+case "$phase" in
+  probe)
+    {
+      date -u
+      nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
+      uname -a
+      for c in cc gcc rustc cargo python3; do echo "$c: $(command -v $c || echo missing)"; done
+      cc --version 2>&1 | head -1
+      python3 -c 'import numpy, torch; print("numpy", numpy.__version__, "torch", torch.__version__, torch.cuda.get_device_name(0))' 2>&1
+      echo "__EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES-}"
+      PYTHONPATH=python timeout 120 python3 -m glblas 2>&1
+    } >"$OUT/probe.txt" 2>&1
+    cat "$OUT/probe.txt"
+    ;;
+  rust)
+    # 540 s of the call's 600: each binary gets what is left, at most 240 s. The llvmpipe test
+    # of Mesa's scene fences is left out (it provokes a race in llvmpipe's own rasterizer).
+    budget_end=$((SECONDS + 540))
+    : >"$OUT/rust.txt"
+    for t in "$release"/deps/*; do
+      name="$(basename "$t")"
+      [ -x "$t" ] && [ -f "$t" ] || continue
+      case "$name" in *.so | *.d | *.rlib) continue ;; esac
+      [ -z "${RUN_ONLY-}" ] || [[ "$name" == *"$RUN_ONLY"* ]] || continue
+      left=$((budget_end - SECONDS))
+      if [ "$left" -lt 20 ]; then
+        echo "$name: not started (phase budget spent)" >>"$OUT/rust.txt"
+        continue
+      fi
+      start=$SECONDS
+      timeout "$((left < 240 ? left : 240))" "$t" --skip scenes_with_slow_fence_signals \
+        >"$OUT/one.log" 2>&1
+      status=$?
+      { echo "=== $name"; cat "$OUT/one.log"; } >>"$OUT/rust.log"
+      result="$(grep -a '^test result:' "$OUT/one.log" | tail -1)"
+      echo "$name: exit $status in $((SECONDS - start)) s; ${result:-no result line}" >>"$OUT/rust.txt"
+    done
+    rm -f "$OUT/one.log"
+    grep -a -E '^test .* FAILED$|^---- ' "$OUT/rust.log" | sort -u >>"$OUT/rust.txt"
+    cat "$OUT/rust.txt"
+    ;;
+  python)
+    timeout 560 python3 -m pytest -q -p no:cacheprovider ${RUN_ONLY:+-k "$RUN_ONLY"} python_tests \
+      >"$OUT/python.log" 2>&1
+    echo "pytest exit $?" >>"$OUT/python.log"
+    tail -40 "$OUT/python.log"
+    ;;
+  bench)
+    timeout 240 "$release/examples/bench" "$@" >"$OUT/bench.txt" 2>&1
+    echo "bench exit $?" >>"$OUT/bench.txt"
+    cat "$OUT/bench.txt"
+    timeout 330 python3 scripts/gpu/compare.py "$release" "$OUT"
+    ;;
+  *)
+    echo "usage: run.sh probe|rust|python|bench" >&2
+    exit 2
+    ;;
+esac
