@@ -21,6 +21,7 @@ Writes compare.txt (the tables) and compare.json (every figure) to OUT_DIR. COMP
 small sizes only, for a trial of the script on a machine without a GPU.
 """
 
+import contextlib
 import ctypes as C
 import json
 import os
@@ -62,36 +63,17 @@ def reps_for(n):
     return 10 if n <= 1024 else (5 if n <= 4096 else 3)
 
 
-class Glblas:
-    """libglblas through ctypes, with device arrays."""
+def glblas_package():
+    """The repository's glblas package (python/), on the library GLBLAS_LIBRARY names, started."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import glblas
+    glblas.check(glblas.lib.glblasInit(), "glblasInit")
+    return glblas
 
-    def __init__(self, path):
-        self.lib = C.CDLL(path)
-        self.lib.glblasGetStatusString.restype = C.c_char_p
-        self.check(self.lib.glblasInit(), "glblasInit")
 
-    def check(self, status, what):
-        if status != 0:
-            raise RuntimeError(f"{what}: {self.lib.glblasGetStatusString(status).decode()}")
-
-    def upload(self, arr):
-        p = C.c_void_p()
-        self.check(self.lib.glblasMalloc(C.byref(p), C.c_size_t(arr.nbytes)), "glblasMalloc")
-        self.check(self.lib.glblasMemcpy(p, arr.ctypes.data_as(C.c_void_p), C.c_size_t(arr.nbytes), 1),
-                   "glblasMemcpy to the device")
-        return p
-
-    def download(self, p, arr):
-        self.check(self.lib.glblasMemcpy(arr.ctypes.data_as(C.c_void_p), p, C.c_size_t(arr.nbytes), 2),
-                   "glblasMemcpy to the host")
-        return arr
-
-    def free(self, *ps):
-        for p in ps:
-            self.lib.glblasFree(p)
-
-    def sync(self):
-        self.check(self.lib.glblasSync(), "glblasSync")
+def addresses(stack, *arrays):
+    """The device addresses of DeviceArrays, kept valid until ``stack`` closes."""
+    return [stack.enter_context(d.address()) for d in arrays]
 
 
 def gemm_error(a, b, c, rng):
@@ -109,97 +91,95 @@ def gemm_error(a, b, c, rng):
     return worst
 
 
-def child_gemm(lib_path):
+def child_gemm():
     """One glblas sgemm sweep on device operands (this process's GLBLAS_GEMM_KERNEL), a JSON
     line per size: GFLOP/s, or the error."""
-    gl = Glblas(lib_path)
+    gl = glblas_package()
     rng = np.random.default_rng(1)
     for n in GEMM_SIZES:
         a = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
         b = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
         c = np.asfortranarray(np.full((n, n), np.nan, np.float32))
-        da, db, dc = gl.upload(a), gl.upload(b), gl.upload(c)
         try:
-            def call():
-                gl.check(gl.lib.glblasSgemm(0, 0, n, n, n, C.c_float(1), da, n, db, n, C.c_float(0),
-                                            dc, n), "glblasSgemm")
-                gl.sync()
-            call()
-            err = gemm_error(a, b, gl.download(dc, c), rng)
-            if not err <= 1:
-                row = {"n": n, "error": f"wrong result ({err:.2g} of the bound)"}
-            else:
-                t = median_time(call, reps_for(n))
-                row = {"n": n, "ms": t * 1e3, "gflops": 2 * n**3 / t / 1e9, "err": err}
-        except RuntimeError as e:
+            with contextlib.ExitStack() as stack:
+                da, db, dc = (stack.enter_context(gl.to_device(m)) for m in (a, b, c))
+                pa, pb, pc = addresses(stack, da, db, dc)
+
+                def call():
+                    gl.check(gl.lib.glblasSgemm(0, 0, n, n, n, 1.0, pa, n, pb, n, 0.0, pc, n),
+                             "glblasSgemm")
+                    gl.sync()
+                call()
+                err = gemm_error(a, b, dc.get(), rng)
+                if not err <= 1:
+                    row = {"n": n, "error": f"wrong result ({err:.2g} of the bound)"}
+                else:
+                    t = median_time(call, reps_for(n))
+                    row = {"n": n, "ms": t * 1e3, "gflops": 2 * n**3 / t / 1e9, "err": err}
+        except gl.GlblasError as e:
             row = {"n": n, "error": str(e)}
-        finally:
-            gl.free(da, db, dc)
         print(json.dumps(row), flush=True)
 
 
-def child_vectors(lib_path):
-    """saxpy, sdot (device operands) and the tiny call, as JSON lines."""
-    gl = Glblas(lib_path)
+def child_vectors():
+    """saxpy, sdot (device operands), the tiny call and the host-operand crossover, as JSON
+    lines."""
+    gl = glblas_package()
     rng = np.random.default_rng(2)
+    alpha = 0.5
     for n in VECTOR_SIZES:
         x = rng.uniform(-1, 1, n).astype(np.float32)
         y = rng.uniform(-1, 1, n).astype(np.float32)
-        dx, dy = gl.upload(x), gl.upload(y)
         try:
-            alpha = 0.5
+            with contextlib.ExitStack() as stack:
+                dx, dy, dy0 = (stack.enter_context(gl.to_device(v)) for v in (x, y, y))
+                px, py, py0 = addresses(stack, dx, dy, dy0)
 
-            def axpy():
-                gl.check(gl.lib.glblasSaxpy(n, C.c_float(alpha), dx, 1, dy, 1), "glblasSaxpy")
-                gl.sync()
-            axpy()
-            got = gl.download(dy, np.empty_like(y))
-            want = alpha * x.astype(np.float64) + y
-            ok = np.all(np.abs(got - want) <= 2 * U * (abs(alpha * x.astype(np.float64)) + abs(y)))
-            # Each timed call adds alpha x once more; the values stay within [-n_calls, n_calls].
-            row = {"routine": "saxpy", "n": n}
-            if ok:
-                t = median_time(axpy, 10)
-                row.update(ms=t * 1e3, gbs=3 * 4 * n / t / 1e9)
-            else:
-                row["error"] = "wrong result"
-            print(json.dumps(row), flush=True)
-            gl.free(dy)
-            dy = gl.upload(y)
-            out = C.c_float()
+                def axpy():
+                    gl.check(gl.lib.glblasSaxpy(n, alpha, px, 1, py, 1), "glblasSaxpy")
+                    gl.sync()
+                axpy()
+                want = alpha * x.astype(np.float64) + y
+                bound = 2 * U * (abs(alpha * x.astype(np.float64)) + abs(y))
+                row = {"routine": "saxpy", "n": n}
+                if np.all(np.abs(dy.get() - want) <= bound):
+                    t = median_time(axpy, 10)
+                    row.update(ms=t * 1e3, gbs=3 * 4 * n / t / 1e9)
+                else:
+                    row["error"] = "wrong result"
+                print(json.dumps(row), flush=True)
+                out = C.c_float()
 
-            def dot():
-                gl.check(gl.lib.glblasSdot(n, dx, 1, dy, 1, C.byref(out)), "glblasSdot")
-            dot()
-            p = x.astype(np.float64) * y
-            row = {"routine": "sdot", "n": n}
-            if abs(out.value - p.sum()) <= (n + 2) * U * np.abs(p).sum():
-                t = median_time(dot, 10)
-                row.update(ms=t * 1e3, gbs=2 * 4 * n / t / 1e9)
-            else:
-                row["error"] = f"wrong result ({out.value} against {p.sum()})"
-            print(json.dumps(row), flush=True)
-        except RuntimeError as e:
+                def dot():
+                    gl.check(gl.lib.glblasSdot(n, px, 1, py0, 1, C.addressof(out)), "glblasSdot")
+                dot()
+                p = x.astype(np.float64) * y
+                row = {"routine": "sdot", "n": n}
+                if abs(out.value - p.sum()) <= (n + 2) * U * np.abs(p).sum():
+                    t = median_time(dot, 10)
+                    row.update(ms=t * 1e3, gbs=2 * 4 * n / t / 1e9)
+                else:
+                    row["error"] = f"wrong result ({out.value} against {p.sum()})"
+                print(json.dumps(row), flush=True)
+        except gl.GlblasError as e:
             print(json.dumps({"routine": "saxpy/sdot", "n": n, "error": str(e)}), flush=True)
-        finally:
-            gl.free(dx, dy)
-    one = np.ones(1, np.float32)
-    dx, dy = gl.upload(one), gl.upload(one)
-
-    def tiny():
-        gl.check(gl.lib.glblasSaxpy(1, C.c_float(1), dx, 1, dy, 1), "glblasSaxpy")
-        gl.sync()
     try:
-        tiny()
-        t = median_time(tiny, 200)
-        got = gl.download(dy, np.empty(1, np.float32))[0]
-        row = {"routine": "tiny saxpy", "us": t * 1e6}
-        if got != 202:  # 1, plus 1 in the untimed call and in each of the 200 timed ones
-            row = {"routine": "tiny saxpy", "error": f"wrong result {got}"}
-    except RuntimeError as e:
+        with contextlib.ExitStack() as stack:
+            dx, dy = (stack.enter_context(gl.to_device(np.ones(1, np.float32))) for _ in range(2))
+            px, py = addresses(stack, dx, dy)
+
+            def tiny():
+                gl.check(gl.lib.glblasSaxpy(1, 1.0, px, 1, py, 1), "glblasSaxpy")
+                gl.sync()
+            tiny()
+            t = median_time(tiny, 200)
+            got = dy.get()[0]
+            row = {"routine": "tiny saxpy", "us": t * 1e6}
+            if got != 202:  # 1, plus 1 in the untimed call and in each of the 200 timed ones
+                row = {"routine": "tiny saxpy", "error": f"wrong result {got}"}
+    except gl.GlblasError as e:
         row = {"routine": "tiny saxpy", "error": str(e)}
     print(json.dumps(row), flush=True)
-    gl.free(dx, dy)
     # The routing crossover: host operands against numpy's CPU BLAS.
     for n in CROSSOVER_SIZES:
         a = np.asfortranarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
@@ -207,9 +187,8 @@ def child_vectors(lib_path):
         c = np.asfortranarray(np.zeros((n, n), np.float32))
 
         def host():
-            gl.check(gl.lib.glblasSgemm(0, 0, n, n, n, C.c_float(1), a.ctypes.data_as(C.c_void_p), n,
-                                        b.ctypes.data_as(C.c_void_p), n, C.c_float(0),
-                                        c.ctypes.data_as(C.c_void_p), n), "glblasSgemm")
+            gl.check(gl.lib.glblasSgemm(0, 0, n, n, n, 1.0, a.ctypes.data, n, b.ctypes.data, n, 0.0,
+                                        c.ctypes.data, n), "glblasSgemm")
         row = {"routine": "host sgemm", "n": n}
         try:
             host()
@@ -219,17 +198,17 @@ def child_vectors(lib_path):
                            cpu_ms=median_time(lambda: a @ b, reps_for(n)) * 1e3)
             else:
                 row["error"] = f"wrong result ({err:.2g} of the bound)"
-        except RuntimeError as e:
+        except gl.GlblasError as e:
             row["error"] = str(e)
         print(json.dumps(row), flush=True)
 
 
 def run_child(lib_path, what, env_extra, timeout):
     env = {k: v for k, v in os.environ.items() if k != "GLBLAS_GEMM_KERNEL"}
-    env.update(env_extra)
+    env.update(env_extra, GLBLAS_LIBRARY=lib_path)
     rows = []
     try:
-        p = subprocess.run([sys.executable, __file__, "--child", what, lib_path],
+        p = subprocess.run([sys.executable, __file__, "--child", what],
                            env=env, capture_output=True, text=True, timeout=timeout)
         out, note = p.stdout, (f"exit {p.returncode}: {p.stderr.strip()[-500:]}" if p.returncode else "")
     except subprocess.TimeoutExpired as e:
@@ -365,8 +344,8 @@ def main(release, out_dir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        {"gemm": child_gemm, "vectors": child_vectors}[sys.argv[2]](sys.argv[3])
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        {"gemm": child_gemm, "vectors": child_vectors}[sys.argv[2]]()
     elif len(sys.argv) == 3:
         main(sys.argv[1], sys.argv[2])
     else:
