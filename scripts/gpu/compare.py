@@ -82,12 +82,12 @@ def gemm_error(a, b, c, rng):
     n = a.shape[1]
     worst = 0.0
     for i, j in zip(rng.integers(0, a.shape[0], 16), rng.integers(0, b.shape[1], 16)):
+        if not np.isfinite(c[i, j]):
+            return np.inf
         p = a[i, :].astype(np.float64) * b[:, j].astype(np.float64)
         bound = (n + 2) * U * np.abs(p).sum()
         err = abs(float(c[i, j]) - p.sum())
         worst = max(worst, err / bound if bound > 0 else (0.0 if err == 0 else np.inf))
-        if not np.isfinite(c[i, j]):
-            return np.inf
     return worst
 
 
@@ -227,15 +227,11 @@ def torch_figures():
     res = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "gemm": {}}
 
     def cuda_time(f, reps):
-        f()
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(reps):
-            start = time.perf_counter()
+        def waited():
             f()
             torch.cuda.synchronize()
-            times.append(time.perf_counter() - start)
-        return statistics.median(times)
+        waited()
+        return median_time(waited, reps)
     for n in GEMM_SIZES:
         a = torch.rand(n, n, device=dev) * 2 - 1
         b = torch.rand(n, n, device=dev) * 2 - 1
@@ -253,16 +249,25 @@ def torch_figures():
     return res
 
 
+class ProcessFailed(Exception):
+    pass
+
+
 def process_time(cmd, reps=3):
-    subprocess.run(cmd, capture_output=True, timeout=120)
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        times.append(time.perf_counter() - start)
+    """The median seconds of ``reps`` runs of cmd after one untimed run, or None and why a run
+    failed: its last line of output, its exit status, or the time limit."""
+    def run():
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            raise ProcessFailed("stopped after 120 s")
         if p.returncode != 0:
-            return None, ((p.stderr or p.stdout).strip().splitlines() or ["exit %d" % p.returncode])[-1]
-    return statistics.median(times), ""
+            raise ProcessFailed(((p.stderr or p.stdout).strip().splitlines() or [f"exit {p.returncode}"])[-1])
+    try:
+        run()
+        return median_time(run, reps), ""
+    except ProcessFailed as e:
+        return None, str(e)
 
 
 def main(release, out_dir):

@@ -3,20 +3,10 @@
  * shader compilation, transfers, the product), for the whole-process comparison of issue 14:
  * scripts/gpu/compare.py times this process from outside, beside a PyTorch/cuBLAS process doing
  * the same. Checks 16 sampled elements of C against a double-precision computation within
- * sgemm's error bound, and exits 1 (printing nothing else) on a wrong result or an error.
+ * sgemm's error bound, and exits 1 (printing nothing else) on a wrong result or an error. Its
+ * data come from the C tests' generator (c_tests/check.h).
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "glblas.h"
-
-/* Values in [-1, 1) from a fixed linear congruential sequence. */
-static float next(unsigned *s)
-{
-    *s = *s * 1103515245u + 12345u;
-    return (float)((*s >> 8) & 0xffff) / 32768.0f - 1.0f;
-}
+#include "check.h"
 
 int main(int argc, char **argv)
 {
@@ -26,17 +16,11 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t nn = (size_t)n * (size_t)n;
-    float *a = malloc(nn * sizeof *a), *b = malloc(nn * sizeof *b), *c = malloc(nn * sizeof *c);
-    if (!a || !b || !c) {
-        fprintf(stderr, "one_sgemm: out of memory\n");
-        return 1;
-    }
-    unsigned s = 1;
-    for (size_t i = 0; i < nn; i++) {
-        a[i] = next(&s);
-        b[i] = next(&s);
-        c[i] = NAN;
-    }
+    float *a = xmalloc(nn * sizeof *a), *b = xmalloc(nn * sizeof *b), *c = xmalloc(nn * sizeof *c);
+    rng_t r = rng_seed(1);
+    fill_rand(&r, a, nn);
+    fill_rand(&r, b, nn);
+    fill_const(c, nn, NAN);
     glblasStatus_t st = glblasInit();
     if (st == GLBLAS_STATUS_SUCCESS)
         st = glblasSgemm(GLBLAS_OP_N, GLBLAS_OP_N, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
@@ -54,7 +38,7 @@ int main(int argc, char **argv)
             mag += fabs(p);
         }
         double got = c[i + (size_t)j * n];
-        if (!(fabs(got - ref) <= (n + 2) * ldexp(1.0, -24) * mag)) {
+        if (!(fabs(got - ref) <= (n + 2) * FP32_U * mag)) {
             fprintf(stderr, "one_sgemm: C(%d, %d) = %.9g, expected %.9g\n", i, j, got, ref);
             return 1;
         }

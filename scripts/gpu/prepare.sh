@@ -32,7 +32,7 @@ mkdir -p "$stage/deps" "$stage/examples" .gpu/debs .gl
 cp "$target/release/libglblas.so" "$stage/"
 cp "$target/release/examples/bench" "$stage/examples/"
 for t in $tests; do cp "$t" "$stage/deps/"; done
-cc -O2 -std=c99 -Wall -Werror -Iinclude -o "$stage/one_sgemm" scripts/gpu/one_sgemm.c \
+cc -O2 -std=c99 -Wall -Werror -Iinclude -Ic_tests -o "$stage/one_sgemm" scripts/gpu/one_sgemm.c \
   -L"$stage" -lglblas -lm -Wl,-rpath,'$ORIGIN'
 strip "$stage"/deps/* "$stage/examples/bench" "$stage/one_sgemm"
 tar -C .gpu/stage -czf .gpu/kit.tar.gz release
