@@ -36,29 +36,19 @@ uniform bool uUseAB;
 // On llvmpipe, where loads and stores are per lane, n = 1024 and k = 4: C := A*B took 9.5 ms
 // with the read behind a flag, 5.0 without it, 3.5 in groups; C := A*B + C 9.2 ms element by
 // element, 4.0 in groups.
-// TRANSPOSED_COPY: C is also written transposed into uOutT, C(i, j) at uOutTStart + j +
-// i*uOutTLd, so that a later product reads C as op(B) in place rather than packing it (trsm's
-// solved blocks); in groups (C_GROUPS), C(i, j..j+3) as one.
 #ifdef C_GROUPS
 // Rows i..i+3 (i a multiple of 4) of column j: group (uCStart + i + j*uCCol) / 4 of uC, and
 // (uOutStart + i + j*uOutLd) / 4 of uOut.
-#define C_IMAGE REAL4_IMAGE
-#define C_IMAGE_FORMAT REAL4_IMAGE_FORMAT
+layout(REAL4_IMAGE_FORMAT) writeonly uniform REAL4_IMAGE uOut;
 #else
 // Element (i, j) at uCStart + i*uCRow + j*uCCol of uC, and uOutStart + i + j*uOutLd of uOut.
-#define C_IMAGE REAL_IMAGE
-#define C_IMAGE_FORMAT REAL_IMAGE_FORMAT
+layout(REAL_IMAGE_FORMAT) writeonly uniform REAL_IMAGE uOut;
 #endif
 #ifdef READ_C
 uniform REAL_SAMPLER uC;
 uniform int uCStart, uCRow, uCCol;
 #endif
-layout(C_IMAGE_FORMAT) writeonly uniform C_IMAGE uOut;
 uniform int uOutStart, uOutLd;
-#ifdef TRANSPOSED_COPY
-layout(C_IMAGE_FORMAT) writeonly uniform C_IMAGE uOutT;
-uniform int uOutTStart, uOutTLd;
-#endif
 // 0: all of C; 1 (2): only its lower (upper) triangle, i >= j (i <= j), is read and written
 // (syrk, syr2k), and blocks wholly outside it are skipped.
 uniform int uTriangle;
@@ -70,7 +60,7 @@ uniform int uTriangle;
 // unevenly, ssyrk at 58-65% of sgemm's rate against 78-81% on one thread).
 uniform int uTiles;
 
-// How op(A) and op(B) are triangular (trmm, trsm's inverted blocks): 0 not, 1 lower, 2 upper.
+// How op(A) and op(B) are triangular (trmm): 0 not, 1 lower, 2 upper.
 // A lower op(A) has no term of l past a row i, an upper one none before it; a lower op(B) none
 // before a column j, an upper one none past it: each block's loop over l covers only the terms
 // its rows and columns can have (half the flops of a triangular product; the TILED loop runs
@@ -118,8 +108,7 @@ ivec2 tile() {
 #define ACROSS_8(F, o, x) ACROSS_4(F, o, x) ACROSS_4(F, (o) + 4, x)
 #define ACROSS_16(F, o, x) ACROSS_8(F, o, x) ACROSS_8(F, (o) + 8, x)
 // FOR_A: over the texels of a column of the block; FOR_B: over the texels of a row of op(B)'s
-// panel; FOR_COLUMN_GROUPS: over the groups of 4 columns of the block; FOR_COLUMNS: over its
-// columns.
+// panel; FOR_COLUMNS: over the columns of the block.
 #if AT == 2
 #define FOR_A(F, x) IN_2(F, 0, x)
 #else
@@ -127,11 +116,9 @@ ivec2 tile() {
 #endif
 #if BT == 2
 #define FOR_B(F, x) IN_2(F, 0, x)
-#define FOR_COLUMN_GROUPS(F, x) ACROSS_2(F, 0, x)
 #define FOR_COLUMNS(F, x) ACROSS_8(F, 0, x)
 #else
 #define FOR_B(F, x) IN_4(F, 0, x)
-#define FOR_COLUMN_GROUPS(F, x) ACROSS_4(F, 0, x)
 #define FOR_COLUMNS(F, x) ACROSS_16(F, 0, x)
 #endif
 
@@ -158,37 +145,17 @@ shared REAL4 sB[TILE_K * TILE_B];
 // The stores are unrolled too: a loop after the k loop would share llvmpipe's loop budget with it
 // (see MAX_LOOP_ITERATIONS in kernels/mod.rs).
 #ifdef C_GROUPS
-// Rows i..i+3 of column j of C from their accumulated products v; returns them.
-REAL4 store4(int i, int j, REAL4 v) {
-    REAL4 r = uUseAB ? UNIFORM(uAlpha) * v : REAL4(0.0);
+// Rows i..i+3 of column j of C from their accumulated products v.
+void store4(int i, int j, REAL4 v) {
     if (i < uM && j < uN) {
+        REAL4 r = uUseAB ? UNIFORM(uAlpha) * v : REAL4(0.0);
 #ifdef READ_C
         r += UNIFORM(uBeta) * FETCH4(uC, (uCStart + i + j * uCCol) / 4);
 #endif
         STORE_GROUP(uOut, (uOutStart + i + j * uOutLd) / 4, r);
     }
-    return r;
 }
-// The stored values replace the products, for TRANSPOSED_COPY.
-#define STORE4(t, u) acc[(u) * AT + (t)] = store4(i0 + 4 * (t), j0 + (u), acc[(u) * AT + (t)]);
-#ifdef TRANSPOSED_COPY
-// C(i..i+3, j..j+3), column j + u of it in c_u, into C^T.
-void store_transposed(int i, int j, REAL4 c0, REAL4 c1, REAL4 c2, REAL4 c3) {
-    if (i < uM && j < uN) {
-        int g = (uOutTStart + j + i * uOutTLd) / 4;
-        int step = uOutTLd / 4;
-        STORE_GROUP(uOutT, g, REAL4(c0.x, c1.x, c2.x, c3.x));
-        STORE_GROUP(uOutT, g + step, REAL4(c0.y, c1.y, c2.y, c3.y));
-        STORE_GROUP(uOutT, g + 2 * step, REAL4(c0.z, c1.z, c2.z, c3.z));
-        STORE_GROUP(uOutT, g + 3 * step, REAL4(c0.w, c1.w, c2.w, c3.w));
-    }
-}
-#define STORE_T(t, v) \
-    store_transposed(i0 + 4 * (t), j0 + 4 * (v), acc[4 * (v) * AT + (t)], \
-                     acc[(4 * (v) + 1) * AT + (t)], acc[(4 * (v) + 2) * AT + (t)], \
-                     acc[(4 * (v) + 3) * AT + (t)]);
-#define STORE_T_COLUMNS(v, x) FOR_A(STORE_T, v)
-#endif
+#define STORE4(t, u) store4(i0 + 4 * (t), j0 + (u), acc[(u) * AT + (t)]);
 #else
 // Element (i, j) of C from its accumulated product v.
 void store(int i, int j, REAL v) {
@@ -198,9 +165,6 @@ void store(int i, int j, REAL v) {
         r += UNIFORM(uBeta) * FETCH(uC, uCStart + i * uCRow + j * uCCol);
 #endif
         STORE(uOut, uOutStart + i + j * uOutLd, r);
-#ifdef TRANSPOSED_COPY
-        STORE(uOutT, uOutTStart + j + i * uOutTLd, r);
-#endif
     }
 }
 #define STORE4(t, u) \
@@ -284,8 +248,4 @@ void main() {
     }
 #endif
     FOR_COLUMNS(STORE_COLUMN, 0)
-#if defined(TRANSPOSED_COPY) && defined(C_GROUPS)
-    // Element by element, store() writes the transposed copy too.
-    FOR_COLUMN_GROUPS(STORE_T_COLUMNS, 0)
-#endif
 }

@@ -309,7 +309,6 @@ pub unsafe fn gemm<T: Real>(
                 ab,
                 c,
                 rules: Rules::default(),
-                transposed_copy: None,
             },
         )
     })

@@ -579,9 +579,10 @@ fn tr_cases<T: El>(solve: bool) {
                             if solve {
                                 // The residual op(A)·X - alpha·B of the computed X, within
                                 // 4·(order+2)·u·(|op(A)||X| + |alpha B|): a backward-stable
-                                // solve's bound (order+1)·u·|op(A)||X|, with room for the
-                                // inverted diagonal blocks, whose condition numbers are below 4
-                                // for these diagonally dominant matrices.
+                                // solve's bound (order+1)·u·|op(A)||X|, plus the roundings of
+                                // alpha·B and of the blocked solve's updates adding into B
+                                // (tests/trsm_backward_error.rs holds ill-conditioned
+                                // triangles to LAPACK's bound).
                                 let x = M {
                                     rows: m,
                                     cols: n,

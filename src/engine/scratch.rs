@@ -13,7 +13,7 @@ use crate::status::{Error, Result, Status};
 pub const SCRATCH_BUFFERS: usize = 9;
 /// The scratch buffer that partial texels of vector results pass through (two texels).
 pub const EDGES: usize = 3;
-pub const VIEWS: usize = 6;
+pub const VIEWS: usize = 5;
 
 /// A buffer kept between calls and replaced by a larger one when a call needs more.
 #[derive(Default)]

@@ -22,7 +22,7 @@ use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::programs::Program;
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
-use crate::status::{Error, Result, Status};
+use crate::status::{Error, Result};
 
 const FRAG: &str = concat!(
     include_str!("../../shaders/shape.glsl"),
@@ -125,9 +125,6 @@ pub enum Shape {
     Symmetric(Triangle),
     /// Triangular: zeros in the other triangle; with `unit`, ones on the diagonal, unread.
     Triangular(Triangle, bool),
-    /// Triangular with its zeros and its diagonal stored (trsm's inverted diagonal blocks): read
-    /// as a general matrix, its zero terms skipped as a triangular one's.
-    ZeroFilled(Triangle),
 }
 
 impl Shape {
@@ -135,9 +132,7 @@ impl Shape {
     /// `transposed`): the terms `gemm.comp` may skip.
     pub fn triangle_of_op(self, transposed: bool) -> Option<Triangle> {
         match self {
-            Shape::Triangular(t, _) | Shape::ZeroFilled(t) => {
-                Some(Triangle::of((t == Triangle::Upper) != transposed))
-            }
+            Shape::Triangular(t, _) => Some(Triangle::of((t == Triangle::Upper) != transposed)),
             _ => None,
         }
     }
@@ -145,7 +140,7 @@ impl Shape {
     /// Whether every element of the operand is read as stored, as a general matrix's: each
     /// part may be read (or packed) on its own, and in place.
     pub fn read_as_stored(self) -> bool {
-        matches!(self, Shape::General | Shape::ZeroFilled(_))
+        self == Shape::General
     }
 
     /// Sets the uniforms both pipelines' packing passes (`gemm_pack.comp`, `gemm.frag`'s PACK)
@@ -160,7 +155,7 @@ impl Shape {
         rows: i64,
     ) {
         let (code, unit) = match self {
-            Shape::General | Shape::ZeroFilled(_) => (0, false),
+            Shape::General => (0, false),
             Shape::Symmetric(t) => (t.code(), false),
             Shape::Triangular(t, unit) => (2 + t.code(), unit),
         };
@@ -225,10 +220,6 @@ pub struct Gemm<T: Real = f32> {
     pub ab: Option<(Matrix<T>, Matrix<T>)>,
     pub c: Matrix<T>,
     pub rules: Rules,
-    /// An n×m device matrix C is also written into, transposed (trsm's solved blocks, which
-    /// later products read as op(B) in place): only where the compute pipeline takes the call
-    /// (`on_compute`).
-    pub transposed_copy: Option<Matrix<T>>,
 }
 
 impl<T: Real> Gemm<T> {
@@ -271,12 +262,6 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     }
     if on_compute(e, g) {
         return super::gemm_compute::gemm(e, g);
-    }
-    if g.transposed_copy.is_some() {
-        return Err(Error::new(
-            Status::ExecutionFailed,
-            "a transposed copy of C needs the compute pipeline",
-        ));
     }
     // The fragment kernels compute in single precision only (`precision_available` keeps
     // double off devices without the compute pipeline), so a double gemm here did not fit the

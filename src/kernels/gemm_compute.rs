@@ -31,9 +31,6 @@ const VIEW_OUT: usize = 3;
 /// operand unit, which that program samples through this view instead).
 const VIEW_C_GROUPS: usize = 4;
 const UNIT_C_GROUPS: u32 = 2;
-/// The view and image unit of C's transposed copy (`Gemm::transposed_copy`).
-const VIEW_OUT_T: usize = 5;
-const IMAGE_OUT_T: u32 = 2;
 /// A unit no sampler uses, for views used only as images.
 const UNIT_IMAGES: u32 = 5;
 const IMAGE_OUT: u32 = 0;
@@ -139,9 +136,6 @@ impl Kernel {
         if store.groups {
             d.push(("C_GROUPS", String::new()));
         }
-        if store.transposed_copy {
-            d.push(("TRANSPOSED_COPY", String::new()));
-        }
         if self.tiled {
             d.push(("TILED", String::new()));
         }
@@ -170,7 +164,6 @@ pub fn fits<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
         None => true,
     };
     ab && reach(e, &g.c) <= w
-        && g.transposed_copy.is_none_or(|t| reach(e, &t) <= w)
         && g.m * g.n <= w
         && kernel.groups(0, g.m) <= MAX_GROUPS
         && kernel.groups(1, g.n) <= MAX_GROUPS
@@ -241,7 +234,7 @@ impl Source {
     }
 }
 
-/// How one pass of gemm.comp reads and writes C (its READ_C, C_GROUPS and TRANSPOSED_COPY).
+/// How one pass of gemm.comp reads and writes C (its READ_C and C_GROUPS).
 #[derive(Clone, Copy)]
 struct Store {
     /// beta != 0: C is read (else never, so that NaN or Inf in it cannot leak).
@@ -249,26 +242,20 @@ struct Store {
     /// A group of 4 rows at a time, one load and one store, where every column of the output
     /// and of the C read is whole groups from multiples of 4 (m, the windows' starts and the
     /// leading dimensions multiples of 4), C has no triangle (whose stores are per element),
-    /// and the device allows a 16-byte view of an operand; with a transposed copy, only where
-    /// its columns are whole groups too (n a multiple of 4). Else element by element.
+    /// and the device allows a 16-byte view of an operand. Else element by element.
     groups: bool,
-    /// C is also written into `Gemm::transposed_copy`.
-    transposed_copy: bool,
 }
 
 impl Store {
     fn of<T: Real>(e: &Engine, g: &Gemm<T>, c_in: Option<&Matrix<T>>, out: &Matrix<T>) -> Store {
         let whole = |m: &Matrix<T>| m.columns_in_texels(&e.ctx.info);
-        let copy = g.transposed_copy.as_ref();
         Store {
             read_c: c_in.is_some(),
             groups: g.m % 4 == 0
                 && g.rules.triangle.is_none()
                 && e.ctx.info.rgba_operand_views()
                 && whole(out)
-                && c_in.is_none_or(whole)
-                && copy.is_none_or(|t| g.n % 4 == 0 && whole(t)),
-            transposed_copy: copy.is_some(),
+                && c_in.is_none_or(whole),
         }
     }
 }
@@ -490,23 +477,6 @@ fn multiply<T: Real>(
     p.set_i32(gl, "uOut", IMAGE_OUT as i32);
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
-    if let Some(t) = &g.transposed_copy {
-        let w = Window::of(&e.ctx.info, t.mem, t.span());
-        e.scratch.image(
-            gl,
-            &e.ext,
-            VIEW_OUT_T,
-            UNIT_IMAGES,
-            IMAGE_OUT_T,
-            w.buffer,
-            format,
-            w.first_byte,
-            w.bytes,
-        )?;
-        p.set_i32(gl, "uOutT", IMAGE_OUT_T as i32);
-        p.set_i32(gl, "uOutTStart", w.start as i32);
-        p.set_i32(gl, "uOutTLd", t.ld as i32);
-    }
     p.set_i32(gl, "uTriangle", g.rules.triangle.map_or(0, Triangle::code));
     let [shape_a, shape_b] = g.rules.shapes;
     let (ta, tb) = (shape_a.triangle_of_op(g.ta), shape_b.triangle_of_op(g.tb));

@@ -11,28 +11,32 @@ use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
 
-const INVERT: &str = include_str!("../../shaders/trsm_invert.comp");
+const SOLVE: &str = include_str!("../../shaders/trsm_solve.comp");
+/// Right-hand sides per workgroup of `trsm_solve.comp`: 64 invocations of 4 each.
+const SOLVE_COLUMNS: i64 = 256;
 
-/// Scratch buffers (after gemm_compute's 0-4): trsm's device copies of host A and B, its
-/// inverted diagonal blocks, and X transposed (`Solve::xt`).
+/// Scratch buffers (after gemm_compute's 0-4): trsm's device copies of host A and B, the
+/// diagonal blocks it reads back where it solves them on the host, and X transposed
+/// (`Solve::xt`).
 const COPY_A: usize = 5;
 const COPY_B: usize = 6;
-const INVERSES: usize = 7;
+const DIAGONAL_BLOCKS: usize = 7;
 const X_TRANSPOSED: usize = 8;
-/// Rows (or columns) of trsm's diagonal blocks: each invocation of `trsm_invert.comp` then runs
-/// two columns of at most 128 steps each, well inside llvmpipe's loop budget
-/// (`MAX_LOOP_ITERATIONS`), and the updates between them are gemms of depth 128.
-const TRSM_BLOCK: i64 = 128;
+/// Rows (or columns) of trsm's diagonal blocks, solved by `trsm_solve.comp`: each invocation
+/// then runs at most 64·65/8 steps, well inside llvmpipe's loop budget
+/// (`MAX_LOOP_ITERATIONS`). The recursive solve between them takes more, smaller gemms than
+/// with 128-row blocks, but the solves, slower per flop than gemm, take half the flops: strsm
+/// at n = 1024 ran 43-44 ms against 45-67 ms with 128 rows on llvmpipe.
+const COMPUTE_BLOCK: i64 = 64;
+/// The same where the blocks are solved on the host (`Solve::solve_on_host`): each block's
+/// solve reads B's stretch back and writes it, and each update is a draw, so fewer blocks win
+/// there (strsm at n = 1024 on virgl: 148-153 ms against 195-203 with 64 rows, host operands).
+const HOST_BLOCK: i64 = 128;
 
-/// trsm's diagonal blocks in an order of `order` (the last one smaller unless it divides).
-fn diagonal_blocks(order: i64) -> i64 {
-    (order + TRSM_BLOCK - 1) / TRSM_BLOCK
-}
-
-/// The side of the square each diagonal block's inverse is stored in: `TRSM_BLOCK`, or the
-/// order where that is smaller, so that a small solve needs no larger window than A's.
-fn inverse_side(order: i64) -> i64 {
-    TRSM_BLOCK.min(order)
+/// trsm's diagonal blocks of `block` rows in an order of `order` (the last one smaller unless
+/// it divides).
+fn diagonal_blocks(order: i64, block: i64) -> i64 {
+    (order + block - 1) / block
 }
 
 /// alpha and the two operands of a product (None when alpha or the depth is 0: they are not
@@ -147,11 +151,10 @@ pub fn trmm<T: Real>(
 }
 
 /// trsm: solves op(A)*X = alpha*B (A on the left) or X*op(A) = alpha*B (`right`) for X, which
-/// overwrites B; A as for trmm. Blocked: the diagonal blocks of op(A) are inverted
-/// (`trsm_invert.comp`), then the blocks are solved recursively (`Solve::blocks`), each as its
-/// inverted diagonal block times B's block, with gemm taking the solved half's part out of the
-/// other half. Host operands are copied to the device for the solve, and B back at the end.
-/// `alpha` is not 0 (B := 0 then, without a solve).
+/// overwrites B; A as for trmm. Blocked: the diagonal blocks of op(A) are solved by
+/// substitution (`Solve::block`), recursively (`Solve::blocks`), with gemm taking the solved
+/// half's part out of the other half. Host operands are copied to the device for the solve,
+/// and B back at the end. `alpha` is not 0 (B := 0 then, without a solve).
 pub fn trsm<T: Real>(
     e: &mut Engine,
     (right, fill, trans, unit): (bool, Triangle, bool, bool),
@@ -162,9 +165,15 @@ pub fn trsm<T: Real>(
     let host_b = b;
     let a = on_device(e, COPY_A, &a)?;
     let b = on_device(e, COPY_B, &b)?;
-    let order = a.rows;
-    invert_diagonal_blocks(e, &a, (fill, trans, unit))?;
-    let inverses = e.scratch.existing(INVERSES).expect("made by the inversion");
+    // Forward from the first block when the solve runs along op(A)'s lower triangle (from the
+    // left) or its upper one (from the right); backward otherwise.
+    let forward = ((fill == Triangle::Lower) != trans) != right;
+    let (block, on_host) = if super::compute_available(e) {
+        (COMPUTE_BLOCK, None)
+    } else {
+        let blocks = diagonal_blocks_on_host(e, &a, fill, right != trans)?;
+        (HOST_BLOCK, Some(blocks))
+    };
     if alpha != T::ONE {
         run(
             e,
@@ -183,15 +192,15 @@ pub fn trsm<T: Real>(
     let solve = Solve {
         right,
         trans,
-        // Forward from the first block when the solve runs along op(A)'s lower triangle (from
-        // the left) or its upper one (from the right); backward otherwise.
-        forward: ((fill == Triangle::Lower) != trans) != right,
+        forward,
+        unit,
+        block,
         a,
         b,
-        inverses,
         xt,
+        on_host,
     };
-    solve.blocks(e, 0, diagonal_blocks(order))?;
+    solve.blocks(e, 0, diagonal_blocks(a.rows, block))?;
     if let Mem::Host(_) = host_b.mem {
         // From the copy `on_device` made.
         copy_out(e, &b, &host_b, None)?;
@@ -217,8 +226,7 @@ fn x_transposed<T: Real>(
         ld,
     };
     let len = ld * b.rows;
-    let mut whole = gemm_of((false, true), (T::ONE, Some((*a, xt(b.mem)))), T::ONE, *b);
-    whole.transposed_copy = Some(xt(b.mem));
+    let whole = gemm_of((false, true), (T::ONE, Some((*a, xt(b.mem)))), T::ONE, *b);
     if !on_compute(e, &whole) {
         return Ok(None);
     }
@@ -232,28 +240,33 @@ fn x_transposed<T: Real>(
     })))
 }
 
-/// trsm's solve once the diagonal blocks are inverted: X overwrites B.
+/// trsm's solve: X overwrites B.
 struct Solve<T: Real> {
     right: bool,
     trans: bool,
     /// Whether block 0 is solved first (it needs no other block), else the last one.
     forward: bool,
+    unit: bool,
+    /// Rows (or columns) of a diagonal block.
+    block: i64,
     a: Matrix<T>,
     b: Matrix<T>,
-    inverses: glow::Buffer,
-    /// From the left, on the compute pipeline: X^T, which each block's product by its inverse
-    /// writes besides X (`Gemm::transposed_copy`) and the products taking a solved part out of
-    /// the rest read as op(B) = (X^T)^T, in place rather than packing X.
+    /// From the left, on the compute pipeline: X^T, which each block's solve writes besides X
+    /// and the products taking a solved part out of the rest read as op(B) = (X^T)^T, in
+    /// place rather than packing X.
     xt: Option<Matrix<T>>,
+    /// Without the compute pipeline: the system's diagonal blocks, read back once, where the
+    /// blocks are solved on the host (`solve_on_host`).
+    on_host: Option<Vec<Vec<f64>>>,
 }
 
 impl<T: Real> Solve<T> {
-    /// Solves blocks `p0..p1` of X (`TRSM_BLOCK` rows of it from the left, columns from the
+    /// Solves blocks `p0..p1` of X (`block` rows of it from the left, columns from the
     /// right), the blocks before them in the solve's order already solved and taken out of B.
     /// Recursively: the half solved first, then one gemm takes its part out of the other half,
-    /// then that half. One block is its inverted diagonal block times B's block. Halving rather
-    /// than going block by block gives the same gemm flops in larger products (depth up to
-    /// half of A's order rather than always one block), which run faster per flop.
+    /// then that half. Halving rather than going block by block gives the same gemm flops in
+    /// larger products (depth up to half of A's order rather than always one block), which run
+    /// faster per flop.
     fn blocks(&self, e: &mut Engine, p0: i64, p1: i64) -> Result<()> {
         if p1 - p0 == 1 {
             return self.block(e, p0);
@@ -289,48 +302,138 @@ impl<T: Real> Solve<T> {
         self.blocks(e, then.0, then.1)
     }
 
-    /// X's block `i` := its inverted diagonal block times B's block.
+    /// Solves X's block `i` by substitution against its diagonal block of op(A), in place in
+    /// B: by `trsm_solve.comp`, one right-hand side per invocation, or on the host.
     fn block(&self, e: &mut Engine, i: i64) -> Result<()> {
-        let (s0, s1) = self.span((i, i + 1));
-        let blocks = diagonal_blocks(self.a.rows);
-        let side = inverse_side(self.a.rows);
-        let inverse = Matrix {
-            mem: Mem::Device {
-                buffer: self.inverses,
-                offset: i * side * side,
-                len: blocks * side * side,
-            },
-            rows: s1 - s0,
-            cols: s1 - s0,
-            ld: side,
+        let span = self.span((i, i + 1));
+        if let Some(blocks) = &self.on_host {
+            return self.solve_on_host(e, span, &blocks[i as usize]);
+        }
+        let defines = {
+            let mut d = super::real_defines::<T>();
+            if self.xt.is_some() {
+                d.push(("TRANSPOSED_COPY", String::new()));
+            }
+            d
         };
-        // The inverse of a triangular block is triangular alike: op(A) is lower when the solve
-        // runs forward from the left or backward from the right. The inversion stores its zeros
-        // and diagonal, so it may be read in place (`gemm_compute::Source`).
-        let lower = self.forward != self.right;
-        let mut g = if self.right {
-            let x = self.b.block(0, self.b.rows, s0, s1);
-            gemm_of((false, false), (T::ONE, Some((x, inverse))), T::ZERO, x)
+        let p = e.compute_program("trsm_solve.comp", SOLVE, &defines)?;
+        // The system's matrix: op(A) from the left, op(A)^T from the right.
+        e.bind_matrix(&p, 0, "A", &self.a, self.trans != self.right)?;
+        let b = Window::of(&e.ctx.info, self.b.mem, self.b.span());
+        b.bind_storage(&e.ext, 0);
+        let gl = &e.ctx.gl;
+        // Element (r, j) of the system's right-hand sides: B's (r, j) from the left, (j, r)
+        // from the right.
+        let (row, col) = if self.right {
+            (self.b.ld, 1)
         } else {
-            let x = self.b.block(s0, s1, 0, self.b.cols);
-            let mut g = gemm_of((false, false), (T::ONE, Some((inverse, x))), T::ZERO, x);
-            g.transposed_copy = self.xt.map(|xt| xt.block(0, xt.rows, s0, s1));
-            g
+            (1, self.b.ld)
         };
-        let (tri, general) = (Shape::ZeroFilled(Triangle::of(!lower)), Shape::General);
-        g.rules.shapes = if self.right {
-            [general, tri]
+        p.set_i32(gl, "uBStart", b.start as i32);
+        p.set_i32(gl, "uBRow", row as i32);
+        p.set_i32(gl, "uBCol", col as i32);
+        if let Some(xt) = &self.xt {
+            let w = Window::of(&e.ctx.info, xt.mem, xt.span());
+            w.bind_storage(&e.ext, 1);
+            // X's (r, j) is X^T's (j, r).
+            p.set_i32(gl, "uXtStart", w.start as i32);
+            p.set_i32(gl, "uXtRow", xt.ld as i32);
+            p.set_i32(gl, "uXtCol", 1);
+        }
+        p.set_i32(gl, "uFirst", span.0 as i32);
+        p.set_i32(gl, "uSize", (span.1 - span.0) as i32);
+        p.set_i32(gl, "uLower", i32::from(self.forward));
+        p.set_i32(gl, "uUnit", i32::from(self.unit));
+        let columns = if self.right { self.b.rows } else { self.b.cols };
+        // At most 65535 workgroups a dispatch, as every device allows.
+        let per_dispatch = 65535 * SOLVE_COLUMNS;
+        let mut first = 0;
+        while first < columns {
+            let count = per_dispatch.min(columns - first);
+            p.set_i32(gl, "uColumn0", first as i32);
+            p.set_i32(gl, "uColumns", count as i32);
+            e.dispatch(
+                (count + SOLVE_COLUMNS - 1) / SOLVE_COLUMNS,
+                1,
+                "trsm block solve",
+            )?;
+            first += count;
+        }
+        Ok(())
+    }
+
+    /// `block` without the compute pipeline: the stretch of B holding X's block is read back,
+    /// the block solved by substitution in double precision (`system`: the diagonal block of
+    /// the system's matrix, column-major) and rounded once, and the stretch written back (what
+    /// lies between the block's rows is written back as it was read, nothing having run
+    /// between). A fragment writes at most 32 elements and each element of a solution needs
+    /// the ones before it, so a draw could solve only a few rows; the O(order·HOST_BLOCK·n)
+    /// flops here are small beside the solve's O(order²·n) in gemm.
+    fn solve_on_host(&self, e: &Engine, (s0, s1): (i64, i64), system: &[f64]) -> Result<()> {
+        let b = &self.b;
+        let size = (s1 - s0) as usize;
+        // Element (r, j) of the block's right-hand sides: B's (s0 + r, j) from the left, (j, s0 +
+        // r) from the right; `first` is its offset from the stretch's start.
+        let (first, columns, row, col) = if self.right {
+            (s0 * b.ld, b.rows, b.ld, 1)
         } else {
-            [tri, general]
+            (s0, b.cols, 1, b.ld)
         };
-        // X's block is also C (`Rules::is_c`).
-        g.rules.is_c = [self.right, !self.right];
-        gemm(e, &g)
+        let len = (size as i64 - 1) * row + (columns - 1) * col + 1;
+        let mut stretch = vec![T::ZERO; len as usize];
+        e.read(b.mem.advance(first), &mut stretch)?;
+        let (row, col, columns) = (row as usize, col as usize, columns as usize);
+        // The block's rows, each holding every right-hand side, so that each step of the
+        // substitution is a loop along a row (which the compiler vectorizes).
+        let mut x = vec![0.0; size * columns];
+        for (r, xr) in x.chunks_mut(columns).enumerate() {
+            for (j, v) in xr.iter_mut().enumerate() {
+                *v = stretch[r * row + j * col].to_f64();
+            }
+        }
+        let order: Vec<usize> = if self.forward {
+            (0..size).collect()
+        } else {
+            (0..size).rev().collect()
+        };
+        // Row c is final once the terms of the rows before it (in the solve's order) are taken
+        // out; then its multiples are taken out of the rows after it.
+        for (k, &c) in order.iter().enumerate() {
+            if !self.unit {
+                let d = system[c + c * size];
+                x[c * columns..(c + 1) * columns]
+                    .iter_mut()
+                    .for_each(|v| *v /= d);
+            }
+            for &r in &order[k + 1..] {
+                let t = system[r + c * size];
+                let (xr, xc) = if r > c {
+                    let (solved, rest) = x.split_at_mut(r * columns);
+                    (
+                        &mut rest[..columns],
+                        &solved[c * columns..(c + 1) * columns],
+                    )
+                } else {
+                    let (rest, solved) = x.split_at_mut(c * columns);
+                    (
+                        &mut rest[r * columns..(r + 1) * columns],
+                        &solved[..columns],
+                    )
+                };
+                xr.iter_mut().zip(xc).for_each(|(v, &xc)| *v -= t * xc);
+            }
+        }
+        for (r, xr) in x.chunks(columns).enumerate() {
+            for (j, v) in xr.iter().enumerate() {
+                stretch[r * row + j * col] = T::from_f64(*v);
+            }
+        }
+        e.write(b.mem.advance(first), &stretch)
     }
 
     /// The rows (or columns) of X in blocks `p0..p1`.
     fn span(&self, (p0, p1): (i64, i64)) -> (i64, i64) {
-        (p0 * TRSM_BLOCK, (p1 * TRSM_BLOCK).min(self.a.rows))
+        (p0 * self.block, (p1 * self.block).min(self.a.rows))
     }
 
     /// op(A)'s rows r0..r1 and columns c0..c1 as a stored block and its transposition.
@@ -362,7 +465,6 @@ fn gemm_of<T: Real>(
         ab,
         c,
         rules: Rules::default(),
-        transposed_copy: None,
     }
 }
 
@@ -380,63 +482,32 @@ fn run<T: Real>(
     gemm(e, &g)
 }
 
-/// Inverts the diagonal blocks of op(A) (`TRSM_BLOCK` square, the last one smaller) into
-/// scratch buffer `INVERSES`, block i from element i*side² (ld side, `inverse_side`), each with
-/// its zeros and diagonal stored (`Shape::ZeroFilled`): by
-/// `trsm_invert.comp` on the compute pipeline, else on the host (`invert_on_host`).
-fn invert_diagonal_blocks<T: Real>(
+/// The diagonal blocks of the system's matrix (op(A), or op(A)^T when `transposed`), each
+/// column-major in double precision, only its stored triangle and, unless unit, its diagonal
+/// filled: for `Solve::solve_on_host`. Each block's stored triangle is copied on the device
+/// into scratch, then all are read back at once: a read waits for the device, and on virgl is
+/// a round trip to the host renderer.
+fn diagonal_blocks_on_host<T: Real>(
     e: &mut Engine,
     a: &Matrix<T>,
-    how: (Triangle, bool, bool),
-) -> Result<()> {
+    fill: Triangle,
+    transposed: bool,
+) -> Result<Vec<Vec<f64>>> {
     let order = a.rows;
-    let blocks = diagonal_blocks(order);
-    let side = inverse_side(order);
+    let blocks = diagonal_blocks(order, HOST_BLOCK);
+    let side = HOST_BLOCK.min(order);
     let elems = blocks * side * side;
     let buffer = e
         .scratch
-        .buffer(&e.ctx.gl, &e.ext, INVERSES, T::words(elems))?;
+        .buffer(&e.ctx.gl, &e.ext, DIAGONAL_BLOCKS, T::words(elems))?;
     let out = Mem::<T>::Device {
         buffer,
         offset: 0,
         len: elems,
     };
-    if !super::compute_available(e) {
-        return invert_on_host(e, a, how, out);
-    }
-    let (fill, trans, unit) = how;
-    let p = e.compute_program("trsm_invert.comp", INVERT, &super::real_defines::<T>())?;
-    e.bind_matrix(&p, 0, "A", a, trans)?;
-    let gl = &e.ctx.gl;
-    Window::of(&e.ctx.info, out, elems).bind_storage(&e.ext, 0);
-    p.set_i32(gl, "uN", order as i32);
-    p.set_i32(gl, "uBlock", side as i32);
-    p.set_i32(gl, "uLower", i32::from((fill == Triangle::Lower) != trans));
-    p.set_i32(gl, "uUnit", i32::from(unit));
-    e.dispatch(blocks, 1, "trsm inversion")
-}
-
-/// `invert_diagonal_blocks` without the compute pipeline: each block read back and inverted
-/// by substitution in double precision, column by column. A fragment writes at most 32
-/// elements, and each element of a column of the inverse needs the ones before it, so a draw
-/// could solve only a few rows of every column; the O(order·TRSM_BLOCK²) flops here are
-/// small beside the solve's O(order²·n) in gemm.
-fn invert_on_host<T: Real>(
-    e: &Engine,
-    a: &Matrix<T>,
-    (fill, trans, unit): (Triangle, bool, bool),
-    out: Mem<T>,
-) -> Result<()> {
-    let order = a.rows;
-    let lower = (fill == Triangle::Lower) != trans;
-    let (blocks, side) = (diagonal_blocks(order), inverse_side(order));
-    // Each block's stored triangle is copied on the device into `out` (block i from element
-    // i·side², ld side), then all are read back at once: a read waits for the device, and on
-    // virgl is a round trip to the host renderer (one read per column took most of an
-    // n = 1024 strsm's 400 ms there).
-    let size = |i: i64| TRSM_BLOCK.min(order - i * TRSM_BLOCK);
+    let size = |i: i64| HOST_BLOCK.min(order - i * HOST_BLOCK);
     for i in 0..blocks {
-        let (first, size) = (i * TRSM_BLOCK, size(i));
+        let (first, size) = (i * HOST_BLOCK, size(i));
         let packed = Matrix {
             mem: out.advance(i * side * side),
             rows: size,
@@ -446,52 +517,26 @@ fn invert_on_host<T: Real>(
         let block = a.block(first, first + size, first, first + size);
         copy_out(e, &block, &packed, Some((fill, 0)))?;
     }
+    let mut stored = vec![T::ZERO; elems as usize];
+    e.read(out, &mut stored)?;
     let b = side as usize;
-    let mut inv = vec![T::ZERO; blocks as usize * b * b];
-    e.read(out, &mut inv)?;
-    for (i, inverse) in inv.chunks_mut(b * b).enumerate() {
-        let size = size(i as i64);
-        let n = size as usize;
-        // The block of op(A), column-major; only its triangle (and, unless `unit`, its
-        // diagonal) is read.
-        let mut t = vec![0.0; n * n];
-        for c in 0..n {
-            let rows = if lower { c..n } else { 0..c + 1 };
-            for r in rows {
-                if r == c && unit {
-                    continue;
+    let lower = fill == Triangle::Lower;
+    Ok(stored
+        .chunks(b * b)
+        .enumerate()
+        .map(|(i, block)| {
+            let n = size(i as i64) as usize;
+            let mut s = vec![0.0; n * n];
+            for c in 0..n {
+                let rows = if lower { c..n } else { 0..c + 1 };
+                for r in rows {
+                    let (sr, sc) = if transposed { (c, r) } else { (r, c) };
+                    s[sr + sc * n] = block[r + c * b].to_f64();
                 }
-                let (sr, sc) = if trans { (c, r) } else { (r, c) };
-                t[r + c * n] = inverse[sr + sc * b].to_f64();
             }
-        }
-        // Column j of the inverse solves T x = e_j; x_c is final once the terms of the
-        // columns before it (in the solve's order) are taken out, then its own column of T
-        // is taken out of the rest.
-        let mut x = vec![0.0; n];
-        for j in 0..n {
-            x.fill(0.0);
-            x[j] = 1.0;
-            let mut solve = |c: usize| {
-                if !unit {
-                    x[c] /= t[c + c * n];
-                }
-                let (xc, rest) = (x[c], if lower { c + 1..n } else { 0..c });
-                for r in rest {
-                    x[r] -= t[r + c * n] * xc;
-                }
-            };
-            if lower {
-                (j..n).for_each(&mut solve);
-            } else {
-                (0..=j).rev().for_each(&mut solve);
-            }
-            for (r, v) in inverse[j * b..j * b + n].iter_mut().zip(&x) {
-                *r = T::from_f64(*v);
-            }
-        }
-    }
-    e.write(out, &inv)
+            s
+        })
+        .collect())
 }
 
 /// `m` in device memory: as it is, or a host matrix copied (packed, ld = rows) into scratch

@@ -254,9 +254,9 @@ pub fn dgemm_ref(
     (out, scale)
 }
 
-/// The triangular-solve tolerance's factor: `order` roundings to invert op(A) (trsm inverts its
-/// diagonal blocks, and a substitution is within the same bound), `order + 1` to multiply the
-/// inverse by alpha*B, and the rounding of alpha*B and of the result.
+/// The triangular-solve tolerance's factor: `order + 1` roundings of the substitution, one more
+/// for each update of the blocked solve that adds a solved part into an element (fewer than
+/// `order`), and the rounding of alpha*B.
 pub fn trsm_terms(order: usize) -> usize {
     2 * order + 2
 }

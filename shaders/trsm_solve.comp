@@ -1,0 +1,102 @@
+// trsm's diagonal blocks: solves S·X = B in place by substitution for one uSize×uSize diagonal
+// block S of the system's matrix (from row and column uFirst), four right-hand sides per
+// invocation. Substitution is backward stable componentwise in whatever order its sums run; a
+// product with the block's explicit inverse is not (LAPACK's DTRTRS tests failed on it).
+//
+// The system is op(A)·X = B (left) or, from the right, op(A)^T·X^T = B^T: element (r, c) of S
+// is texel uAStart + r*uARow + c*uACol, element (r, j) of B is b[uBStart + r*uBRow + j*uBCol],
+// for uColumns right-hand sides j from uColumn0. S is lower triangular when uLower (forward
+// substitution), else upper (backward); uUnit: a unit diagonal, never read. With
+// TRANSPOSED_COPY each solved element is also written to xt[uXtStart + r*uXtRow + j*uXtCol]
+// (trsm's X^T, which the updates read in place).
+//
+// Rows are solved four at a time, for four right-hand sides: each step over the solved rows
+// fetches four elements of S and loads four of X for 16 multiply-adds (one right-hand side
+// per invocation, with no shared staging, ran at a third of that rate on llvmpipe; staging
+// S's rows in shared memory ran slower still, llvmpipe's barriers being costly).
+layout(local_size_x = 64) in;
+uniform REAL_SAMPLER uA;
+uniform int uAStart, uARow, uACol;
+uniform int uFirst, uSize;
+uniform int uBStart, uBRow, uBCol;
+uniform int uColumn0, uColumns;
+uniform bool uLower, uUnit;
+layout(std430, binding = 0) buffer B { REAL b[]; };
+#ifdef TRANSPOSED_COPY
+uniform int uXtStart, uXtRow, uXtCol;
+layout(std430, binding = 1) buffer Xt { REAL xt[]; };
+#endif
+
+REAL s(int r, int c) {
+    return FETCH(uA, uAStart + r * uARow + c * uACol);
+}
+
+// S's element where `valid`, else 0 (without reading it).
+REAL s_if(bool valid, int r, int c) {
+    return valid ? s(r, c) : REAL(0.0);
+}
+
+// Right-hand side k (component k of x0: B's offset of its column) of this invocation's four:
+// the four rows' values less the solved rows' terms (v##k), then solved, then stored where it
+// is one of the call's (n < count: a column past the last one repeats it).
+#define LOAD(k) REAL4 v##k = REAL4(b[x0.k + at.x], b[x0.k + at.y], b[x0.k + at.z], b[x0.k + at.w]);
+#define UPDATE(k) v##k -= t * b[x0.k + c * uBRow];
+#define SOLVE(k)                                                                        \
+    v##k.x /= d.x;                                                                      \
+    v##k.y = (v##k.y - l.x * v##k.x) / d.y;                                             \
+    v##k.z = (v##k.z - l.y * v##k.x - l.z * v##k.y) / d.z;                              \
+    v##k.w = (v##k.w - l.w * v##k.x - m.x * v##k.y - m.y * v##k.z) / d.w;
+#ifdef TRANSPOSED_COPY
+#define PUT_XT(k, n, i) xt[uXtStart + rows[i] * uXtRow + (j + n) * uXtCol] = v##k[i];
+#else
+#define PUT_XT(k, n, i)
+#endif
+#define PUT(k, n)                                                                       \
+    if (n < count) {                                                                    \
+        for (int i = 0; i < 4; i++) {                                                   \
+            if (valid[i]) {                                                             \
+                b[x0.k + at[i]] = v##k[i];                                              \
+                PUT_XT(k, n, i)                                                         \
+            }                                                                           \
+        }                                                                               \
+    }
+
+void main() {
+    int j = uColumn0 + 4 * int(gl_GlobalInvocationID.x);
+    int count = uColumn0 + uColumns - j;
+    if (count <= 0) {
+        return;
+    }
+    bool lower = DYNAMIC_FLAG(uLower);
+    bool unit = DYNAMIC_FLAG(uUnit);
+    ivec4 x0 = uBStart + min(ivec4(j) + ivec4(0, 1, 2, 3), ivec4(uColumn0 + uColumns - 1)) * uBCol;
+    // Rows in the order they are solved: the p-th is uFirst + p forward, the block's last but p
+    // backward, S being lower triangular in that order whichever S is; B's offset of the p-th
+    // is (first + p*step)*uBRow.
+    int step = lower ? 1 : -1;
+    int first = lower ? uFirst : uFirst + uSize - 1;
+    for (int p = 0; p < uSize; p += 4) {
+        // Rows past the block's end are its last row again (inside the stored triangle for
+        // every solved row); their results are dropped.
+        bvec4 valid = lessThan(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(uSize));
+        ivec4 rows = first + step * min(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(uSize - 1));
+        ivec4 at = rows * uBRow;
+        LOAD(x) LOAD(y) LOAD(z) LOAD(w)
+        for (int q = 0; q < p; q++) {
+            int c = first + step * q;
+            REAL4 t = REAL4(s(rows.x, c), s(rows.y, c), s(rows.z, c), s(rows.w, c));
+            UPDATE(x) UPDATE(y) UPDATE(z) UPDATE(w)
+        }
+        // The 4×4 triangle among the four rows: its diagonal d, and below it l.x = S(1, 0),
+        // l.yz = S(2, 0..1), l.w and m.xy = S(3, 0..2).
+        REAL4 d = unit ? REAL4(1.0)
+                       : REAL4(s(rows.x, rows.x), s_if(valid.y, rows.y, rows.y),
+                               s_if(valid.z, rows.z, rows.z), s_if(valid.w, rows.w, rows.w));
+        d = mix(REAL4(1.0), d, valid);
+        REAL4 l = REAL4(s_if(valid.y, rows.y, rows.x), s_if(valid.z, rows.z, rows.x),
+                        s_if(valid.z, rows.z, rows.y), s_if(valid.w, rows.w, rows.x));
+        REAL4 m = REAL4(s_if(valid.w, rows.w, rows.y), s_if(valid.w, rows.w, rows.z), 0.0, 0.0);
+        SOLVE(x) SOLVE(y) SOLVE(z) SOLVE(w)
+        PUT(x, 0) PUT(y, 1) PUT(z, 2) PUT(w, 3)
+    }
+}
