@@ -11,8 +11,9 @@
 //! - `trace.rs`: `GLBLAS_TRACE` and `GLBLAS_PROFILE`.
 //! - `undo.rs`: putting back outputs a failed GL attempt partly updated.
 //!
-//! Every export goes through [`dispatch`]: check (error exit), route, run; when GL fails the
-//! CPU BLAS answers instead, and a warning is printed once.
+//! Every export goes through [`dispatch`]: check (error exit), the reference's quick returns
+//! (`crate::quick`: nothing routed, touched or forwarded), route, run; when GL fails the CPU
+//! BLAS answers instead, and a warning is printed once.
 
 use std::ffi::{c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -79,31 +80,32 @@ impl Symbol {
     }
 }
 
-/// A symbol's return value: nothing, the result of dot, asum and nrm2 (`Call::run_gl` gives it
-/// in double, exactly the float of the `s` routines), or the index of i?amax.
+/// A symbol's return value: nothing, the result of dot, asum and nrm2 (`Call::run_gl` and
+/// `Call::quick_return` give it in double, exactly the float of the `s` routines), or the
+/// index of i?amax.
 pub trait Answer: Default {
-    fn from_gl(value: f64) -> Self;
+    fn from_value(value: f64) -> Self;
 }
 
 impl Answer for () {
-    fn from_gl(_: f64) {}
+    fn from_value(_: f64) {}
 }
 
 impl Answer for f32 {
-    fn from_gl(value: f64) -> f32 {
+    fn from_value(value: f64) -> f32 {
         value as f32
     }
 }
 
 impl Answer for f64 {
-    fn from_gl(value: f64) -> f64 {
+    fn from_value(value: f64) -> f64 {
         value
     }
 }
 
 /// Fortran i?amax's result: the 1-based index.
 impl Answer for std::ffi::c_int {
-    fn from_gl(value: f64) -> std::ffi::c_int {
+    fn from_value(value: f64) -> std::ffi::c_int {
         value as std::ffi::c_int
     }
 }
@@ -115,7 +117,7 @@ impl Answer for std::ffi::c_int {
 pub struct CblasIndex(pub usize);
 
 impl Answer for CblasIndex {
-    fn from_gl(value: f64) -> CblasIndex {
+    fn from_value(value: f64) -> CblasIndex {
         CblasIndex((value as usize).saturating_sub(1))
     }
 }
@@ -144,6 +146,9 @@ fn answer<R: Answer>(
         xerbla::report(sym, &fault, call.layout() == Layout::Row);
         return (R::default(), Outcome::Error(fault.info));
     }
+    if let Some(value) = call.quick_return() {
+        return (R::from_value(value), Outcome::Quick);
+    }
     let cpu = sym.cpu();
     let on_device = call.touches_device_memory();
     let failure = match (
@@ -161,7 +166,7 @@ fn answer<R: Answer>(
                     Err(Error::new(Status::ExecutionFailed, "panic in a GL kernel"))
                 });
             match ran {
-                Ok(v) => return (R::from_gl(v), Outcome::Gl(reason)),
+                Ok(v) => return (R::from_value(v), Outcome::Gl(reason)),
                 Err(e) => {
                     if let Some(saved) = &saved {
                         // SAFETY: the same call's operands.
