@@ -462,6 +462,17 @@ impl<T: Real> GemmArgs<T> {
         fault(info, g.layout)
     }
 
+    /// The column-major shapes (rows, cols) that A and B are stored as.
+    pub fn stored_ab(&self) -> [(i64, i64); 2] {
+        let (ta, tb) = (self.transa != Op::N, self.transb != Op::N);
+        let (m, n, k) = (self.m, self.n, self.k);
+        // A row-major matrix is stored as its transpose.
+        let row = self.layout == Layout::Row;
+        let a = if ta != row { (k, m) } else { (m, k) };
+        let b = if tb != row { (n, k) } else { (k, n) };
+        [a, b]
+    }
+
     /// See [`quick::gemm`].
     fn quick_return(&self) -> bool {
         quick::gemm(self.m, self.n, self.k, self.alpha, self.beta)

@@ -210,6 +210,16 @@ impl<T: Real> SymmArgs<T> {
         fault(info, self.layout)
     }
 
+    /// The order of A: m with A on the left, else n.
+    pub fn a_order(&self) -> i64 {
+        let (side, _, m, n) = self.column_major();
+        if side.is(b'L') {
+            m
+        } else {
+            n
+        }
+    }
+
     /// See [`quick::gemv`]: symm's rule is gemv's.
     pub(super) fn quick_return(&self) -> bool {
         quick::gemv(self.m, self.n, self.alpha, self.beta)
@@ -351,6 +361,15 @@ impl<T: Real> SyrkArgs<T> {
         fault(info, self.layout)
     }
 
+    /// The column-major shape (rows, cols) that A (and B) are stored as.
+    pub fn a_shape(&self) -> (i64, i64) {
+        if self.column_major().1 == Op::N {
+            (self.n, self.k)
+        } else {
+            (self.k, self.n)
+        }
+    }
+
     /// See [`quick::syrk`].
     pub(super) fn quick_return(&self) -> bool {
         quick::syrk(self.n, self.k, self.alpha, self.beta)
@@ -478,6 +497,16 @@ impl<T: Real> TriArgs<T> {
             (self.ldb < ld_min(m), 11),
         ]);
         fault(info, self.layout)
+    }
+
+    /// The order of A: m with A on the left, else n.
+    pub fn a_order(&self) -> i64 {
+        let (side, _, m, n) = self.column_major();
+        if side.is(b'L') {
+            m
+        } else {
+            n
+        }
     }
 
     /// See [`quick::triangular`].

@@ -10,6 +10,8 @@
 //! - `xerbla.rs`: error exits.
 //! - `trace.rs`: `GLBLAS_TRACE` and `GLBLAS_PROFILE`.
 //! - `undo.rs`: putting back outputs a failed GL attempt partly updated.
+//! - `fpflags.rs`: the floating-point exceptions a GL computation could not raise.
+//! - `region.rs`: the elements of a host operand, for both.
 //!
 //! Every export goes through [`dispatch`]: check (error exit), the reference's quick returns
 //! (`crate::quick`: nothing routed, touched or forwarded), route, run; when GL fails the CPU
@@ -30,7 +32,9 @@ use undo::Snapshot;
 
 pub mod call;
 pub mod cpu;
+mod fpflags;
 pub mod level3;
+mod region;
 pub mod route;
 pub mod trace;
 pub mod undo;
@@ -158,17 +162,24 @@ fn answer<R: Answer>(
         (Route::Cpu(reason), Some(f)) => return (forward(f), Outcome::Cpu(reason)),
         (Route::GlUnavailable, _) => Error::new(Status::NotInitialized, "no GL device"),
         (Route::Gl(reason), _) | (Route::Cpu(reason), None) => {
-            // SAFETY: host operands, valid for the checked call.
-            let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(call) });
+            // SAFETY: host operands, valid for the checked call. For the flags, and for the
+            // CPU BLAS to start again from if GL fails.
+            let saved = (!on_device).then(|| unsafe { Snapshot::take(call) });
             // SAFETY: the call passed the reference checks; operands are the caller's.
             let ran =
                 catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() })).unwrap_or_else(|_| {
                     Err(Error::new(Status::ExecutionFailed, "panic in a GL kernel"))
                 });
             match ran {
-                Ok(v) => return (R::from_value(v), Outcome::Gl(reason)),
-                Err(e) => {
+                Ok(v) => {
                     if let Some(saved) = &saved {
+                        // SAFETY: the same call's host operands.
+                        unsafe { fpflags::raise(call, v, saved) };
+                    }
+                    return (R::from_value(v), Outcome::Gl(reason));
+                }
+                Err(e) => {
+                    if let Some(saved) = saved.as_ref().filter(|_| cpu.is_some()) {
                         // SAFETY: the same call's operands.
                         unsafe { saved.restore() };
                     }
