@@ -5,7 +5,10 @@
 //! answered on GL with host operands glblas raises those IEEE arithmetic would have: invalid
 //! where an output is NaN and no input was (inf - inf, 0 * inf), overflow where an output is
 //! infinite and every input was finite. The outputs are scanned first, the inputs only when an
-//! output is not finite; the caller's other flags stay as they are.
+//! output is not finite; the caller's other flags stay as they are. What the outputs that are
+//! also inputs held before comes from the undo snapshot; where there is none (no CPU BLAS, so
+//! nothing was copied) they count as having held NaN and infinity, so such a call raises
+//! nothing rather than a flag its data might not have caused.
 
 use super::call::{each_precision, Args, Call};
 use super::region::Region;
@@ -51,18 +54,19 @@ fn flags(outputs: Seen, inputs: Seen) -> (bool, bool) {
 }
 
 /// Raises the flags of `call`, just answered on GL with host operands: `value` is its result
-/// (dot, asum, nrm2), `before` holds the outputs it read before writing them.
+/// (dot, asum, nrm2), `before` holds the outputs it read before writing them, if they were
+/// copied.
 ///
 /// # Safety
 /// The call's operands must be valid host memory for it (it passed the reference checks).
-pub unsafe fn raise(call: &Call, value: f64, before: &Snapshot) {
+pub unsafe fn raise(call: &Call, value: f64, before: Option<&Snapshot>) {
     each_precision!(call, a => a.raise_flags(value, before))
 }
 
 impl<T: Real> Args<T> {
     /// # Safety
     /// As for [`raise`].
-    unsafe fn raise_flags(&self, value: f64, before: &Snapshot) {
+    unsafe fn raise_flags(&self, value: f64, before: Option<&Snapshot>) {
         let outputs = match self {
             Args::Dot { .. } | Args::Asum { .. } | Args::Nrm2 { .. } => Seen::of([value]),
             _ => Seen::within(&self.written()),
@@ -70,10 +74,18 @@ impl<T: Real> Args<T> {
         if outputs == Seen::default() {
             return;
         }
+        let before = match before {
+            Some(saved) => Seen::of(saved.values()),
+            None if self.read_outputs().is_empty() => Seen::default(),
+            None => Seen {
+                nan: true,
+                inf: true,
+            },
+        };
         let (regions, scalars) = self.inputs();
         let inputs = Seen::within(&regions)
             .and(Seen::of(scalars.iter().map(|s| s.to_f64())))
-            .and(Seen::of(before.values()));
+            .and(before);
         let (invalid, overflow) = flags(outputs, inputs);
         fpenv::raise(invalid, overflow);
     }

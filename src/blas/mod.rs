@@ -162,9 +162,9 @@ fn answer<R: Answer>(
         (Route::Cpu(reason), Some(f)) => return (forward(f), Outcome::Cpu(reason)),
         (Route::GlUnavailable, _) => Error::new(Status::NotInitialized, "no GL device"),
         (Route::Gl(reason), _) | (Route::Cpu(reason), None) => {
-            // SAFETY: host operands, valid for the checked call. For the flags, and for the
-            // CPU BLAS to start again from if GL fails.
-            let saved = (!on_device).then(|| unsafe { Snapshot::take(call) });
+            // SAFETY: host operands, valid for the checked call (the CPU BLAS would read them
+            // too; without one, GL may refuse a NULL operand, which must not be read here).
+            let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(call) });
             // SAFETY: the call passed the reference checks; operands are the caller's.
             let ran =
                 catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() })).unwrap_or_else(|_| {
@@ -172,14 +172,14 @@ fn answer<R: Answer>(
                 });
             match ran {
                 Ok(v) => {
-                    if let Some(saved) = &saved {
-                        // SAFETY: the same call's host operands.
-                        unsafe { fpflags::raise(call, v, saved) };
+                    if !on_device {
+                        // SAFETY: the same call's host operands, which GL has just used.
+                        unsafe { fpflags::raise(call, v, saved.as_ref()) };
                     }
                     return (R::from_value(v), Outcome::Gl(reason));
                 }
                 Err(e) => {
-                    if let Some(saved) = saved.as_ref().filter(|_| cpu.is_some()) {
+                    if let Some(saved) = &saved {
                         // SAFETY: the same call's operands.
                         unsafe { saved.restore() };
                     }

@@ -1,10 +1,10 @@
 //! Undoing a GL attempt that failed part-way. A kernel stores its results tile by tile (or chunk
 //! by chunk), so a failure after the first store leaves an output partly updated; the CPU BLAS
-//! must then start again from the caller's values. Before a GL attempt on host operands, the
-//! outputs the call reads before writing them (y of saxpy, x of sscal, both
+//! must then start again from the caller's values. Before a GL attempt that has a CPU BLAS to
+//! fall back to, the outputs the call reads before writing them (y of saxpy, x of sscal, both
 //! vectors of sswap, y or C when beta is not zero, only C's triangle for syrk and syr2k, B of trmm
-//! and trsm) are copied; on failure, where a CPU BLAS will answer, they are put back. (The
-//! copy also tells `fpflags` what those outputs held before.)
+//! and trsm) are copied; on failure they are put back. (The copy also tells `fpflags` what
+//! those outputs held before.)
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
 use super::call::{each_precision, Args, Call};
