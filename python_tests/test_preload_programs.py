@@ -32,6 +32,7 @@ import pytest
 
 import glblas
 from gl_device import is_glblas_setting
+from quick import QUICK, is_quick
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_DIR = os.path.normpath(os.path.join(HERE, os.pardir, "c_tests", "preload"))
@@ -237,7 +238,8 @@ def same_value(key, traced, called):
 
 def check_trace(program, run, lines, routes):
     """Exactly one trace line per call line, same symbol, the routine's keys in the spec's order
-    with the called values, and (route, reason) in `routes`. Returns the parsed lines."""
+    with the called values, and (route, reason) in `routes`, but route=none reason=quick-return
+    for exactly the reference's quick returns, whatever the mode. Returns the parsed lines."""
     assert len(lines) == len(run.calls), (
         f"[{run.desc}] {len(lines)} trace lines for {len(run.calls)} calls\n" + "\n".join(lines[:5]))
     parsed = []
@@ -250,7 +252,9 @@ def check_trace(program, run, lines, routes):
         assert [k for k, _ in fields] == keys, where
         for (k, v), (_, cv) in zip(fields, args):
             assert same_value(k, v, cv), f"{where}: {k}={v}, called with {cv}"
-        assert (route, reason) in routes, f"{where}: route={route} reason={reason}, expected one of {routes}"
+        expected = {QUICK} if is_quick(symbol, dict(args)) else routes
+        assert (route, reason) in expected, (
+            f"{where}: route={route} reason={reason}, expected one of {expected}")
         parsed.append((tsym, route, reason))
     return parsed
 
@@ -344,7 +348,8 @@ def test_silent_without_variables(programs, plain, lib_path, program):
 def test_profile(programs, plain, lib_path, program):
     """GLBLAS_PROFILE=1 (GLBLAS_BACKEND=gl, with the trace on): the table is printed at exit, after
     every trace line, with one row per called routine whose calls equal the program's call lines,
-    gl + cpu == calls, and gl equal to the number of route=gl trace lines of that routine."""
+    gl + cpu + quick == calls, and gl and quick equal to the numbers of route=gl and quick-return
+    trace lines of that routine."""
     run = run_program(programs[program], f"{program} profile", preload=lib_path,
                       GLBLAS_BACKEND="gl", GLBLAS_PROFILE="1", GLBLAS_TRACE="1")
     assert_matches_plain(run, plain[program])
@@ -354,27 +359,32 @@ def test_profile(programs, plain, lib_path, program):
     start = err.index("glblas profile:")
     last_trace = max(i for i, ln in enumerate(err) if ln.startswith(TRACE_PREFIX))
     assert start > last_trace, "the profile must be printed at exit, after the last call"
-    assert err[start + 1].split() == ["routine", "calls", "gl", "cpu", "time_ms", "GFLOP/s"], err[start + 1]
+    header = ["routine", "calls", "gl", "cpu", "quick", "time_ms", "GFLOP/s"]
+    assert err[start + 1].split() == header, err[start + 1]
     rows = {}
     for ln in err[start + 2:]:
         parts = ln.split()
-        if len(parts) != 6 or parts[0] not in ROUTINES:
+        if len(parts) != 7 or parts[0] not in ROUTINES:
             break
         assert parts[0] not in rows, f"duplicate profile row {ln!r}"
-        calls, gl, cpu = (int(v) for v in parts[1:4])
-        time_ms = float(parts[4])
+        calls, gl, cpu, quick = (int(v) for v in parts[1:5])
+        time_ms = float(parts[5])
         assert time_ms >= 0, ln
-        rows[parts[0]] = (calls, gl, cpu)
+        rows[parts[0]] = (calls, gl, cpu, quick)
     counts = call_counts(run)
     assert set(rows) == set(counts), f"profile rows {sorted(rows)} vs routines called {sorted(counts)}"
-    gl_traced = {}
-    for sym, route, _ in parsed:
+    gl_traced, quick_traced = {}, {}
+    for sym, route, reason in parsed:
         if route == "gl":
             gl_traced[routine_of(sym)] = gl_traced.get(routine_of(sym), 0) + 1
-    for r, (calls, gl, cpu) in rows.items():
+        if (route, reason) == QUICK:
+            quick_traced[routine_of(sym)] = quick_traced.get(routine_of(sym), 0) + 1
+    for r, (calls, gl, cpu, quick) in rows.items():
         assert calls == counts[r], f"{r}: profile calls {calls}, program made {counts[r]}"
-        assert gl + cpu == calls, f"{r}: gl {gl} + cpu {cpu} != calls {calls}"
+        assert gl + cpu + quick == calls, f"{r}: gl {gl} + cpu {cpu} + quick {quick} != calls {calls}"
         assert gl == gl_traced.get(r, 0), f"{r}: profile gl {gl}, route=gl trace lines {gl_traced.get(r, 0)}"
+        assert quick == quick_traced.get(r, 0), (
+            f"{r}: profile quick {quick}, quick-return trace lines {quick_traced.get(r, 0)}")
 
 
 def test_cpu_blas_reference_library(programs, plain, lib_path):

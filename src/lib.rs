@@ -3,6 +3,7 @@
 //! - [`api`]: the exported C functions (thin: argument checks, pointer resolution, status).
 //! - [`blas`]: the BLAS-compatible symbols (CBLAS, Fortran, ILP64), routed to GL or the CPU BLAS.
 //! - [`routines`]: the routines on the engine, shared by both C surfaces.
+//! - [`quick`]: the reference BLAS's quick returns, taken by both C surfaces.
 //! - [`ffi`]: the C boundary's machinery (panic guard, enum arguments, checks).
 //! - [`status`]: status codes and the error type.
 //! - [`unlocked_io`]: diagnostics written without locks, so that they are safe across fork().
@@ -14,6 +15,7 @@ pub mod blas;
 pub mod engine;
 pub mod ffi;
 pub mod kernels;
+pub mod quick;
 pub mod routines;
 pub mod status;
 pub mod unlocked_io;

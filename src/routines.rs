@@ -1,5 +1,7 @@
 //! The routines on the GL engine, for arguments already checked: NULL checks on the
-//! pointers a call will use, quick returns, operand resolution and one kernel call. Shared by the
+//! pointers a call will use, the reference's quick returns (`quick`: after the device and
+//! precision checks, so that a call's status does not depend on its sizes), operand
+//! resolution and one kernel call. Shared by the
 //! glblas API (`api`) and the BLAS-compatible symbols (`blas`), which differ in how they check
 //! arguments and report errors, not in what a valid call computes. Sizes are 64-bit so that the
 //! ILP64 symbols pass theirs unchanged.
@@ -18,6 +20,7 @@ use crate::ffi::non_null;
 use crate::kernels::gemm::{Gemm, Rules, Triangle};
 use crate::kernels::gemv::Gemv;
 use crate::kernels::{dot, gemm, gemv, level1, level3, precision_available};
+use crate::quick;
 use crate::status::{Error, Result};
 use std::ffi::c_int;
 
@@ -30,7 +33,10 @@ pub unsafe fn axpy<T: Real>(
     y: *mut T,
     incy: i64,
 ) -> Result<()> {
-    two_vectors(n, x, incx, y, incy, |e, x, y| level1::axpy(e, alpha, x, y))
+    let quick = quick::axpy(n, alpha);
+    two_vectors(quick, (n, x, incx), (y, incy), |e, x, y| {
+        level1::axpy(e, alpha, x, y)
+    })
 }
 
 /// *result := x·y (0 for `n <= 0`). `result` may be a device pointer.
@@ -43,7 +49,8 @@ pub unsafe fn dot<T: Real>(
     result: *mut T,
 ) -> Result<()> {
     non_null(result, "result")?;
-    if n > 0 {
+    let quick = quick::empty(n);
+    if !quick {
         non_null(x, "x")?;
         non_null(y, "y")?;
     }
@@ -51,7 +58,7 @@ pub unsafe fn dot<T: Real>(
         precision_available::<T>(e)?;
         let out = e.mem(result, 1)?;
         // An empty sum reads neither vector: their pointers are not looked at.
-        if n <= 0 {
+        if quick {
             return e.write(out, &[T::ZERO]);
         }
         let x = e.vector(x, n, incx)?;
@@ -60,9 +67,9 @@ pub unsafe fn dot<T: Real>(
     })
 }
 
-/// x := alpha*x; nothing for `n <= 0` or `incx <= 0` (reference BLAS).
+/// x := alpha*x.
 pub unsafe fn scal<T: Real>(n: i64, alpha: T, x: *mut T, incx: i64) -> Result<()> {
-    let active = n > 0 && incx > 0;
+    let active = !quick::scal(n, alpha, incx);
     if active {
         non_null(x, "x")?;
     }
@@ -78,18 +85,18 @@ pub unsafe fn scal<T: Real>(n: i64, alpha: T, x: *mut T, incx: i64) -> Result<()
 
 /// y := x.
 pub unsafe fn copy<T: Real>(n: i64, x: *const T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
-    two_vectors(n, x, incx, y, incy, level1::copy)
+    two_vectors(quick::empty(n), (n, x, incx), (y, incy), level1::copy)
 }
 
 /// x <-> y.
 pub unsafe fn swap<T: Real>(n: i64, x: *mut T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
-    two_vectors(n, x, incx, y, incy, level1::swap)
+    two_vectors(quick::empty(n), (n, x, incx), (y, incy), level1::swap)
 }
 
 /// *result := sum of |x[i]|; 0 for `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
 /// device pointer.
 pub unsafe fn asum<T: Real>(n: i64, x: *const T, incx: i64, result: *mut T) -> Result<()> {
-    one_vector_result(n > 0 && incx > 0, x, (n, incx), result, dot::asum)
+    one_vector_result(!quick::asum(n, incx), x, (n, incx), result, dot::asum)
 }
 
 /// The shared shape of the reductions of one vector into `*result` (host or device memory):
@@ -121,7 +128,7 @@ unsafe fn one_vector_result<T: Real>(
 /// reference (LAPACK 3.10 and later), a negative increment gives the norm of the same elements
 /// and a zero one |x[0]|·sqrt(n). `result` may be a device pointer.
 pub unsafe fn nrm2<T: Real>(n: i64, x: *const T, incx: i64, result: *mut T) -> Result<()> {
-    one_vector_result(n > 0, x, (n, incx), result, dot::nrm2)
+    one_vector_result(!quick::nrm2(n), x, (n, incx), result, dot::nrm2)
 }
 
 /// The 1-based index of the first largest |x[i]| (0 for `n <= 0` or `incx <= 0`; NaN as the
@@ -156,40 +163,39 @@ unsafe fn iamax_then<T: Real>(
     incx: i64,
     store: impl FnOnce(&mut Engine, i64) -> Result<()>,
 ) -> Result<i64> {
-    let active = n > 0 && incx > 0;
-    if active {
+    let quick = quick::iamax(n, incx);
+    if quick.is_none() {
         non_null(x, "x")?;
     }
     with_engine(|e| {
         precision_available::<T>(e)?;
-        let index = if active {
-            let x = e.vector(x, n, incx)?;
-            dot::iamax(e, &x)?
-        } else {
-            0
+        let index = match quick {
+            Some(index) => index,
+            None => {
+                let x = e.vector(x, n, incx)?;
+                dot::iamax(e, &x)?
+            }
         };
         store(e, index)?;
         Ok(index)
     })
 }
 
-/// The shared shape of level-1 calls on two vectors: NULL checks, quick return for `n <= 0`,
+/// The shared shape of level-1 calls on two vectors: NULL checks, the `quick` return,
 /// pointer resolution.
 fn two_vectors<T: Real>(
-    n: i64,
-    x: *const T,
-    incx: i64,
-    y: *const T,
-    incy: i64,
+    quick: bool,
+    (n, x, incx): (i64, *const T, i64),
+    (y, incy): (*const T, i64),
     op: impl FnOnce(&mut Engine, &Vector<T>, &Vector<T>) -> Result<()>,
 ) -> Result<()> {
-    if n > 0 {
+    if !quick {
         non_null(x, "x")?;
         non_null(y, "y")?;
     }
     with_engine(|e| {
         precision_available::<T>(e)?;
-        if n <= 0 {
+        if quick {
             return Ok(());
         }
         let x = e.vector(x, n, incx)?;
@@ -213,7 +219,7 @@ pub unsafe fn gemv<T: Real>(
     y: *mut T,
     incy: i64,
 ) -> Result<()> {
-    let quick = m == 0 || n == 0 || (alpha == T::ZERO && beta == T::ONE);
+    let quick = quick::gemv(m, n, alpha, beta);
     // A and x are read only when they contribute (reference BLAS).
     let reads_ax = !quick && alpha != T::ZERO;
     if reads_ax {
@@ -265,19 +271,19 @@ pub unsafe fn gemm<T: Real>(
     c: *mut T,
     ldc: i64,
 ) -> Result<()> {
-    let empty = m == 0 || n == 0;
+    let quick = quick::gemm(m, n, k, alpha, beta);
     // A and B are read only when they contribute (reference BLAS).
-    let reads_ab = !empty && k > 0 && alpha != T::ZERO;
+    let reads_ab = !quick && k > 0 && alpha != T::ZERO;
     if reads_ab {
         non_null(a, "A")?;
         non_null(b, "B")?;
     }
-    if !empty {
+    if !quick {
         non_null(c, "C")?;
     }
     with_engine(|e| {
         precision_available::<T>(e)?;
-        if empty {
+        if quick {
             return Ok(());
         }
         let ab = if reads_ab {
@@ -328,7 +334,7 @@ pub unsafe fn symm<T: Real>(
     beta: T,
     (c, ldc): (*mut T, i64),
 ) -> Result<()> {
-    let quick = m == 0 || n == 0 || (alpha == T::ZERO && beta == T::ONE);
+    let quick = quick::gemv(m, n, alpha, beta);
     let reads_ab = !quick && alpha != T::ZERO;
     if reads_ab {
         non_null(a, "A")?;
@@ -368,7 +374,7 @@ pub unsafe fn syrk<T: Real>(
     beta: T,
     (c, ldc): (*mut T, i64),
 ) -> Result<()> {
-    let quick = n == 0 || ((alpha == T::ZERO || k == 0) && beta == T::ONE);
+    let quick = quick::syrk(n, k, alpha, beta);
     let reads_ab = !quick && alpha != T::ZERO && k > 0;
     if reads_ab {
         non_null(a, "A")?;
@@ -419,7 +425,7 @@ pub unsafe fn triangular<T: Real>(
     (a, lda): (*const T, i64),
     (b, ldb): (*mut T, i64),
 ) -> Result<()> {
-    let quick = m == 0 || n == 0;
+    let quick = quick::triangular(m, n);
     let reads_a = !quick && alpha != T::ZERO;
     if reads_a {
         non_null(a, "A")?;

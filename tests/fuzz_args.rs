@@ -729,7 +729,12 @@ fn fuzz_saxpy(r: &mut Rng, c: &mut Case) {
     let alpha = r.scalar();
     c.what += &format!(" alpha={alpha}");
     let v = TwoVectors::new(r, c);
-    let verdict = v.verdict(c);
+    // alpha = 0 is a quick return: neither vector is looked at.
+    let verdict = if alpha == 0.0 {
+        Verdict::Runs
+    } else {
+        v.verdict(c)
+    };
     c.start();
     let (n, incx, incy, x, y) = (v.n, v.incx, v.incy, c.ptr(v.x), c.ptr(v.y));
     let got = unsafe {
@@ -983,8 +988,8 @@ fn fuzz_sscal(r: &mut Rng, c: &mut Case) {
     let (n, incx, alpha) = (r.int(f, -2, 40), r.int(f, -3, 3), r.scalar());
     c.what += &format!(" n={n} alpha={alpha} incx={incx}");
     let x = c.add(r, vspan(n, incx), false);
-    // n <= 0 or incx <= 0 does nothing (reference BLAS).
-    let active = n > 0 && incx > 0;
+    // n <= 0, incx <= 0 or alpha = 1 does nothing (reference BLAS, LAPACK 3.12).
+    let active = n > 0 && incx > 0 && alpha != 1.0;
     let verdict = if !active || c.usable(&[(x, vspan(n, incx))]) {
         Verdict::Runs
     } else {
@@ -1279,6 +1284,7 @@ type FortranGemm<T> = unsafe extern "C" fn(
 trait GemmPrecision: Copy + PartialEq + std::fmt::Display {
     const PRECISION: Precision;
     const ZERO: Self;
+    const ONE: Self;
     const API: ApiGemm<Self>;
     const CBLAS: CblasGemm<Self, c_int>;
     const FORTRAN: FortranGemm<Self>;
@@ -1302,6 +1308,7 @@ trait GemmPrecision: Copy + PartialEq + std::fmt::Display {
 impl GemmPrecision for f32 {
     const PRECISION: Precision = SINGLE;
     const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
     const API: ApiGemm<f32> = glblasSgemm;
     const CBLAS: CblasGemm<f32, c_int> = cblas_sgemm;
     const FORTRAN: FortranGemm<f32> = sgemm_;
@@ -1328,6 +1335,7 @@ impl GemmPrecision for f32 {
 impl GemmPrecision for f64 {
     const PRECISION: Precision = DOUBLE;
     const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
     const API: ApiGemm<f64> = glblasDgemm;
     const CBLAS: CblasGemm<f64, c_int> = cblas_dgemm;
     const FORTRAN: FortranGemm<f64> = dgemm_;
@@ -1386,10 +1394,11 @@ fn fuzz_gemm<T: GemmPrecision>(r: &mut Rng, c: &mut Case) {
         Err(info) => Some(info),
         Ok(_) => sgemm_info(cta, ctb, cm, cn, k, clda, cldb, ldc).map(|i| i + i32::from(f.cblas())),
     };
-    let empty = cm == 0 || cn == 0;
+    // The reference's quick return: C untouched, nothing read.
+    let quick = cm == 0 || cn == 0 || ((alpha == T::ZERO || k == 0) && beta == T::ONE);
     let reads_ab = k > 0 && alpha != T::ZERO;
     let mut needs = vec![];
-    if !empty {
+    if !quick {
         needs.push((cc, mspan(cm, cn, ldc)));
         if reads_ab {
             needs.extend([(ca, mspan(sa.0, sa.1, clda)), (cb, mspan(sb.0, sb.1, cldb))]);
@@ -1480,7 +1489,7 @@ fn fuzz_gemm<T: GemmPrecision>(r: &mut Rng, c: &mut Case) {
         }
     };
     c.check(got, verdict, |c| {
-        if empty {
+        if quick {
             return (Vec::new(), (0.0, 0.0));
         }
         // Without alpha*A*B the reference has no inner dimension (A and B are not read).
@@ -2363,7 +2372,8 @@ fn fuzz_isamax(r: &mut Rng, c: &mut Case) {
         }
     });
     let result = result_operand(r, c);
-    let active = n > 0 && incx > 0;
+    // One element is index 1 without reading x (reference BLAS).
+    let active = n > 1 && incx > 0;
     let verdict = reduction_verdict(c, (x, n, incx), active, result);
     c.start();
     let xp = c.ptr(x);
@@ -2382,7 +2392,7 @@ fn fuzz_isamax(r: &mut Rng, c: &mut Case) {
     };
     c.check(got, verdict, |c| {
         // The reference loop: the 1-based index of the first |x_i| greater than all before.
-        let mut index = 0;
+        let mut index = usize::from(n == 1 && incx > 0);
         if active {
             let (xs, un) = (c.data(x), n as usize);
             let mut max = xs[0].abs();

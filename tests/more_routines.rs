@@ -54,8 +54,13 @@ fn sscal_scales_and_ignores_nonpositive_increments() {
             "alpha = 0 multiplies, as the reference does"
         );
         assert_eq!(
-            glblasSscal(3, 1.0, std::ptr::null_mut(), 1),
+            glblasSscal(3, 2.0, std::ptr::null_mut(), 1),
             Status::InvalidValue
+        );
+        assert_eq!(
+            glblasSscal(3, 1.0, std::ptr::null_mut(), 1),
+            Status::Success,
+            "alpha = 1 is a quick return (LAPACK 3.12): x is not looked at"
         );
     }
 }

@@ -8,8 +8,8 @@ use std::fmt;
 use super::level3::{SymmArgs, SyrkArgs, TriArgs};
 use crate::engine::element::Real;
 use crate::engine::memory::is_device_address;
-use crate::routines;
 use crate::status::Result;
+use crate::{quick, routines};
 
 /// The routines, for routing thresholds and the profile.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -462,6 +462,22 @@ impl<T: Real> GemmArgs<T> {
         fault(info, g.layout)
     }
 
+    /// The column-major shapes (rows, cols) that A and B are stored as.
+    pub fn stored_ab(&self) -> [(i64, i64); 2] {
+        let (ta, tb) = (self.transa != Op::N, self.transb != Op::N);
+        let (m, n, k) = (self.m, self.n, self.k);
+        // A row-major matrix is stored as its transpose.
+        let row = self.layout == Layout::Row;
+        let a = if ta != row { (k, m) } else { (m, k) };
+        let b = if tb != row { (n, k) } else { (k, n) };
+        [a, b]
+    }
+
+    /// See [`quick::gemm`].
+    fn quick_return(&self) -> bool {
+        quick::gemm(self.m, self.n, self.k, self.alpha, self.beta)
+    }
+
     /// Computes the checked call on GL.
     ///
     /// # Safety
@@ -528,6 +544,11 @@ impl<T: Real> GemvArgs<T> {
         };
         fault(info, g.layout)
     }
+
+    /// See [`quick::gemv`].
+    fn quick_return(&self) -> bool {
+        quick::gemv(self.m, self.n, self.alpha, self.beta)
+    }
 }
 
 impl<T: Real> Args<T> {
@@ -541,6 +562,25 @@ impl<T: Real> Args<T> {
             Args::Trmm(t) | Args::Trsm(t) => t.check(),
             _ => Ok(()),
         }
+    }
+
+    /// Whether the (checked) call is one of the reference's quick returns, which touch no
+    /// operand: then the value it returns (0, or i?amax's 1-based index, as `run_gl` gives it).
+    pub fn quick_return(&self) -> Option<f64> {
+        let quick = match *self {
+            Args::Axpy { n, alpha, .. } => quick::axpy(n, alpha),
+            Args::Dot { n, .. } | Args::Copy { n, .. } | Args::Swap { n, .. } => quick::empty(n),
+            Args::Scal { n, alpha, incx, .. } => quick::scal(n, alpha, incx),
+            Args::Asum { n, incx, .. } => quick::asum(n, incx),
+            Args::Nrm2 { n, .. } => quick::nrm2(n),
+            Args::Iamax { n, incx, .. } => return quick::iamax(n, incx).map(|i| i as f64),
+            Args::Gemv(g) => g.quick_return(),
+            Args::Gemm(g) => g.quick_return(),
+            Args::Symm(s) => s.quick_return(),
+            Args::Syrk(s) => s.quick_return(),
+            Args::Trmm(t) | Args::Trsm(t) => t.quick_return(),
+        };
+        quick.then_some(0.0)
     }
 
     /// The layout of a level-2/3 call (Fortran for level 1, which has none).
@@ -670,6 +710,11 @@ impl Call {
     /// See [`Args::check`].
     pub fn check(&self) -> std::result::Result<(), Fault> {
         each_precision!(self, a => a.check())
+    }
+
+    /// See [`Args::quick_return`].
+    pub fn quick_return(&self) -> Option<f64> {
+        each_precision!(self, a => a.quick_return())
     }
 
     /// See [`Args::layout`].

@@ -9,8 +9,8 @@ use std::fmt;
 
 use super::call::{cblas_enums, fault, Fault, Layout, Op};
 use crate::engine::element::Real;
-use crate::routines;
 use crate::status::Result;
+use crate::{quick, routines};
 
 /// The two values a side, uplo or diag argument may take: the Fortran letters (upper case) and
 /// the CBLAS values of the same two, and what the reference CBLAS prints for anything else.
@@ -210,6 +210,21 @@ impl<T: Real> SymmArgs<T> {
         fault(info, self.layout)
     }
 
+    /// The order of A: m with A on the left, else n.
+    pub fn a_order(&self) -> i64 {
+        let (side, _, m, n) = self.column_major();
+        if side.is(b'L') {
+            m
+        } else {
+            n
+        }
+    }
+
+    /// See [`quick::gemv`]: symm's rule is gemv's.
+    pub(super) fn quick_return(&self) -> bool {
+        quick::gemv(self.m, self.n, self.alpha, self.beta)
+    }
+
     /// 2m²n (A on the left) or 2mn², as the reference counts them.
     pub(super) fn flops(&self) -> [i64; 4] {
         let ka = if self.side.is(b'R') { self.n } else { self.m };
@@ -346,6 +361,20 @@ impl<T: Real> SyrkArgs<T> {
         fault(info, self.layout)
     }
 
+    /// The column-major shape (rows, cols) that A (and B) are stored as.
+    pub fn a_shape(&self) -> (i64, i64) {
+        if self.column_major().1 == Op::N {
+            (self.n, self.k)
+        } else {
+            (self.k, self.n)
+        }
+    }
+
+    /// See [`quick::syrk`].
+    pub(super) fn quick_return(&self) -> bool {
+        quick::syrk(self.n, self.k, self.alpha, self.beta)
+    }
+
     /// n²k (syrk) or 2n²k (syr2k), as the reference counts them.
     pub(super) fn flops(&self) -> [i64; 4] {
         let products = if self.b.is_some() { 2 } else { 1 };
@@ -468,6 +497,21 @@ impl<T: Real> TriArgs<T> {
             (self.ldb < ld_min(m), 11),
         ]);
         fault(info, self.layout)
+    }
+
+    /// The order of A: m with A on the left, else n.
+    pub fn a_order(&self) -> i64 {
+        let (side, _, m, n) = self.column_major();
+        if side.is(b'L') {
+            m
+        } else {
+            n
+        }
+    }
+
+    /// See [`quick::triangular`].
+    pub(super) fn quick_return(&self) -> bool {
+        quick::triangular(self.m, self.n)
     }
 
     /// m²n (A on the left) or mn², as the reference counts them.

@@ -10,9 +10,12 @@
 //! - `xerbla.rs`: error exits.
 //! - `trace.rs`: `GLBLAS_TRACE` and `GLBLAS_PROFILE`.
 //! - `undo.rs`: putting back outputs a failed GL attempt partly updated.
+//! - `fpflags.rs`: the floating-point exceptions a GL computation could not raise.
+//! - `region.rs`: the elements of a host operand, for both.
 //!
-//! Every export goes through [`dispatch`]: check (error exit), route, run; when GL fails the
-//! CPU BLAS answers instead, and a warning is printed once.
+//! Every export goes through [`dispatch`]: check (error exit), the reference's quick returns
+//! (`crate::quick`: nothing routed, touched or forwarded), route, run; when GL fails the CPU
+//! BLAS answers instead, and a warning is printed once.
 
 use std::ffi::{c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -29,7 +32,9 @@ use undo::Snapshot;
 
 pub mod call;
 pub mod cpu;
+mod fpflags;
 pub mod level3;
+mod region;
 pub mod route;
 pub mod trace;
 pub mod undo;
@@ -79,31 +84,32 @@ impl Symbol {
     }
 }
 
-/// A symbol's return value: nothing, the result of dot, asum and nrm2 (`Call::run_gl` gives it
-/// in double, exactly the float of the `s` routines), or the index of i?amax.
+/// A symbol's return value: nothing, the result of dot, asum and nrm2 (`Call::run_gl` and
+/// `Call::quick_return` give it in double, exactly the float of the `s` routines), or the
+/// index of i?amax.
 pub trait Answer: Default {
-    fn from_gl(value: f64) -> Self;
+    fn from_value(value: f64) -> Self;
 }
 
 impl Answer for () {
-    fn from_gl(_: f64) {}
+    fn from_value(_: f64) {}
 }
 
 impl Answer for f32 {
-    fn from_gl(value: f64) -> f32 {
+    fn from_value(value: f64) -> f32 {
         value as f32
     }
 }
 
 impl Answer for f64 {
-    fn from_gl(value: f64) -> f64 {
+    fn from_value(value: f64) -> f64 {
         value
     }
 }
 
 /// Fortran i?amax's result: the 1-based index.
 impl Answer for std::ffi::c_int {
-    fn from_gl(value: f64) -> std::ffi::c_int {
+    fn from_value(value: f64) -> std::ffi::c_int {
         value as std::ffi::c_int
     }
 }
@@ -115,7 +121,7 @@ impl Answer for std::ffi::c_int {
 pub struct CblasIndex(pub usize);
 
 impl Answer for CblasIndex {
-    fn from_gl(value: f64) -> CblasIndex {
+    fn from_value(value: f64) -> CblasIndex {
         CblasIndex((value as usize).saturating_sub(1))
     }
 }
@@ -144,6 +150,9 @@ fn answer<R: Answer>(
         xerbla::report(sym, &fault, call.layout() == Layout::Row);
         return (R::default(), Outcome::Error(fault.info));
     }
+    if let Some(value) = call.quick_return() {
+        return (R::from_value(value), Outcome::Quick);
+    }
     let cpu = sym.cpu();
     let on_device = call.touches_device_memory();
     let failure = match (
@@ -153,7 +162,8 @@ fn answer<R: Answer>(
         (Route::Cpu(reason), Some(f)) => return (forward(f), Outcome::Cpu(reason)),
         (Route::GlUnavailable, _) => Error::new(Status::NotInitialized, "no GL device"),
         (Route::Gl(reason), _) | (Route::Cpu(reason), None) => {
-            // SAFETY: host operands, valid for the checked call.
+            // SAFETY: host operands, valid for the checked call (the CPU BLAS would read them
+            // too; without one, GL may refuse a NULL operand, which must not be read here).
             let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(call) });
             // SAFETY: the call passed the reference checks; operands are the caller's.
             let ran =
@@ -161,7 +171,13 @@ fn answer<R: Answer>(
                     Err(Error::new(Status::ExecutionFailed, "panic in a GL kernel"))
                 });
             match ran {
-                Ok(v) => return (R::from_gl(v), Outcome::Gl(reason)),
+                Ok(v) => {
+                    if !on_device {
+                        // SAFETY: the same call's host operands, which GL has just used.
+                        unsafe { fpflags::raise(call, v, saved.as_ref()) };
+                    }
+                    return (R::from_value(v), Outcome::Gl(reason));
+                }
                 Err(e) => {
                     if let Some(saved) = &saved {
                         // SAFETY: the same call's operands.

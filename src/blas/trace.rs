@@ -21,6 +21,8 @@ pub enum Outcome {
     Cpu(&'static str),
     /// Invalid argument: the parameter number reported to the error handler.
     Error(i32),
+    /// One of the reference's quick returns: nothing to compute, no operand touched.
+    Quick,
     /// Nothing could answer (GL failed and there was no CPU BLAS to fall back to).
     Unanswered(&'static str),
 }
@@ -66,6 +68,7 @@ pub fn record(sym: &Symbol, call: &Call, outcome: Outcome, elapsed: Duration) {
             Outcome::Gl(r) => ("gl", r.to_owned()),
             Outcome::Cpu(r) => ("cpu", r.to_owned()),
             Outcome::Error(info) => ("error", format!("param-{info}")),
+            Outcome::Quick => ("none", "quick-return".to_owned()),
             Outcome::Unanswered(r) => ("none", r.to_owned()),
         };
         // One write per line, so lines from several threads never interleave.
@@ -88,6 +91,7 @@ struct Counters {
     calls: AtomicU64,
     gl: AtomicU64,
     cpu: AtomicU64,
+    quick: AtomicU64,
     nanos: AtomicU64,
     flops: AtomicU64,
 }
@@ -97,6 +101,7 @@ static COUNTERS: [Counters; Routine::ALL.len()] = [const {
         calls: AtomicU64::new(0),
         gl: AtomicU64::new(0),
         cpu: AtomicU64::new(0),
+        quick: AtomicU64::new(0),
         nanos: AtomicU64::new(0),
         flops: AtomicU64::new(0),
     }
@@ -114,18 +119,20 @@ fn profile(routine: Routine, flops: u64, outcome: Outcome, elapsed: Duration) {
     match outcome {
         Outcome::Gl(_) => c.gl.fetch_add(1, Ordering::Relaxed),
         Outcome::Cpu(_) => c.cpu.fetch_add(1, Ordering::Relaxed),
+        Outcome::Quick => c.quick.fetch_add(1, Ordering::Relaxed),
         Outcome::Error(_) | Outcome::Unanswered(_) => 0,
     };
     c.nanos
         .fetch_add(elapsed.as_nanos() as u64, Ordering::Relaxed);
-    if !matches!(outcome, Outcome::Error(_)) {
+    // Neither an error nor a quick return computes anything (gemm with alpha = 0 would count).
+    if !matches!(outcome, Outcome::Error(_) | Outcome::Quick) {
         c.flops.fetch_add(flops, Ordering::Relaxed);
     }
 }
 
 extern "C" fn print_profile() {
     let mut table = String::from(
-        "glblas profile:\nroutine      calls       gl      cpu    time_ms    GFLOP/s\n",
+        "glblas profile:\nroutine      calls       gl      cpu    quick    time_ms    GFLOP/s\n",
     );
     for r in Routine::ALL {
         let c = &COUNTERS[r as usize];
@@ -140,11 +147,12 @@ extern "C" fn print_profile() {
             0.0
         };
         table += &format!(
-            "{:<8} {:>9} {:>8} {:>8} {:>10.3} {:>10.2}\n",
+            "{:<8} {:>9} {:>8} {:>8} {:>8} {:>10.3} {:>10.2}\n",
             r.name(),
             calls,
             c.gl.load(Ordering::Relaxed),
             c.cpu.load(Ordering::Relaxed),
+            c.quick.load(Ordering::Relaxed),
             nanos as f64 / 1e6,
             gflops
         );

@@ -3,52 +3,13 @@
 //! must then start again from the caller's values. Before a GL attempt that has a CPU BLAS to
 //! fall back to, the outputs the call reads before writing them (y of saxpy, x of sscal, both
 //! vectors of sswap, y or C when beta is not zero, only C's triangle for syrk and syr2k, B of trmm
-//! and trsm) are copied; on failure they are put back.
+//! and trsm) are copied; on failure they are put back. (The copy also tells `fpflags` what
+//! those outputs held before.)
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
 use super::call::{each_precision, Args, Call};
+use super::region::{self, Region};
 use crate::engine::element::Real;
-
-/// Elements `base[r + c*ld]` for r < rows, c < cols, of `size` bytes each: a matrix, or a
-/// vector (rows = 1, ld = its increment's magnitude; a negative increment addresses the same
-/// elements).
-struct Region {
-    base: *mut u8,
-    size: usize,
-    rows: usize,
-    cols: usize,
-    ld: usize,
-}
-
-impl Region {
-    fn vector<T: Real>(base: *mut T, n: i64, inc: i64) -> Region {
-        Region {
-            base: base.cast(),
-            size: T::SIZE as usize,
-            rows: 1,
-            cols: n.max(0) as usize,
-            ld: inc.unsigned_abs() as usize,
-        }
-    }
-
-    fn matrix<T: Real>(base: *mut T, (rows, cols): (i64, i64), ld: i64) -> Region {
-        Region {
-            base: base.cast(),
-            size: T::SIZE as usize,
-            rows: rows.max(0) as usize,
-            cols: cols.max(0) as usize,
-            ld: ld.max(0) as usize,
-        }
-    }
-
-    /// The first byte of each element.
-    fn elements(&self) -> impl Iterator<Item = *mut u8> + '_ {
-        (0..self.cols).flat_map(move |c| {
-            // SAFETY (of the caller's use): inside the operand the caller passed.
-            (0..self.rows).map(move |r| self.base.wrapping_add((c * self.ld + r) * self.size))
-        })
-    }
-}
 
 /// The saved bytes of a call's read-then-written outputs.
 pub struct Snapshot(Vec<(Region, Vec<u8>)>);
@@ -76,6 +37,13 @@ impl Snapshot {
         )
     }
 
+    /// The saved elements' values.
+    pub fn values(&self) -> impl Iterator<Item = f64> + '_ {
+        self.0
+            .iter()
+            .flat_map(|(r, values)| values.chunks_exact(r.size).map(region::value))
+    }
+
     /// Puts the saved values back.
     ///
     /// # Safety
@@ -92,7 +60,7 @@ impl Snapshot {
 
 impl<T: Real> Args<T> {
     /// The outputs the call reads before writing them.
-    fn read_outputs(&self) -> Vec<Region> {
+    pub(super) fn read_outputs(&self) -> Vec<Region> {
         match *self {
             Args::Axpy {
                 n, alpha, y, incy, ..

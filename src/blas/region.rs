@@ -1,0 +1,64 @@
+//! The elements of a host operand, whichever its precision: what the undo snapshot copies and
+//! the floating-point flags' scan reads.
+
+use crate::engine::element::Real;
+
+/// Elements `base[r + c*ld]` for r < rows, c < cols, of `size` bytes each: a matrix, or a
+/// vector (rows = 1, ld = its increment's magnitude; a negative increment addresses the same
+/// elements).
+pub(super) struct Region {
+    pub(super) base: *mut u8,
+    /// Bytes per element: 4 (float) or 8 (double).
+    pub(super) size: usize,
+    pub(super) rows: usize,
+    pub(super) cols: usize,
+    pub(super) ld: usize,
+}
+
+impl Region {
+    pub fn vector<T: Real>(base: *mut T, n: i64, inc: i64) -> Region {
+        Region {
+            base: base.cast(),
+            size: T::SIZE as usize,
+            rows: 1,
+            cols: n.max(0) as usize,
+            ld: inc.unsigned_abs() as usize,
+        }
+    }
+
+    pub fn matrix<T: Real>(base: *mut T, (rows, cols): (i64, i64), ld: i64) -> Region {
+        Region {
+            base: base.cast(),
+            size: T::SIZE as usize,
+            rows: rows.max(0) as usize,
+            cols: cols.max(0) as usize,
+            ld: ld.max(0) as usize,
+        }
+    }
+
+    /// The first byte of each element.
+    pub fn elements(&self) -> impl Iterator<Item = *mut u8> + '_ {
+        (0..self.cols).flat_map(move |c| {
+            // SAFETY (of the caller's use): inside the operand the caller passed.
+            (0..self.rows).map(move |r| self.base.wrapping_add((c * self.ld + r) * self.size))
+        })
+    }
+
+    /// Each element's value.
+    ///
+    /// # Safety
+    /// The region must be inside a readable host operand.
+    pub unsafe fn values(&self) -> impl Iterator<Item = f64> + '_ {
+        // SAFETY: an element of the operand, as the caller guarantees.
+        self.elements()
+            .map(|p| value(unsafe { std::slice::from_raw_parts(p, self.size) }))
+    }
+}
+
+/// The value of one element's bytes (a float's 4 or a double's 8, in native order).
+pub fn value(bytes: &[u8]) -> f64 {
+    match *bytes {
+        [a, b, c, d] => f64::from(f32::from_ne_bytes([a, b, c, d])),
+        _ => f64::from_ne_bytes(bytes.try_into().expect("an element of 4 or 8 bytes")),
+    }
+}
