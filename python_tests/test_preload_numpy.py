@@ -44,7 +44,6 @@ mantissa: its own error is 2^-11 of the fp64 bound) with eps = 2^-53.
 """
 
 import functools
-import json
 import os
 import subprocess
 import sys
@@ -55,8 +54,9 @@ import pytest
 import numpy_workload as wl
 import glblas
 from helpers import EPS
-from gl_device import doubles_on_gl, driver_env, routine_on_gl
+from gl_device import doubles_on_gl, routine_on_gl
 from reference import C_SAFETY, assert_close
+from workload_child import child_env, load_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKLOAD = os.path.join(HERE, "numpy_workload.py")
@@ -179,30 +179,13 @@ MODES = {
 }
 
 
-def child_env(extra):
-    """A fresh environment: nothing GLBLAS_*, LD_*, PYTHON* or EGL-related leaks in from ours,
-    but the GL configuration under test (gl_device.DRIVER_VARS)."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"),
-           "LC_ALL": "C.UTF-8", **driver_env()}
-    for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "TMPDIR"):
-        if k in os.environ:
-            env[k] = os.environ[k]
-    env.update(extra)
-    return env
-
-
 class Run:
     def __init__(self, interp, mode, out_dir, proc, cmd, env):
         self.interp, self.mode, self.cmd, self.env = interp, mode, cmd, env
         self.stderr = proc.stderr
         self.what = f"[{interp}/{mode}] " + " ".join(f"{k}={v}" for k, v in env.items()
                                                       if k.startswith(("GLBLAS", "LD_", "__EGL")))
-        assert proc.returncode == 0, (f"{self.what}: workload exited with {proc.returncode}\n"
-                                      f"stdout:\n{proc.stdout[-3000:]}\nstderr:\n{proc.stderr[-6000:]}")
-        with np.load(os.path.join(out_dir, "results.npz")) as z:
-            self.data = {k: z[k] for k in z.files}
-        with open(os.path.join(out_dir, "meta.json")) as f:
-            self.meta = json.load(f)
+        self.data, self.meta = load_results(self.what, proc, out_dir)
         self.parse_stderr()
 
     def result(self, case):

@@ -2,7 +2,8 @@
 # Installs what building and testing glblas needs on a fresh Debian/Ubuntu machine with a Rust
 # toolchain: the EGL/GL loaders and Mesa's software driver (llvmpipe) as the fallback device,
 # C and C++ compilers, EGL/GL headers and LeakSanitizer's runtime (liblsan0) for the C tests,
-# numpy and pytest for the Python tests, venv for the packaging test;
+# numpy and pytest for the Python tests, venv for the packaging test, pip's scipy (its wheel calls
+# its own OpenBLAS through scipy_-prefixed names, which the preload test checks glblas answers);
 # for the drop-in tests, a system BLAS (OpenBLAS, which Debian also installs as libblas.so.3), gfortran,
 # Debian's numpy (which calls the plain cblas_* names, where pip's numpy calls ILP64 ones), and the
 # reference BLAS with its own test programs (netlib's BLAS and CBLAS conformance suites), and the
@@ -16,6 +17,7 @@ if ! dpkg -s $packages >/dev/null 2>&1; then
   $sudo apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages
 fi
-if ! python3 -c 'import numpy, pytest' 2>/dev/null; then
-  python3 -m pip install -q numpy pytest
+if ! python3 -c 'import numpy, pytest, scipy' 2>/dev/null; then
+  # One resolution, so that scipy's wheel is one built for this numpy.
+  python3 -m pip install -q numpy pytest scipy
 fi

@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::ffi::c_char;
-
 use common::*;
 use glblas::blas::{cblas::*, fortran::*};
 
@@ -85,23 +83,14 @@ unsafe fn fortran_sgemm_with_lowercase_characters() {
     let b = fill((ldb * k) as usize, 5);
     let mut c = vec![f32::NAN; (ldc * n) as usize];
     let want = sgemm_ref(true, true, 6, 4, 3, 2.0, &a, 4, &b, 4, 0.0, &c, 8);
-    let (t, alpha, beta) = (b't' as c_char, 2.0f32, 0.0f32);
-    sgemm_(
-        &t,
-        &t,
-        &m,
-        &n,
-        &k,
-        &alpha,
-        a.as_ptr(),
-        &lda,
-        b.as_ptr(),
-        &ldb,
-        &beta,
-        c.as_mut_ptr(),
-        &ldc,
-        1,
-        1,
+    call_fortran_sgemm(
+        sgemm_,
+        [b't'; 2],
+        [m, n, k],
+        (2.0, 0.0),
+        (&a, lda),
+        (&b, ldb),
+        (&mut c, ldc),
     );
     // beta == 0: the NaNs in C are never read.
     assert_sgemm(&c, 8, 6, 4, 3, &want);

@@ -1,7 +1,8 @@
 //! The BLAS-compatible symbols, for programs that call BLAS unchanged (linked, or with glblas
-//! in `LD_PRELOAD`): CBLAS and the ILP64 names numpy's wheels call (`cblas.rs`), Fortran 77
-//! (`fortran.rs`). Unlike the glblas API they never return a status: they behave as the
-//! reference BLAS does, and each call is answered by GL or by the CPU BLAS.
+//! in `LD_PRELOAD`): CBLAS and the ILP64 names numpy's wheels call (`cblas.rs`), Fortran 77,
+//! also under the names of the OpenBLAS builds pip's scipy and numpy bundle (`fortran.rs`).
+//! Unlike the glblas API they never return a status: they behave as the reference BLAS does, and
+//! each call is answered by GL or by the CPU BLAS.
 //!
 //! - `call.rs`: a call in one common form: reference argument checks, flops, GL execution.
 //! - `level3.rs`: the same for symm, syrk, syr2k, trmm and trsm.
@@ -46,7 +47,14 @@ pub enum Family {
     Cblas,
     /// CBLAS with 64-bit integers, under the names numpy's wheels use.
     Ilp64,
-    Fortran,
+    /// Fortran 77 names, `<prefix><routine>_<suffix>`: the plain ones, and those of the wheels'
+    /// OpenBLAS builds (`fortran.rs`). The error handler is spelled alike, and its INFO has the
+    /// routines' integer width.
+    Fortran {
+        prefix: &'static str,
+        suffix: &'static str,
+        int64: bool,
+    },
 }
 
 /// One exported symbol: its name, routine and family, and its CPU BLAS definition once found.
@@ -111,6 +119,13 @@ impl Answer for f64 {
 impl Answer for std::ffi::c_int {
     fn from_value(value: f64) -> std::ffi::c_int {
         value as std::ffi::c_int
+    }
+}
+
+/// The same for the ILP64 Fortran names.
+impl Answer for i64 {
+    fn from_gl(value: f64) -> i64 {
+        value as i64
     }
 }
 
@@ -226,18 +241,21 @@ fn warn_once(e: &Error, has_cpu: bool) {
 
 /// Defines one exported BLAS-compatible function: `$call` builds its [`Call`] from the
 /// arguments, and the CPU BLAS's function of the same name and signature receives them
-/// unchanged.
+/// unchanged. Its symbol is `$name`, or `$name` between a prefix and a suffix.
 macro_rules! export {
-    ($family:ident, $routine:ident,
+    ($family:ident, $($rest:tt)*) => {
+        export!(["", ""] $crate::blas::Family::$family, $($rest)*);
+    };
+    ([$prefix:literal, $suffix:literal] $family:expr, $routine:ident,
      fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? = $call:expr) => {
         /// # Safety
         /// The arguments must be valid for the BLAS routine of this name.
-        #[no_mangle]
+        #[export_name = concat!($prefix, stringify!($name), $suffix)]
         pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
             static SYMBOL: $crate::blas::Symbol = $crate::blas::Symbol::new(
-                concat!(stringify!($name), "\0"),
+                concat!($prefix, stringify!($name), $suffix, "\0"),
                 $crate::blas::call::Routine::$routine,
-                $crate::blas::Family::$family,
+                $family,
             );
             type CpuFn = unsafe extern "C" fn($($ty),*) $(-> $ret)?;
             $crate::blas::dispatch(&SYMBOL, $call, |f| {

@@ -1,5 +1,6 @@
 //! Error exits. As in the reference BLAS, an invalid argument calls an error handler the program
-//! may define: `xerbla_` for the Fortran symbols, `cblas_xerbla` for the CBLAS ones. It is looked
+//! may define: `xerbla_` for the Fortran symbols (`scipy_xerbla_`, `scipy_xerbla_64_` for those
+//! spelled as in the wheels' OpenBLAS builds), `cblas_xerbla` for the CBLAS ones. It is looked
 //! up at call time, so the program's own takes precedence. A BLAS library's default handler is
 //! passed over, since the reference one stops the program: glblas prints the reference message
 //! itself and returns. Nothing here exits.
@@ -19,26 +20,36 @@ use crate::unlocked_io;
 #[allow(non_upper_case_globals)]
 pub static RowMajorStrg: AtomicI32 = AtomicI32::new(0);
 
-type FortranHandler = unsafe extern "C" fn(*const c_char, *const c_int, usize);
+type FortranHandler<I> = unsafe extern "C" fn(*const c_char, *const I, usize);
 type CblasHandler = unsafe extern "C" fn(c_int, *const c_char, *const c_char, ...);
 
 /// Reports `fault` of a call to `sym` the way the reference library does.
 pub fn report(sym: &Symbol, fault: &Fault, row_major: bool) {
     match sym.family {
-        Family::Fortran => fortran(sym.routine, fault.info),
+        Family::Fortran {
+            prefix,
+            suffix,
+            int64,
+        } => fortran(sym.routine, fault.info, [prefix, suffix], int64),
         Family::Cblas | Family::Ilp64 => cblas(sym, fault, row_major),
     }
 }
 
-fn fortran(routine: Routine, info: i32) {
+fn fortran(routine: Routine, info: i32, [prefix, suffix]: [&str; 2], int64: bool) {
     // The reference passes the routine's name blank-padded to six characters.
     let srname = format!("{:<6}", routine.name().to_uppercase());
-    match program_handler(c"xerbla_", c"sgemm_") {
-        Some(h) => {
-            // SAFETY: a handler with the reference XERBLA's gfortran signature.
-            let h: FortranHandler = unsafe { std::mem::transmute(h) };
-            unsafe { h(srname.as_ptr().cast(), &info, srname.len()) };
-        }
+    let spelled = |name: &str| CString::new(format!("{prefix}{name}_{suffix}")).unwrap_or_default();
+    match program_handler(&spelled("xerbla"), &spelled("sgemm")) {
+        // SAFETY: a handler with the reference XERBLA's gfortran signature, INFO as wide as the
+        // routines' integers.
+        Some(h) if int64 => unsafe {
+            let h: FortranHandler<i64> = std::mem::transmute(h);
+            h(srname.as_ptr().cast(), &i64::from(info), srname.len());
+        },
+        Some(h) => unsafe {
+            let h: FortranHandler<c_int> = std::mem::transmute(h);
+            h(srname.as_ptr().cast(), &info, srname.len());
+        },
         None => unlocked_io::to_stderr(&format!(
             " ** On entry to {} parameter number {info:2} had an illegal value\n",
             srname.trim_end()

@@ -678,3 +678,57 @@ pub fn build_handler(name: &str) -> PathBuf {
     );
     lib
 }
+
+/// A Fortran-convention sgemm (`sgemm_`, `scipy_sgemm_64_`, ...) with integers of type `I`.
+pub type FortranSgemm<I> = unsafe extern "C" fn(
+    *const std::ffi::c_char,
+    *const std::ffi::c_char,
+    *const I,
+    *const I,
+    *const I,
+    *const f32,
+    *const f32,
+    *const I,
+    *const f32,
+    *const I,
+    *const f32,
+    *mut f32,
+    *const I,
+    usize,
+    usize,
+);
+
+/// Calls `f` with trans characters `t`, dimensions m, n, k and leading dimensions lda, ldb, ldc
+/// passed by reference, as Fortran does.
+///
+/// # Safety
+/// The operands hold what the dimensions say.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn call_fortran_sgemm<I>(
+    f: FortranSgemm<I>,
+    t: [u8; 2],
+    [m, n, k]: [I; 3],
+    (alpha, beta): (f32, f32),
+    (a, lda): (&[f32], I),
+    (b, ldb): (&[f32], I),
+    (c, ldc): (&mut [f32], I),
+) {
+    let t = t.map(|c| c as std::ffi::c_char);
+    f(
+        &t[0],
+        &t[1],
+        &m,
+        &n,
+        &k,
+        &alpha,
+        a.as_ptr(),
+        &lda,
+        b.as_ptr(),
+        &ldb,
+        &beta,
+        c.as_mut_ptr(),
+        &ldc,
+        1,
+        1,
+    );
+}
