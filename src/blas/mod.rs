@@ -124,7 +124,7 @@ impl Answer for std::ffi::c_int {
 
 /// The same for the ILP64 Fortran names.
 impl Answer for i64 {
-    fn from_gl(value: f64) -> i64 {
+    fn from_value(value: f64) -> i64 {
         value as i64
     }
 }
