@@ -24,53 +24,52 @@ const ORDERS: [usize; 4] = [5, 13, 40, 130];
 /// Right-hand sides, as in the measurements.
 const RHS: usize = 15;
 
+/// glblasStrsm or glblasDtrsm.
+type Trsm<T> = unsafe extern "C" fn(
+    SideArg,
+    FillArg,
+    OperationArg,
+    DiagArg,
+    i32,
+    i32,
+    T,
+    *const T,
+    i32,
+    *mut T,
+    i32,
+) -> Status;
+
 trait El: Copy + Default + std::fmt::Debug {
     const U: f64;
     const NAME: &'static str;
+    const TRSM: Trsm<Self>;
     fn of(v: f64) -> Self;
     fn f(self) -> f64;
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn trsm(
-        how: (SideArg, FillArg, OperationArg, DiagArg),
-        m: i32,
-        n: i32,
-        alpha: Self,
-        a: *const Self,
-        lda: i32,
-        b: *mut Self,
-        ldb: i32,
-    ) -> Status;
 }
 
-macro_rules! el {
-    ($t:ty, $u:expr, $name:literal, $trsm:ident) => {
-        impl El for $t {
-            const U: f64 = $u;
-            const NAME: &'static str = $name;
-            fn of(v: f64) -> $t {
-                v as $t
-            }
-            fn f(self) -> f64 {
-                self as f64
-            }
-            unsafe fn trsm(
-                (side, uplo, trans, diag): (SideArg, FillArg, OperationArg, DiagArg),
-                m: i32,
-                n: i32,
-                alpha: $t,
-                a: *const $t,
-                lda: i32,
-                b: *mut $t,
-                ldb: i32,
-            ) -> Status {
-                $trsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
-            }
-        }
-    };
+impl El for f32 {
+    const U: f64 = EPS;
+    const NAME: &'static str = "single";
+    const TRSM: Trsm<f32> = glblasStrsm;
+    fn of(v: f64) -> f32 {
+        v as f32
+    }
+    fn f(self) -> f64 {
+        f64::from(self)
+    }
 }
 
-el!(f32, EPS, "single", glblasStrsm);
-el!(f64, EPS64, "double", glblasDtrsm);
+impl El for f64 {
+    const U: f64 = EPS64;
+    const NAME: &'static str = "double";
+    const TRSM: Trsm<f64> = glblasDtrsm;
+    fn of(v: f64) -> f64 {
+        v
+    }
+    fn f(self) -> f64 {
+        self
+    }
+}
 
 /// A standard normal value (Box-Muller) from two uniform ones in [-1, 1).
 fn normal(u: &[f64]) -> f64 {
@@ -242,8 +241,11 @@ fn ratio<T: El>(
     let pa = da.as_ref().map_or(sa.as_ptr(), |d| d.0.cast_const().cast());
     let pb = db.as_ref().map_or(sb.as_mut_ptr(), |d| d.0.cast());
     let s = unsafe {
-        T::trsm(
-            how,
+        (T::TRSM)(
+            side,
+            uplo,
+            trans,
+            diag,
             m as i32,
             n as i32,
             T::of(alpha),
