@@ -3,10 +3,11 @@
 //! |alpha·B - op(A)·X| / (|op(A)||X| + |alpha·B|) over the elements, which may be at most
 //! 30·(order+1)·u. Substitution, in any order of its sums, is within about (order+1)·u (Higham,
 //! Accuracy and Stability of Numerical Algorithms, 8.1); a product with an explicitly inverted
-//! block is not, however accurate the inverse: on these matrices it reached hundreds of u at
-//! order 5. Every side, triangle, transposition and diagonal, in single precision and in double
-//! where the device computes in double, host and device operands, orders inside one diagonal
-//! block and across several.
+//! block is not, however accurate the inverse: on these matrices the ratio berr/((order+1)·u)
+//! reached 55-71 at order 13 (condition 0.1/u) and 2.5·10^7 on random triangles of order 40,
+//! where substitution stays below 0.25. Every side, triangle, transposition and diagonal, in
+//! single precision and in double where the device computes in double, host and device
+//! operands, orders inside one diagonal block and across several.
 
 mod common;
 
