@@ -7,14 +7,14 @@ QUICK = ("none", "quick-return")
 
 
 def routine(symbol):
-    """The routine without precision or interface: cblas_sgemm, dgemm_, scipy_cblas_isamax64_
-    -> gemm, gemm, iamax; nrm2 and syr2k keep their digit."""
+    """The routine without precision or interface: cblas_sgemm, dgemm_, scipy_cblas_isamax64_,
+    scipy_dgemm_64_ -> gemm, gemm, iamax, gemm; nrm2 and syr2k keep their digit."""
     name = symbol
     for prefix in ("scipy_", "cblas_"):
         name = name[len(prefix):] if name.startswith(prefix) else name
     name = name.rstrip("_")
     if name.endswith("64"):
-        name = name[:-2]
+        name = name[:-2].rstrip("_")
     if name.startswith(("isamax", "idamax")):
         return "iamax"
     return name[1:]
