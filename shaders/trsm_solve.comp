@@ -74,12 +74,15 @@ void main() {
     // backward, S being lower triangular in that order whichever S is; B's offset of the p-th
     // is (first + p*step)*uBRow.
     int step = lower ? 1 : -1;
-    int first = lower ? uFirst : uFirst + uSize - 1;
-    for (int p = 0; p < uSize; p += 4) {
+    // The loop's count from a uniform alone would have zink compile a variant per size and run
+    // a stale one (compute.glsl).
+    int size = DYNAMIC(uSize);
+    int first = lower ? uFirst : uFirst + size - 1;
+    for (int p = 0; p < size; p += 4) {
         // Rows past the block's end are its last row again (inside the stored triangle for
         // every solved row); their results are dropped.
-        bvec4 valid = lessThan(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(uSize));
-        ivec4 rows = first + step * min(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(uSize - 1));
+        bvec4 valid = lessThan(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(size));
+        ivec4 rows = first + step * min(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(size - 1));
         ivec4 at = rows * uBRow;
         LOAD(x) LOAD(y) LOAD(z) LOAD(w)
         for (int q = 0; q < p; q++) {
