@@ -1,6 +1,6 @@
 //! The Level 3 routines beyond gemm through the glblas API, in single and double precision:
 //! symm, syrk, syr2k, trmm and trsm over every side, triangle, transposition and diagonal, odd
-//! sizes (trsm's over two, three and four of its 128-row diagonal blocks, which its recursive
+//! sizes (trsm's over two to seven of its diagonal blocks, of 64 or 128 rows, which its recursive
 //! solve splits evenly or not), padded leading dimensions and the unstored triangle holding NaN
 //! (never read), the other triangle of C and the padding of outputs holding sentinels (never
 //! written), and host, device and mixed placements. The reference is a double computation with
