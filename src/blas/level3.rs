@@ -129,6 +129,16 @@ fn sided(layout: Layout, side: Flag, uplo: Flag, [m, n]: [i64; 2]) -> (Flag, Fla
 /// A matrix operand and its leading dimension.
 type Operand<P, I = i64> = (P, I);
 
+/// The order of symm's, trmm's or trsm's A, from the column-major call's (side, uplo, m, n): m
+/// with A on the left, else n.
+fn order_of_a((side, _, m, n): (Flag, Flag, i64, i64)) -> i64 {
+    if side.is(b'L') {
+        m
+    } else {
+        n
+    }
+}
+
 /// The arguments of ssymm (`T = f32`) or dsymm: C := alpha*A*B + beta*C (side L) or
 /// alpha*B*A + beta*C (side R), A symmetric.
 #[derive(Clone, Copy, Debug)]
@@ -197,7 +207,7 @@ impl<T: Real> SymmArgs<T> {
             ],
         )?;
         let (side, uplo, m, n) = self.column_major();
-        let nrowa = if side.is(b'L') { m } else { n };
+        let nrowa = order_of_a((side, uplo, m, n));
         let info = first(&[
             (!matches!(side, Flag::Is(_)), 1),
             (!matches!(uplo, Flag::Is(_)), 2),
@@ -212,12 +222,7 @@ impl<T: Real> SymmArgs<T> {
 
     /// The order of A: m with A on the left, else n.
     pub fn a_order(&self) -> i64 {
-        let (side, _, m, n) = self.column_major();
-        if side.is(b'L') {
-            m
-        } else {
-            n
-        }
+        order_of_a(self.column_major())
     }
 
     /// See [`quick::gemv`]: symm's rule is gemv's.
@@ -485,7 +490,7 @@ impl<T: Real> TriArgs<T> {
             ],
         )?;
         let (side, uplo, m, n) = self.column_major();
-        let nrowa = if side.is(b'L') { m } else { n };
+        let nrowa = order_of_a((side, uplo, m, n));
         let info = first(&[
             (!matches!(side, Flag::Is(_)), 1),
             (!matches!(uplo, Flag::Is(_)), 2),
@@ -501,12 +506,7 @@ impl<T: Real> TriArgs<T> {
 
     /// The order of A: m with A on the left, else n.
     pub fn a_order(&self) -> i64 {
-        let (side, _, m, n) = self.column_major();
-        if side.is(b'L') {
-            m
-        } else {
-            n
-        }
+        order_of_a(self.column_major())
     }
 
     /// See [`quick::triangular`].

@@ -168,11 +168,10 @@ pub fn trsm<T: Real>(
     // Forward from the first block when the solve runs along op(A)'s lower triangle (from the
     // left) or its upper one (from the right); backward otherwise.
     let forward = ((fill == Triangle::Lower) != trans) != right;
-    let (block, on_host) = if super::compute_available(e) {
-        (COMPUTE_BLOCK, None)
+    let on_host = if super::compute_available(e) {
+        None
     } else {
-        let blocks = diagonal_blocks_on_host(e, &a, fill, right != trans)?;
-        (HOST_BLOCK, Some(blocks))
+        Some(diagonal_blocks_on_host(e, &a, fill, right != trans)?)
     };
     if alpha != T::ONE {
         run(
@@ -194,13 +193,12 @@ pub fn trsm<T: Real>(
         trans,
         forward,
         unit,
-        block,
         a,
         b,
         xt,
         on_host,
     };
-    solve.blocks(e, 0, diagonal_blocks(a.rows, block))?;
+    solve.blocks(e, 0, diagonal_blocks(a.rows, solve.block_side()))?;
     if let Mem::Host(_) = host_b.mem {
         // From the copy `on_device` made.
         copy_out(e, &b, &host_b, None)?;
@@ -247,8 +245,6 @@ struct Solve<T: Real> {
     /// Whether block 0 is solved first (it needs no other block), else the last one.
     forward: bool,
     unit: bool,
-    /// Rows (or columns) of a diagonal block.
-    block: i64,
     a: Matrix<T>,
     b: Matrix<T>,
     /// From the left, on the compute pipeline: X^T, which each block's solve writes besides X
@@ -261,7 +257,7 @@ struct Solve<T: Real> {
 }
 
 impl<T: Real> Solve<T> {
-    /// Solves blocks `p0..p1` of X (`block` rows of it from the left, columns from the
+    /// Solves blocks `p0..p1` of X (`block_side` rows of it from the left, columns from the
     /// right), the blocks before them in the solve's order already solved and taken out of B.
     /// Recursively: the half solved first, then one gemm takes its part out of the other half,
     /// then that half. Halving rather than going block by block gives the same gemm flops in
@@ -431,9 +427,19 @@ impl<T: Real> Solve<T> {
         e.write(b.mem.advance(first), &stretch)
     }
 
+    /// Rows (or columns) of a diagonal block: `HOST_BLOCK` where they are solved on the host.
+    fn block_side(&self) -> i64 {
+        if self.on_host.is_some() {
+            HOST_BLOCK
+        } else {
+            COMPUTE_BLOCK
+        }
+    }
+
     /// The rows (or columns) of X in blocks `p0..p1`.
     fn span(&self, (p0, p1): (i64, i64)) -> (i64, i64) {
-        (p0 * self.block, (p1 * self.block).min(self.a.rows))
+        let block = self.block_side();
+        (p0 * block, (p1 * block).min(self.a.rows))
     }
 
     /// op(A)'s rows r0..r1 and columns c0..c1 as a stored block and its transposition.
