@@ -184,11 +184,7 @@ impl Barriers {
         if !(self.settle_writes && state.unsettled) {
             return;
         }
-        // SAFETY: the context is current; `wait` deletes the fence. Without one (out of memory)
-        // or with a failed wait (a lost context), there is nothing more to do.
-        if let Ok(f) = unsafe { gl.fence_sync(glow::SYNC_GPU_COMMANDS_COMPLETE, 0) } {
-            let _ = super::staging::wait(gl, f);
-        }
+        super::staging::finish(gl);
         state.unsettled = false;
     }
 

@@ -99,10 +99,19 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
     engine.units.end_call(&engine.ctx.gl, &engine.ext);
     engine.ext.scenes.release(&engine.ctx.gl, false);
     // A GL error the kernel did not check itself still fails the call.
-    match (result, check_gl(&engine.ctx.gl, "call")) {
+    let result = match (result, check_gl(&engine.ctx.gl, "call")) {
         (Ok(v), Ok(())) => Ok(v),
         (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+    };
+    if result.is_err() {
+        // The launches a failed call made before it failed may still be running: the CPU BLAS
+        // answers the call next, from the caller's operands, which no launch may write after
+        // that; and zink runs them on lavapipe's queue thread, compiling their shaders in LLVM,
+        // which crashes the process if it exits meanwhile (a fence made later, at exit, on
+        // another thread, does not wait for them there).
+        staging::finish(&engine.ctx.gl);
     }
+    result
 }
 
 /// Creates the engine if there is none, retrying after an earlier failure.

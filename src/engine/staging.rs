@@ -362,6 +362,15 @@ impl Staging {
     }
 }
 
+/// Waits for the device to finish every command sent so far (none, without a fence: out of
+/// memory, or a lost context).
+pub fn finish(gl: &glow::Context) {
+    // SAFETY: the context is current; `wait` deletes the fence.
+    if let Ok(f) = unsafe { gl.fence_sync(glow::SYNC_GPU_COMMANDS_COMPLETE, 0) } {
+        let _ = wait(gl, f);
+    }
+}
+
 /// Waits for fence `f` (flushing the commands before it) and deletes it.
 pub fn wait(gl: &glow::Context, f: glow::Fence) -> Result<()> {
     let result = match wait_status(gl, f) {
