@@ -115,6 +115,19 @@ impl Rng {
         }
     }
 
+    /// An increment: as `int`, but never one whose byte stride wraps past 64 bits (i64::MAX,
+    /// i64::MIN), which the BLAS names read as the increment it wraps to
+    /// (`tests/wrapped_increments.rs`); the largest that does not stands for it, its extent still
+    /// past 64 bits.
+    fn inc(&mut self, f: Iface) -> i64 {
+        let v = self.int(f, -3, 3);
+        if v.checked_mul(8).is_some() {
+            v
+        } else {
+            v.signum() * (i64::MAX / 8)
+        }
+    }
+
     /// alpha or beta: the values with special meanings, or any.
     fn scalar(&mut self) -> f32 {
         match self.below(6) {
@@ -674,7 +687,7 @@ struct TwoVectors {
 impl TwoVectors {
     fn new(r: &mut Rng, c: &mut Case) -> TwoVectors {
         let f = c.iface;
-        let (n, incx, incy) = (r.int(f, -2, 40), r.int(f, -3, 3), r.int(f, -3, 3));
+        let (n, incx, incy) = (r.int(f, -2, 40), r.inc(f), r.inc(f));
         c.what += &format!(" n={n} incx={incx} incy={incy}");
         let x = c.add(r, vspan(n, incx), false);
         let y = c.add(r, vspan(n, incy), false);
@@ -935,7 +948,7 @@ fn fuzz_reduction(
     value: fn(&[f32], usize, i64) -> (f64, f64),
 ) {
     let f = c.iface;
-    let (n, incx) = (r.int(f, -2, 40), r.int(f, -3, 3));
+    let (n, incx) = (r.int(f, -2, 40), r.inc(f));
     c.what += &format!(" n={n} incx={incx}");
     let x = c.add(r, vspan(n, incx), false);
     let result = result_operand(r, c);
@@ -985,7 +998,7 @@ fn fuzz_sasum(r: &mut Rng, c: &mut Case) {
 
 fn fuzz_sscal(r: &mut Rng, c: &mut Case) {
     let f = c.iface;
-    let (n, incx, alpha) = (r.int(f, -2, 40), r.int(f, -3, 3), r.scalar());
+    let (n, incx, alpha) = (r.int(f, -2, 40), r.inc(f), r.scalar());
     c.what += &format!(" n={n} alpha={alpha} incx={incx}");
     let x = c.add(r, vspan(n, incx), false);
     // n <= 0, incx <= 0 or alpha = 1 does nothing (reference BLAS, LAPACK 3.12).
@@ -1101,7 +1114,7 @@ fn fuzz_sgemv(r: &mut Rng, c: &mut Case) {
     let layout = r.layout();
     let trans = r.op(f);
     let (m, n) = (r.int(f, -1, 9), r.int(f, -1, 9));
-    let (incx, incy) = (r.int(f, -3, 3), r.int(f, -3, 3));
+    let (incx, incy) = (r.inc(f), r.inc(f));
     let (alpha, beta) = (r.scalar(), r.scalar());
     let t = f.transposed(trans);
     // The column-major call this is: row-major A is the transpose (M and N exchanged).
@@ -2345,7 +2358,7 @@ fn fuzz_snrm2(r: &mut Rng, c: &mut Case) {
 
 fn fuzz_isamax(r: &mut Rng, c: &mut Case) {
     let f = c.iface;
-    let (n, incx) = (r.int(f, -2, 40), r.int(f, -3, 3));
+    let (n, incx) = (r.int(f, -2, 40), r.inc(f));
     c.what += &format!(" n={n} incx={incx}");
     // Some NaN (never the largest, but kept as element 1) and some ties (the first one wins).
     let (nans, ties) = (

@@ -637,6 +637,70 @@ impl<T: Real> Args<T> {
         ptrs.iter().any(|&p| p != 0 && is_device_address(p))
     }
 
+    /// The call with each vector's increment as its byte stride wraps (see [`addressed`]).
+    pub fn as_addressed(&self) -> Args<T> {
+        fn wrap<T: Real, P: Copy>(p: &mut P, n: i64, inc: &mut i64, at: fn(P, isize) -> P) {
+            let (start, step) = addressed::<T>(n, *inc);
+            *p = at(*p, start);
+            *inc = step;
+        }
+        let c = |p: *const T, o| p.wrapping_offset(o);
+        let m = |p: *mut T, o| p.wrapping_offset(o);
+        let mut a = *self;
+        match &mut a {
+            Args::Axpy {
+                n,
+                x,
+                incx,
+                y,
+                incy,
+                ..
+            }
+            | Args::Copy {
+                n,
+                x,
+                incx,
+                y,
+                incy,
+            } => {
+                wrap::<T, _>(x, *n, incx, c);
+                wrap::<T, _>(y, *n, incy, m);
+            }
+            Args::Dot {
+                n,
+                x,
+                incx,
+                y,
+                incy,
+            } => {
+                wrap::<T, _>(x, *n, incx, c);
+                wrap::<T, _>(y, *n, incy, c);
+            }
+            Args::Swap {
+                n,
+                x,
+                incx,
+                y,
+                incy,
+            } => {
+                wrap::<T, _>(x, *n, incx, m);
+                wrap::<T, _>(y, *n, incy, m);
+            }
+            Args::Scal { n, x, incx, .. } => wrap::<T, _>(x, *n, incx, m),
+            Args::Asum { n, x, incx } | Args::Nrm2 { n, x, incx } | Args::Iamax { n, x, incx } => {
+                wrap::<T, _>(x, *n, incx, c)
+            }
+            Args::Gemv(g) => {
+                let (t, rows, cols) = g.column_major();
+                let (x_len, y_len) = if t { (rows, cols) } else { (cols, rows) };
+                wrap::<T, _>(&mut g.x, x_len, &mut g.incx, c);
+                wrap::<T, _>(&mut g.y, y_len, &mut g.incy, m);
+            }
+            Args::Gemm(_) | Args::Symm(_) | Args::Syrk(_) | Args::Trmm(_) | Args::Trsm(_) => {}
+        }
+        a
+    }
+
     /// Computes the (checked) call on GL; the value is the result of dot, asum and nrm2 (in
     /// double, exactly the single-precision result for the `s` routines), or iamax's 1-based
     /// index.
@@ -695,6 +759,27 @@ impl<T: Real> Args<T> {
     }
 }
 
+/// A vector of `n` elements whose increment's byte stride overflows 64 bits, read as the vector
+/// of the increment that stride wraps to. Every CPU BLAS addresses element i at x + i·inc·size
+/// modulo 2^64, and numpy's ILP64 linalg relies on it: it passes such increments for reversed
+/// arrays (the negative byte stride divided by the element size as unsigned: 2^61 − 4 for −4
+/// doubles). Returns where the vector starts, in elements from x (its far end where the
+/// increment is negative, as BLAS counts a negative increment), and the increment; the call is
+/// then the reference's with that increment, quick returns included (asum, iamax and scal do
+/// nothing with a negative one). Any other vector is as given.
+fn addressed<T: Real>(n: i64, inc: i64) -> (isize, i64) {
+    if n <= 1 || inc.checked_mul(T::SIZE).is_some() {
+        return (0, inc);
+    }
+    let step = inc.wrapping_mul(T::SIZE) / T::SIZE;
+    let start = if step < 0 {
+        (n - 1).wrapping_mul(step)
+    } else {
+        0
+    };
+    (start as isize, step)
+}
+
 /// Runs `$body` with `$a` bound to the call's `Args`, whichever its precision.
 macro_rules! each_precision {
     ($call:expr, $a:ident => $body:expr) => {
@@ -710,6 +795,14 @@ impl Call {
     /// See [`Args::check`].
     pub fn check(&self) -> std::result::Result<(), Fault> {
         each_precision!(self, a => a.check())
+    }
+
+    /// See [`Args::as_addressed`].
+    pub fn as_addressed(&self) -> Call {
+        match self {
+            Call::Single(a) => Call::Single(a.as_addressed()),
+            Call::Double(a) => Call::Double(a.as_addressed()),
+        }
     }
 
     /// See [`Args::quick_return`].

@@ -165,6 +165,7 @@ fn answer<R: Answer>(
         xerbla::report(sym, &fault, call.layout() == Layout::Row);
         return (R::default(), Outcome::Error(fault.info));
     }
+    let call = &call.as_addressed();
     if let Some(value) = call.quick_return() {
         return (R::from_value(value), Outcome::Quick);
     }
