@@ -459,14 +459,19 @@ pub unsafe fn cblas_sgemm_packed(
 
 /// Runs `work(t)` on `threads` threads at once and waits for all of them, failing if one
 /// panics or if they are not all done within `limit` (a deadlock fails instead of hanging).
+/// Done, they are joined: one not joined may still be running its thread-local destructors
+/// (EGL's and the CPU BLAS's among them) when the process exits, and concurrency_blas once died
+/// at exit, after passing, with "double free or corruption" (the exit of a program that does
+/// not join its threads, not what these tests are after).
 pub fn on_threads(threads: usize, limit: std::time::Duration, work: fn(usize)) {
     let (done, finished) = std::sync::mpsc::channel();
+    let mut handles = Vec::new();
     for t in 0..threads {
         let done = done.clone();
-        std::thread::spawn(move || {
+        handles.push(std::thread::spawn(move || {
             work(t);
             done.send(t).expect("the test is waiting");
-        });
+        }));
     }
     drop(done);
     let deadline = std::time::Instant::now() + limit;
@@ -477,6 +482,9 @@ pub fn on_threads(threads: usize, limit: std::time::Duration, work: fn(usize)) {
         finished
             .recv_timeout(left)
             .expect("every thread finishes its work in time (no deadlock, no failure)");
+    }
+    for h in handles {
+        h.join().expect("a thread that finished its work");
     }
 }
 
