@@ -1,0 +1,43 @@
+"""The real clients' own test suites, run with glblas preloaded and GL answering: LAPACK's
+testers, numpy's and scipy's test modules, ScaLAPACK's testers under MPI. Each runs in processes
+of its own, on the GL configuration of this process's environment (scripts/drivers.sh), with
+``GLBLAS_BACKEND=gl`` and ``GLBLAS_PROFILE=1``; the profile tables they print at exit show what
+GL answered."""
+
+import os
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LIB = os.environ.get("GLBLAS_LIBRARY", str(ROOT / "target" / "release" / "libglblas.so"))
+sys.path.insert(0, str(ROOT / "python_tests"))
+
+from gl_device import is_glblas_setting  # noqa: E402
+
+PROFILE_ROW = re.compile(r"^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+[\d.]+\s+[\d.]+$")
+
+
+def plain_env(**extra):
+    """This process's environment without glblas: no preload, no glblas setting."""
+    env = {k: v for k, v in os.environ.items() if not is_glblas_setting(k) and k != "LD_PRELOAD"}
+    env.update(extra)
+    return env
+
+
+def preload_env(**extra):
+    """The same with glblas preloaded, GL answering every call it can, and the profile on."""
+    return plain_env(LD_PRELOAD=LIB, GLBLAS_BACKEND="gl", GLBLAS_PROFILE="1", **extra)
+
+
+def profile(text):
+    """The profile tables in `text` (one per process), added up: {routine: (calls, gl, cpu,
+    quick)}."""
+    total = {}
+    for line in text.splitlines():
+        m = PROFILE_ROW.match(line.strip())
+        if m:
+            counts = tuple(int(g) for g in m.groups()[1:])
+            old = total.get(m.group(1), (0, 0, 0, 0))
+            total[m.group(1)] = tuple(a + b for a, b in zip(old, counts))
+    return total
