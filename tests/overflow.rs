@@ -420,7 +420,8 @@ fn ilp64_sgemm_with_leading_dimensions_past_u32() {
 }
 
 /// ILP64 extents beyond 64-bit arithmetic (n*inc or ld*n past 2^63) are refused, never wrapped
-/// to a small extent: nothing is touched and sdot returns 0.
+/// to a small extent: nothing is touched and sdot returns 0. (An increment whose byte stride
+/// itself wraps is the increment it wraps to: `tests/wrapped_increments.rs`.)
 #[test]
 fn ilp64_extents_past_64_bits_are_refused() {
     gl_only();
@@ -435,7 +436,7 @@ fn ilp64_extents_past_64_bits_are_refused() {
     unsafe {
         assert_eq!(scipy_cblas_sdot64_(n, x.ptr(0), inc, y.ptr(0), 1), 0.0);
         scipy_cblas_saxpy64_(n, 1.0, x.ptr(0), 1, y.ptr(0), inc);
-        scipy_cblas_scopy64_(n, x.ptr(0), i64::MIN, y.ptr(0), 1);
+        scipy_cblas_scopy64_(n, x.ptr(0), inc, y.ptr(0), 1);
         scipy_cblas_sgemm64_(
             102,
             111,
