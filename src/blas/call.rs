@@ -523,6 +523,16 @@ impl<T: Real> GemvArgs<T> {
         }
     }
 
+    /// Elements of x: the columns of op(A).
+    pub fn x_len(&self) -> i64 {
+        let (t, m, n) = self.column_major();
+        if t {
+            m
+        } else {
+            n
+        }
+    }
+
     /// Elements of y: the rows of op(A).
     pub fn y_len(&self) -> i64 {
         let (t, m, n) = self.column_major();
@@ -691,8 +701,7 @@ impl<T: Real> Args<T> {
                 wrap::<T, _>(x, *n, incx, c)
             }
             Args::Gemv(g) => {
-                let (t, rows, cols) = g.column_major();
-                let (x_len, y_len) = if t { (rows, cols) } else { (cols, rows) };
+                let (x_len, y_len) = (g.x_len(), g.y_len());
                 wrap::<T, _>(&mut g.x, x_len, &mut g.incx, c);
                 wrap::<T, _>(&mut g.y, y_len, &mut g.incy, m);
             }

@@ -127,9 +127,8 @@ impl<T: Real> Args<T> {
             } => (vec![v(x, n, incx), v(y, n, incy)], vec![]),
             Args::Asum { n, x, incx } | Args::Nrm2 { n, x, incx } => (vec![v(x, n, incx)], vec![]),
             Args::Gemv(g) if g.alpha != T::ZERO => {
-                let (t, rows, cols) = g.column_major();
-                let lenx = if t { rows } else { cols };
-                let read = vec![m(g.a, (rows, cols), g.lda), v(g.x, lenx, g.incx)];
+                let (_, rows, cols) = g.column_major();
+                let read = vec![m(g.a, (rows, cols), g.lda), v(g.x, g.x_len(), g.incx)];
                 (read, vec![g.alpha, g.beta])
             }
             Args::Gemv(g) => (vec![], vec![g.alpha, g.beta]),
