@@ -13,8 +13,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LIB = os.environ.get("GLBLAS_LIBRARY", str(ROOT / "target" / "release" / "libglblas.so"))
 sys.path.insert(0, str(ROOT / "python_tests"))
 
-from gl_device import is_glblas_setting  # noqa: E402
+from gl_device import is_glblas_setting, routine_on_gl  # noqa: E402
 
+LAPACK_DIR = "/usr/lib/x86_64-linux-gnu/lapack"  # liblapack3's liblapack.so.3, liblapack-test's
+BLAS_DIR = "/usr/lib/x86_64-linux-gnu/blas"  # the reference libblas.so.3 (libblas3)
 PROFILE_ROW = re.compile(r"^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+[\d.]+\s+[\d.]+$")
 
 
@@ -41,3 +43,32 @@ def profile(text):
             old = total.get(m.group(1), (0, 0, 0, 0))
             total[m.group(1)] = tuple(a + b for a, b in zip(old, counts))
     return total
+
+
+def standard_input(name):
+    """The lines of one of LAPACK's standard tester inputs."""
+    path = os.path.join(LAPACK_DIR, name)
+    assert os.path.exists(path), f"{path} missing: the test script installs liblapack-test"
+    with open(path) as f:
+        return f.read().splitlines()
+
+
+def with_paths(lines, keep):
+    """A linear-equation tester input with only the paths (`GE`, `TR`, ...) `keep` accepts."""
+    first = next(i for i, line in enumerate(lines) if line[1:3] == "GE")
+    return lines[:first] + [line for line in lines[first:] if keep(line[1:3])]
+
+
+def mpi_env(env):
+    """`env` for mpirun, which Open MPI refuses to run as root unless told it may."""
+    if os.getuid() == 0:
+        return dict(env, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    return env
+
+
+def assert_answered(counts, routine):
+    """`routine` was called, and every call but the quick returns was answered by GL, or by
+    the CPU BLAS where the device cannot run it."""
+    calls, gl, cpu, quick = counts.get(routine, (0, 0, 0, 0))
+    assert calls > quick, (routine, counts)
+    assert (gl if routine_on_gl(LIB, routine) else cpu) == calls - quick, (routine, counts)

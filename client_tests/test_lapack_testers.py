@@ -17,19 +17,10 @@ import subprocess
 
 import pytest
 
-from conftest import LIB, plain_env, preload_env, profile
-from gl_device import routine_on_gl
+from conftest import (BLAS_DIR, LAPACK_DIR, assert_answered, plain_env, preload_env, profile,
+                      standard_input, with_paths)
 
-LAPACK_DIR = "/usr/lib/x86_64-linux-gnu/lapack"
-BLAS_DIR = "/usr/lib/x86_64-linux-gnu/blas"
 SUMMARY = re.compile(r"passed|failed|fail ", re.IGNORECASE)
-
-
-def standard_input(name):
-    path = os.path.join(LAPACK_DIR, name)
-    assert os.path.exists(path), f"{path} missing: the test script installs liblapack-test"
-    with open(path) as f:
-        return f.read().splitlines()
 
 
 # The linear-equation paths whose routines call no Level 3 BLAS (tridiagonal, packed, and
@@ -42,8 +33,7 @@ def linear_input(precision):
     lines = standard_input(f"{precision}test.in")
     assert "Number of values of NB" in lines[7] and "Values of NX" in lines[9], lines[7:10]
     lines[7:10] = ["2   Number of values of NB", "3 20   Values of NB", "0 1   Values of NX"]
-    first = next(i for i, line in enumerate(lines) if line[1:3] == "GE")
-    return lines[:first] + [line for line in lines[first:] if line[1:3] not in WITHOUT_LEVEL3]
+    return with_paths(lines, lambda path: path not in WITHOUT_LEVEL3)
 
 
 def svd_input():
@@ -96,9 +86,4 @@ def test_lapack_tester_passes_on_gl(case, tmp_path):
     level3 = {"xlintsts": ["gemm", "trsm"], "xlintstd": ["gemm", "trsm", "syrk", "trmm"]}
     level3 = level3.get(tester, ["gemm"])
     for routine in (precision + r for r in level3):
-        calls, gl_calls, cpu, quick = counts.get(routine, (0, 0, 0, 0))
-        assert calls > 0, (routine, counts)
-        if routine_on_gl(LIB, routine):
-            assert gl_calls + quick == calls, (routine, counts[routine])
-        else:
-            assert cpu + quick == calls, (routine, counts[routine])
+        assert_answered(counts, routine)

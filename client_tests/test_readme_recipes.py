@@ -5,19 +5,16 @@ OpenBLAS's is; every MPI rank's dgemm. LAPACK's tester runs on the part of its s
 that tests triangular solves (the whole input takes 9 minutes; test_lapack_testers.py runs more
 of it)."""
 
-import os
-import pathlib
 import re
 import shutil
 import subprocess
 
 import pytest
 
-from conftest import LIB, ROOT, plain_env, profile
-from gl_device import routine_on_gl
+from conftest import (LAPACK_DIR, LIB, ROOT, assert_answered, mpi_env, plain_env, profile,
+                      standard_input, with_paths)
 
 SECTION = "## Programs users already run"
-LAPACK_DIR = "/usr/lib/x86_64-linux-gnu/lapack"
 
 
 def commands():
@@ -47,11 +44,8 @@ def expected(command):
 
 def triangular_input(tmp_path):
     """dtest.in with only its DTR line among the paths."""
-    lines = (pathlib.Path(LAPACK_DIR) / "dtest.in").read_text().splitlines()
-    first = next(i for i, line in enumerate(lines) if line.startswith("DGE"))
-    keep = lines[:first] + [line for line in lines[first:] if line.startswith("DTR")]
     path = tmp_path / "dtr.in"
-    path.write_text("\n".join(keep) + "\n")
+    path.write_text("\n".join(with_paths(standard_input("dtest.in"), lambda p: p == "TR")) + "\n")
     return path
 
 
@@ -66,9 +60,7 @@ def test_recipe(command, tmp_path):
     run = command.replace("/path/to/libglblas.so", LIB)
     if "xlintstd" in command:
         run = run.replace(f"{LAPACK_DIR}/dtest.in", str(triangular_input(tmp_path)))
-    env = plain_env()
-    if "mpirun" in command and os.getuid() == 0:
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env = mpi_env(plain_env()) if "mpirun" in command else plain_env()
     for program in ("python3", "Rscript", "octave-cli", "mpirun"):
         if f" {program} " in f" {command} ":
             assert shutil.which(program), f"{program} missing: the test script installs it"
@@ -83,9 +75,7 @@ def test_recipe(command, tmp_path):
         return
     counts = profile(p.stderr)
     for routine in gl_routines:
-        calls, gl, cpu, quick = counts.get(routine, (0, 0, 0, 0))
-        assert calls > quick, (routine, counts)
-        assert (gl if routine_on_gl(LIB, routine) else cpu) == calls - quick, (routine, counts)
+        assert_answered(counts, routine)
     for routine in absent:
         assert routine not in counts, (routine, counts)
     if "mpirun" in command:
