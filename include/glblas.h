@@ -125,6 +125,18 @@ extern "C" {
 glblasStatus_t glblasInit(void);
 
 /*
+ Compiles every shader the routines use on host operands, in each precision the device has,
+ by running each routine on small operands of every shape that selects a variant (seconds
+ to minutes on a CPU rasterizer, once). Drivers with a disk cache (Mesa's) keep the result,
+ so that later processes' first calls do not compile. Writes the number of programs compiled
+ to `programs` when it is not NULL.
+
+ # Safety
+ `programs` is NULL or points to a writable int.
+ */
+glblasStatus_t glblasWarm(int *programs);
+
+/*
  Frees every device buffer, GL object and the context. A later call initialises again.
  */
 glblasStatus_t glblasShutdown(void);

@@ -620,3 +620,16 @@ def test_python_m_glblas_prints_the_device_and_a_checked_benchmark():
                  f"fp64:       {'yes' if info['fp64'] else 'no'}"):
         assert line in out, out
     assert "float32  glblas " in out and "GFLOP/s (device arrays)" in out, out
+
+
+def test_python_m_glblas_warm_compiles_every_shader_into_the_disk_cache(tmp_path):
+    """After `python -m glblas warm`, a process's first sgemm finds its shaders in the cache
+    (Mesa's own statistics would be driver-specific; the cache's files are not)."""
+    env = dict(os.environ, MESA_SHADER_CACHE_DIR=str(tmp_path), MESA_SHADER_CACHE_DISABLE="false")
+    run = subprocess.run([sys.executable, "-m", "glblas", "warm"], capture_output=True,
+                         text=True, cwd=ROOT / "python", timeout=600, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    count = int(run.stdout.split("glblas: ")[1].split()[0])
+    assert count == glblas.warm(), run.stdout
+    assert f"shader programs compiled on {glblas.device_name()}" in run.stdout, run.stdout
+    assert any(p.is_file() for p in tmp_path.rglob("*")), "nothing in the shader cache"

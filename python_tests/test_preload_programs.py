@@ -290,7 +290,9 @@ MODES = {
     "cpu": ({"GLBLAS_BACKEND": "cpu"}, {("cpu", "backend")}),
     # default auto on llvmpipe: everything on the CPU (below threshold or software renderer)
     "auto": ({}, {("cpu", "small"), ("cpu", "software-renderer")}),
-    "auto-min-flops-0": ({"GLBLAS_GL_MIN_FLOPS": "0"}, {("gl", "large")}),
+    # every call to GL, but for those whose shader the driver is still compiling in the
+    # background (zink): the CPU BLAS answers them meanwhile
+    "auto-min-flops-0": ({"GLBLAS_GL_MIN_FLOPS": "0"}, {("gl", "large"), ("cpu", "compiling")}),
 }
 
 

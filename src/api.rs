@@ -22,6 +22,26 @@ pub extern "C" fn glblasInit() -> glblasStatus_t {
     guard(engine::init)
 }
 
+/// Compiles every shader the routines use on host operands, in each precision the device has,
+/// by running each routine on small operands of every shape that selects a variant (seconds
+/// to minutes on a CPU rasterizer, once). Drivers with a disk cache (Mesa's) keep the result,
+/// so that later processes' first calls do not compile. Writes the number of programs compiled
+/// to `programs` when it is not NULL.
+///
+/// # Safety
+/// `programs` is NULL or points to a writable int.
+#[no_mangle]
+pub unsafe extern "C" fn glblasWarm(programs: *mut c_int) -> glblasStatus_t {
+    guard(|| {
+        let count = crate::warm::warm()?;
+        if !programs.is_null() {
+            // SAFETY: the caller's writable int.
+            unsafe { *programs = count as c_int };
+        }
+        Ok(())
+    })
+}
+
 /// Frees every device buffer, GL object and the context. A later call initialises again.
 #[no_mangle]
 pub extern "C" fn glblasShutdown() -> glblasStatus_t {

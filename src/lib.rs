@@ -9,6 +9,7 @@
 //! - [`unlocked_io`]: diagnostics written without locks, so that they are safe across fork().
 //! - [`engine`]: the GL side: context, device memory, operands, programs, render targets.
 //! - [`kernels`]: the operations, each choosing its launches and owning its shaders.
+//! - [`warm`]: every shader variant compiled ahead, for the driver's disk cache.
 
 pub mod api;
 pub mod blas;
@@ -19,3 +20,4 @@ pub mod quick;
 pub mod routines;
 pub mod status;
 pub mod unlocked_io;
+pub mod warm;

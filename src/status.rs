@@ -123,6 +123,17 @@ impl Error {
         }
     }
 
+    /// A program the call needs is still compiling in the background (see `engine::programs`).
+    pub fn compiling(program: &str) -> Error {
+        Error {
+            cause: Cause::Declined("compiling"),
+            ..Error::new(
+                Status::NotSupported,
+                format!("{program} is still compiling"),
+            )
+        }
+    }
+
     /// An operand larger than the device's limits allow.
     pub fn overflow(detail: impl Into<String>) -> Error {
         Error {

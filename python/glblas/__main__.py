@@ -1,5 +1,6 @@
 """python -m glblas: what the device is, and matmul timed against numpy's (each result checked
-against a float64 reference before its rate is printed; a wrong one fails the run)."""
+against a float64 reference before its rate is printed; a wrong one fails the run).
+python -m glblas warm: compiles every shader glblas uses, once, into the driver's disk cache."""
 
 import argparse
 import statistics
@@ -63,7 +64,19 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m glblas", description=__doc__)
     parser.add_argument("-n", type=int, default=1024, help="matrix side (default 1024)")
     parser.add_argument("--runs", type=int, default=5, help="timed calls per case (default 5)")
+    parser.add_argument("command", nargs="?", choices=["warm"],
+                        help="warm: compile every shader into the driver's disk cache, and exit")
     args = parser.parse_args(argv)
+    if args.command == "warm":
+        start = time.perf_counter()
+        try:
+            count = glblas.warm()
+        except glblas.GlblasError as e:
+            print(f"glblas: warm: {e}", file=sys.stderr)
+            return 1
+        print(f"glblas: {count} shader programs compiled on {glblas.device_name()} in "
+              f"{time.perf_counter() - start:.1f} s")
+        return 0
     try:
         info = glblas.device_info()
     except glblas.GlblasError as e:

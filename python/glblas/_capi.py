@@ -90,6 +90,7 @@ _declare("glblasMalloc", c_int, [POINTER(c_void_p), c_size_t])
 _declare("glblasFree", c_int, [c_void_p])
 _declare("glblasMemcpy", c_int, [c_void_p, c_void_p, c_size_t, c_int])
 _declare("glblasSync", c_int, [])
+_declare("glblasWarm", c_int, [POINTER(c_int)])
 
 
 def _signatures(real):

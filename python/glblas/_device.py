@@ -4,7 +4,7 @@ import contextlib
 import os
 import threading
 import weakref
-from ctypes import byref, c_void_p
+from ctypes import byref, c_int, c_void_p
 
 import numpy as np
 
@@ -222,6 +222,15 @@ def shutdown():
 def sync():
     """Waits until all device work issued so far has completed."""
     check(lib.glblasSync(), "glblasSync")
+
+
+def warm():
+    """Compiles every shader the routines use on host arrays, in each precision the device has
+    (glblasWarm), so that the driver's disk cache (Mesa's) holds them for later processes; the
+    number of programs compiled."""
+    count = c_int()
+    check(lib.glblasWarm(byref(count)), "glblasWarm")
+    return count.value
 
 
 def device_name():

@@ -171,21 +171,21 @@ fn answer<R: Answer>(
     }
     let cpu = sym.cpu();
     let on_device = call.touches_device_memory();
-    let failure = match (
-        route::decide(sym.routine, call, on_device, cpu.is_some()),
-        cpu,
-    ) {
+    let route = route::decide(sym.routine, call, on_device, cpu.is_some());
+    let failure = match (route, cpu) {
         (Route::Cpu(reason), Some(f)) => return (forward(f), Outcome::Cpu(reason)),
         (Route::GlUnavailable, _) => Error::new(Status::NotInitialized, "no GL device"),
-        (Route::Gl(reason), _) | (Route::Cpu(reason), None) => {
+        (Route::Gl(reason) | Route::GlIfReady(reason), _) | (Route::Cpu(reason), None) => {
             // SAFETY: host operands, valid for the checked call (the CPU BLAS would read them
             // too; without one, GL may refuse a NULL operand, which must not be read here).
             let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(call) });
             // SAFETY: the call passed the reference checks; operands are the caller's.
-            let ran =
-                catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() })).unwrap_or_else(|_| {
-                    Err(Error::new(Status::ExecutionFailed, "panic in a GL kernel"))
-                });
+            let run = || catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() }));
+            let ran = match route {
+                Route::GlIfReady(_) => crate::engine::unless_compiling(run),
+                _ => run(),
+            }
+            .unwrap_or_else(|_| Err(Error::new(Status::ExecutionFailed, "panic in a GL kernel")));
             match ran {
                 Ok(v) => {
                     if !on_device {

@@ -51,6 +51,9 @@ fn min_flops_override() -> Option<u64> {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Route {
     Gl(&'static str),
+    /// `auto` chose GL: where a shader the call needs is still compiling, the CPU BLAS answers
+    /// instead of waiting for it.
+    GlIfReady(&'static str),
     Cpu(&'static str),
     /// `auto` wanted GL but the device cannot be used at all.
     GlUnavailable,
@@ -75,7 +78,7 @@ pub fn decide(routine: Routine, call: &Call, on_device: bool, has_cpu: bool) -> 
 fn auto(routine: Routine, flops: u64) -> Route {
     if let Some(min) = min_flops_override() {
         return if flops >= min {
-            Route::Gl("large")
+            Route::GlIfReady("large")
         } else {
             Route::Cpu("small")
         };
@@ -104,7 +107,7 @@ fn auto(routine: Routine, flops: u64) -> Route {
     match software_renderer() {
         None => Route::GlUnavailable,
         Some(true) => Route::Cpu("software-renderer"),
-        Some(false) => Route::Gl("large"),
+        Some(false) => Route::GlIfReady("large"),
     }
 }
 

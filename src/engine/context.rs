@@ -57,6 +57,9 @@ pub struct DeviceInfo {
     /// Immutable buffer storage (GL 4.4 or ARB_buffer_storage on desktop GL), which allows
     /// persistent mappings.
     pub buffer_storage: bool,
+    /// KHR_parallel_shader_compile (or its ARB twin): the driver may compile and link in the
+    /// background, and says when a program is done without waiting for it (`programs`).
+    pub parallel_compile: bool,
     /// All buffer textures over one buffer share one texture on the device, so each buffer must
     /// only ever be viewed one way. virgl's host renderer (virglrenderer 0.10) keeps one GL
     /// texture per buffer resource and points it at a view's range and format when the view is
@@ -587,6 +590,12 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
             },
             buffer_storage: !gles
                 && (ver(4, 4) || gl.supported_extensions().contains("GL_ARB_buffer_storage")),
+            parallel_compile: [
+                "GL_KHR_parallel_shader_compile",
+                "GL_ARB_parallel_shader_compile",
+            ]
+            .iter()
+            .any(|e| gl.supported_extensions().contains(*e)),
             shared_buffer_views,
             keep_context: renderer_is_zink,
         };

@@ -7,6 +7,8 @@
 //!   `GL_OUT_OF_MEMORY`.
 //! - `launch`: a kernel launch (draw or dispatch) is not run and reports `GL_CONTEXT_LOST`, as on
 //!   a lost context.
+//! - `compiling`: asked whether a program compiling in the background is done, the driver says
+//!   not yet (`programs`).
 //!
 //! GL faults are reported by `check_gl`, as if `glGetError` had returned them, so they take the
 //! path a driver's own error takes: its status (ALLOC_FAILED, EXECUTION_FAILED) and the clean-up
@@ -23,12 +25,14 @@ pub enum Fault {
     Context,
     Alloc,
     Launch,
+    Compiling,
 }
 
-const KINDS: [(Fault, &str); 3] = [
+const KINDS: [(Fault, &str); 4] = [
     (Fault::Context, "context"),
     (Fault::Alloc, "alloc"),
     (Fault::Launch, "launch"),
+    (Fault::Compiling, "compiling"),
 ];
 
 /// Events counted so far, per kind, and the (inclusive) ranges of event numbers that fail.
@@ -118,6 +122,12 @@ pub fn launch(run: impl FnOnce()) {
     } else {
         run();
     }
+}
+
+/// Counts a query of whether a program compiling in the background is done; whether to answer
+/// "not yet" whatever the driver says.
+pub fn compiling() -> bool {
+    trips(Fault::Compiling)
 }
 
 /// The injected GL error waiting to be reported, if any (for `check_gl`).

@@ -20,6 +20,7 @@ pub mod staging;
 pub mod targets;
 pub mod transfer;
 
+use std::cell::Cell;
 use std::ffi::{CStr, CString};
 use std::sync::Arc;
 
@@ -112,6 +113,24 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
         staging::finish(&engine.ctx.gl);
     }
     result
+}
+
+thread_local! {
+    /// Set by `unless_compiling` for the calls it runs.
+    static UNLESS_COMPILING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f`, whose GL calls decline (`Error::compiling`) where a program they need is still
+/// compiling in the background, rather than wait for it: for calls another BLAS can answer.
+pub fn unless_compiling<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            UNLESS_COMPILING.set(self.0);
+        }
+    }
+    let _restore = Restore(UNLESS_COMPILING.replace(true));
+    f()
 }
 
 /// Creates the engine if there is none, retrying after an earlier failure.
@@ -318,8 +337,14 @@ impl Engine {
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
         self.ext.barriers.new_launch();
-        self.programs
-            .use_program(&self.ctx.gl, self.ctx.info.gles, name, frag, defines)
+        let defer = self.defer_compiles();
+        self.programs.use_program(
+            &self.ctx.gl,
+            (self.ctx.info.gles, defer),
+            name,
+            frag,
+            defines,
+        )
     }
 
     /// Compiles (once) and binds compute program `name` from source `comp` with `defines`; the
@@ -331,7 +356,15 @@ impl Engine {
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
         self.ext.barriers.new_launch();
-        self.programs.use_compute(&self.ctx.gl, name, comp, defines)
+        let defer = self.defer_compiles();
+        self.programs
+            .use_compute(&self.ctx.gl, defer, name, comp, defines)
+    }
+
+    /// Whether this call declines, rather than waits for, a program still compiling: inside
+    /// `unless_compiling`, where the driver compiles in the background.
+    fn defer_compiles(&self) -> bool {
+        self.ctx.info.parallel_compile && UNLESS_COMPILING.get()
     }
 
     /// Binds R32F render target `slot`, at least `width`×`height`, with the viewport set.

@@ -1,4 +1,11 @@
 //! Shader programs: sources assembled from `shaders/` plus `#define`s, compiled once, cached.
+//!
+//! A call that the CPU BLAS can answer instead (`auto` routing) does not wait for a compile:
+//! where the driver compiles in the background (`KHR_parallel_shader_compile`), a program still
+//! linking declines the call (`Error::compiling`) and is looked at again by the next call that
+//! needs it. Every other call waits. Drivers that compile at the first launch instead (llvmpipe
+//! builds its machine code then) stall that launch whatever is done here; `glblasWarm` fills
+//! their disk cache ahead.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -43,9 +50,21 @@ impl Program {
     }
 }
 
+/// Shaders compiling and a program linking, none of them queried yet (a query waits for the
+/// compile).
+struct Linking {
+    program: glow::Program,
+    shaders: Vec<glow::Shader>,
+}
+
+enum Entry {
+    Ready(Arc<Program>),
+    Linking(Linking),
+}
+
 #[derive(Default)]
 pub struct Programs {
-    cache: HashMap<(&'static str, String), Arc<Program>>,
+    cache: HashMap<(&'static str, String), Entry>,
 }
 
 impl Programs {
@@ -54,12 +73,12 @@ impl Programs {
     pub fn use_program(
         &mut self,
         gl: &glow::Context,
-        gles: bool,
+        (gles, defer): (bool, bool),
         name: &'static str,
         frag: &'static str,
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
-        self.use_stages(gl, name, defines, |defines| {
+        self.use_stages(gl, defer, name, defines, |defines| {
             vec![
                 (
                     glow::VERTEX_SHADER,
@@ -78,11 +97,12 @@ impl Programs {
     pub fn use_compute(
         &mut self,
         gl: &glow::Context,
+        defer: bool,
         name: &'static str,
         comp: &'static str,
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
-        self.use_stages(gl, name, defines, |defines| {
+        self.use_stages(gl, defer, name, defines, |defines| {
             vec![(
                 glow::COMPUTE_SHADER,
                 format!("#version 430 core\n{defines}{COMPUTE_COMMON}{REAL}{comp}"),
@@ -90,9 +110,12 @@ impl Programs {
         })
     }
 
+    /// `defer`: a program still linking declines the call rather than being waited for (only
+    /// where the driver links in the background).
     fn use_stages(
         &mut self,
         gl: &glow::Context,
+        defer: bool,
         name: &'static str,
         defines: &[(&str, String)],
         stages: impl FnOnce(&str) -> Vec<(u32, String)>,
@@ -102,23 +125,52 @@ impl Programs {
             .map(|(k, v)| format!("#define {k} {v}\n"))
             .collect();
         let key = (name, key_defines);
-        if !self.cache.contains_key(&key) {
-            let program = compile(gl, name, stages(&key.1))?;
-            // The compiler may have set up static data whose destructors exit runs before
-            // handlers registered earlier.
-            super::exit::register();
-            self.cache.insert(key.clone(), Arc::new(program));
-        }
-        let p = Arc::clone(&self.cache[&key]);
+        let entry = match self.cache.remove(&key) {
+            Some(entry) => entry,
+            None => {
+                let linking = start(gl, name, stages(&key.1))?;
+                // The compiler may have set up static data whose destructors exit runs before
+                // handlers registered earlier.
+                super::exit::register();
+                Entry::Linking(linking)
+            }
+        };
+        let p = match entry {
+            Entry::Ready(p) => p,
+            Entry::Linking(l) if defer && !linked(gl, &l) => {
+                self.cache.insert(key, Entry::Linking(l));
+                return Err(Error::compiling(name));
+            }
+            Entry::Linking(l) => Arc::new(finish(gl, name, l)?),
+        };
+        self.cache.insert(key, Entry::Ready(Arc::clone(&p)));
         // SAFETY: the program is a live, linked program of the current context.
         unsafe { gl.use_program(Some(p.program)) };
         Ok(p)
     }
 
+    /// Each program created, linked or not: its source's name and defines.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .cache
+            .keys()
+            .map(|(name, defines)| {
+                format!("{name} {}", defines.replace('\n', " "))
+                    .trim()
+                    .to_owned()
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
     pub fn delete_all(&mut self, gl: &glow::Context) {
-        for (_, p) in self.cache.drain() {
-            // SAFETY: the context is current; the program belongs to it.
-            unsafe { gl.delete_program(p.program) };
+        for (_, entry) in self.cache.drain() {
+            match entry {
+                // SAFETY: the context is current; the program belongs to it.
+                Entry::Ready(p) => unsafe { gl.delete_program(p.program) },
+                Entry::Linking(l) => discard(gl, l),
+            }
         }
     }
 }
@@ -131,42 +183,63 @@ fn header(gles: bool) -> &'static str {
     }
 }
 
-fn compile(gl: &glow::Context, name: &str, stages: Vec<(u32, String)>) -> Result<Program> {
-    let fail = |what: &str, log: String| {
-        Error::new(Status::ExecutionFailed, format!("{name}: {what}: {log}"))
-    };
+/// Starts compiling `stages` and linking them into a program, without waiting for either.
+fn start(gl: &glow::Context, name: &str, stages: Vec<(u32, String)>) -> Result<Linking> {
     // SAFETY: the context is current; every object created here is deleted on failure.
     unsafe {
-        let program = gl.create_program().map_err(|e| fail("create program", e))?;
-        let mut shaders = Vec::new();
-        let mut error = None;
+        let program = gl
+            .create_program()
+            .map_err(|e| failed(name, "create program", e))?;
+        let mut linking = Linking {
+            program,
+            shaders: Vec::new(),
+        };
         for (stage, source) in stages {
             match gl.create_shader(stage) {
                 Ok(s) => {
                     gl.shader_source(s, &source);
                     gl.compile_shader(s);
-                    if !gl.get_shader_compile_status(s) {
-                        error = Some(fail("compile", gl.get_shader_info_log(s)));
-                    }
                     gl.attach_shader(program, s);
-                    shaders.push(s);
+                    linking.shaders.push(s);
                 }
-                Err(e) => error = Some(fail("create shader", e)),
+                Err(e) => {
+                    discard(gl, linking);
+                    return Err(failed(name, "create shader", e));
+                }
             }
         }
-        if error.is_none() {
-            gl.link_program(program);
-            if !gl.get_program_link_status(program) {
-                error = Some(fail("link", gl.get_program_info_log(program)));
-            }
+        gl.link_program(program);
+        Ok(linking)
+    }
+}
+
+/// Whether a program has finished linking (`KHR_parallel_shader_compile`'s query, which does not
+/// wait).
+fn linked(gl: &glow::Context, l: &Linking) -> bool {
+    // SAFETY: the context is current and has the extension (the caller's `defer`).
+    !super::fault::compiling() && unsafe { gl.get_program_completion_status(l.program) }
+}
+
+/// Waits for the program to link, and reads its uniforms; a failed compile or link is
+/// EXECUTION_FAILED, with the compiler's log.
+fn finish(gl: &glow::Context, name: &str, l: Linking) -> Result<Program> {
+    // SAFETY: the context is current; the objects are the linking program's.
+    unsafe {
+        if !gl.get_program_link_status(l.program) {
+            let compile_log = l
+                .shaders
+                .iter()
+                .find(|&&s| !gl.get_shader_compile_status(s))
+                .map(|&s| ("compile", gl.get_shader_info_log(s)));
+            let (what, log) =
+                compile_log.unwrap_or_else(|| ("link", gl.get_program_info_log(l.program)));
+            discard(gl, l);
+            return Err(failed(name, what, log));
         }
-        for s in shaders {
+        let program = l.program;
+        for s in l.shaders {
             gl.detach_shader(program, s);
             gl.delete_shader(s);
-        }
-        if let Some(e) = error {
-            gl.delete_program(program);
-            return Err(e);
         }
         let mut uniforms = HashMap::new();
         for i in 0..gl.get_active_uniforms(program) {
@@ -178,4 +251,19 @@ fn compile(gl: &glow::Context, name: &str, stages: Vec<(u32, String)>) -> Result
         }
         Ok(Program { program, uniforms })
     }
+}
+
+fn discard(gl: &glow::Context, l: Linking) {
+    // SAFETY: the context is current; the objects are the linking program's.
+    unsafe {
+        for s in l.shaders {
+            gl.detach_shader(l.program, s);
+            gl.delete_shader(s);
+        }
+        gl.delete_program(l.program);
+    }
+}
+
+fn failed(name: &str, what: &str, log: String) -> Error {
+    Error::new(Status::ExecutionFailed, format!("{name}: {what}: {log}"))
 }

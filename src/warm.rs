@@ -1,0 +1,121 @@
+//! Compiles every shader variant the routines use on host operands, by running each routine, in
+//! each precision the device has, on small operands of every shape class that selects a variant
+//! (aligned or not to groups of 4, a C read or not, each transposition, side and triangle).
+//! Mesa's drivers keep what they compiled in their disk cache, so that later processes start
+//! without compiling (`glblasWarm`, `python -m glblas warm`). `tests/warm.rs` checks that a
+//! sweep of calls after it compiles nothing more.
+
+use crate::engine::element::Real;
+use crate::engine::with_engine;
+use crate::kernels::precision_available;
+use crate::routines;
+use crate::status::Result;
+
+/// Elements each operand holds: a 64×64 matrix with leading dimension 67, plus room for an
+/// offset.
+const LEN: usize = 67 * 64 + 8;
+
+/// Runs the calls in single, then (where the device computes in it) double precision; the
+/// number of programs the engine holds after them.
+pub fn warm() -> Result<usize> {
+    each_call::<f32>()?;
+    if with_engine(|e| precision_available::<f64>(e)).is_ok() {
+        each_call::<f64>()?;
+    }
+    Ok(compiled()?.len())
+}
+
+/// The programs compiled so far (each its source's name and defines).
+pub fn compiled() -> Result<Vec<String>> {
+    with_engine(|e| Ok(e.programs.names()))
+}
+
+fn each_call<T: Real>() -> Result<()> {
+    let fill = |seed: usize| -> Vec<T> {
+        (0..LEN)
+            .map(|i| {
+                T::from_f64(
+                    ((i * 7 + seed) % 13) as f64 / 13.0 + if i % 65 == 0 { 4.0 } else { 0.0 },
+                )
+            })
+            .collect()
+    };
+    let (a, b, mut c, mut x, mut y) = (fill(1), fill(2), fill(3), fill(4), fill(5));
+    let mut out = T::ZERO;
+    let half = T::from_f64(0.5);
+    // SAFETY: every operand holds LEN elements, more than any call below addresses: vectors of
+    // at most 1000 elements (300 with increment 2) from offset 3 at most, matrices of at most
+    // 64×64 with leading dimension up to 67 from offset 3 at most (63 rows or columns from offset 1).
+    unsafe {
+        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+        // Groups of 4 at once where x and y are aligned alike and long enough; else element by
+        // element. Every alignment of each (the fragment kernels' texel views differ by it).
+        for (xoff, yoff) in (0..4).flat_map(|i| (0..4).map(move |j| (i, j))) {
+            let (xp, yp) = (x.as_mut_ptr().add(xoff), y.as_mut_ptr().add(yoff));
+            for (n, inc) in [(1000, 1), (5, 1), (300, 2)] {
+                routines::axpy(n, half, xp, inc, yp, inc)?;
+                routines::scal(n, half, yp, inc)?;
+                routines::copy(n, xp, inc, yp, inc)?;
+                routines::swap(n, xp, inc, yp, inc)?;
+                routines::dot(n, xp, inc, yp, inc, &mut out)?;
+                routines::asum(n, xp, inc, &mut out)?;
+                routines::nrm2(n, xp, inc, &mut out)?;
+                routines::iamax(n, xp, inc)?;
+            }
+            for (m, n) in [(64, 64), (63, 61), (5, 64)] {
+                for (t, beta) in [
+                    (false, T::ZERO),
+                    (false, half),
+                    (true, T::ZERO),
+                    (true, half),
+                ] {
+                    for (aoff, lda, inc, alpha) in gemv_cases() {
+                        let ap = ap.add(aoff);
+                        routines::gemv(t, m, n, alpha, ap, lda, xp, inc, beta, yp, inc)?;
+                    }
+                }
+            }
+        }
+        // 64: columns of whole groups of 4; 63 from offset 1: not.
+        for (off, m) in [(0, 64), (1, 63)] {
+            let (ap, bp, cp) = (ap.add(off), bp.add(off), cp.add(off));
+            for beta in [T::ZERO, T::ONE] {
+                for t in [false, true] {
+                    for u in [false, true] {
+                        routines::gemm(t, u, m, m, 8, T::ONE, ap, 64, bp, 64, beta, cp, 64)?;
+                        routines::symm(t, u, m, m, T::ONE, (ap, 64), (bp, 64), beta, (cp, 64))?;
+                        routines::syrk(t, u, m, 8, T::ONE, (ap, 64), None, beta, (cp, 64))?;
+                        let b = Some((bp, 64));
+                        routines::syrk(t, u, m, 8, T::ONE, (ap, 64), b, beta, (cp, 64))?;
+                    }
+                }
+            }
+            for solve in [false, true] {
+                for right in [false, true] {
+                    for upper in [false, true] {
+                        for trans in [false, true] {
+                            let sides = (right, upper, trans, false);
+                            let (a, b) = ((ap, 64), (cp, 64));
+                            routines::triangular(solve, sides, m, m, T::ONE, a, b)?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// gemv's operand layouts beyond its vectors' offsets: A's offset and leading dimension (its
+/// columns whole texels or not), the vectors' increment, and alpha (0: A is not read).
+fn gemv_cases<T: Real>() -> impl Iterator<Item = (usize, i64, i64, T)> {
+    [0, 1].into_iter().flat_map(|aoff| {
+        [64, 65, 66, 67].into_iter().flat_map(move |lda| {
+            [1, -1, 2].into_iter().flat_map(move |inc| {
+                [T::ZERO, T::ONE]
+                    .into_iter()
+                    .map(move |alpha| (aoff, lda, inc, alpha))
+            })
+        })
+    })
+}

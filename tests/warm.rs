@@ -1,0 +1,107 @@
+//! `glblasWarm` compiles every program the routines use on host operands: a sweep of calls of
+//! every routine after it, in each precision the device has, with random shapes, offsets,
+//! increments, transpositions, sides, triangles and scalars, compiles none. (The results are
+//! other tests' concern.)
+
+mod common;
+
+use common::{doubles_here, Rng};
+use glblas::api::glblasWarm;
+use glblas::engine::element::Real;
+use glblas::routines;
+use glblas::status::Status;
+use glblas::warm::compiled;
+
+#[test]
+fn a_sweep_of_calls_after_warm_compiles_nothing() {
+    let mut count = 0;
+    assert_eq!(unsafe { glblasWarm(&mut count) }, Status::Success);
+    let warmed = compiled().expect("programs");
+    assert_eq!(count as usize, warmed.len());
+    assert!(count > 0);
+    let mut rng = Rng(7);
+    for _ in 0..150 {
+        sweep::<f32>(&mut rng);
+        if doubles_here() {
+            sweep::<f64>(&mut rng);
+        }
+    }
+    let now = compiled().expect("programs");
+    let new: Vec<&String> = now.iter().filter(|p| !warmed.contains(p)).collect();
+    assert!(new.is_empty(), "compiled after glblasWarm: {new:#?}");
+}
+
+/// Elements of each operand: a 96×96 matrix, with room for an offset of up to 3.
+const LEN: usize = 96 * 100;
+
+/// One call of each routine, with random arguments.
+fn sweep<T: Real>(rng: &mut Rng) {
+    let v = |rng: &mut Rng| -> Vec<T> {
+        (0..LEN)
+            .map(|i| {
+                T::from_f64(
+                    (rng.below(17) as f64 + 1.0) / 8.0 + if i % 97 == 0 { 8.0 } else { 0.0 },
+                )
+            })
+            .collect()
+    };
+    let (a, b, mut c, mut x, mut y) = (v(rng), v(rng), v(rng), v(rng), v(rng));
+    let flag = |rng: &mut Rng| rng.below(2) == 1;
+    let scalar = |rng: &mut Rng| T::from_f64([0.0, 1.0, 0.5, -2.0][rng.below(4)]);
+    let (m, n, k) = (1 + rng.below(90), 1 + rng.below(90), 1 + rng.below(90));
+    let off = rng.below(4);
+    let ld = 90 + rng.below(6) as i64;
+    let inc = [1i64, 1, 2, -1, -3][rng.below(5)];
+    let len = (LEN - 4) as i64 / inc.abs() / 2;
+    let mut out = T::ZERO;
+    let (alpha, beta) = (scalar(rng), scalar(rng));
+    let (t, u) = (flag(rng), flag(rng));
+    // SAFETY: every matrix is at most 90×90 with leading dimension at most 95 from an offset
+    // under 4, within LEN; every vector addresses fewer than LEN / 2 elements.
+    unsafe {
+        let (ap, bp, cp) = (
+            a.as_ptr().add(off),
+            b.as_ptr().add(off),
+            c.as_mut_ptr().add(off),
+        );
+        let (xp, yp) = (x.as_mut_ptr().add(off), y.as_mut_ptr().add(off));
+        let n1 = 1 + rng.below(len as usize) as i64;
+        let (m, n, k) = (m as i64, n as i64, k as i64);
+        let results = [
+            routines::axpy(n1, alpha, xp, inc, yp, inc),
+            routines::scal(n1, alpha, yp, inc),
+            routines::copy(n1, xp, inc, yp, inc),
+            routines::swap(n1, xp, inc, yp, inc),
+            routines::dot(n1, xp, inc, yp, inc, &mut out),
+            routines::asum(n1, xp, inc.abs(), &mut out),
+            routines::nrm2(n1, xp, inc.abs(), &mut out),
+            routines::iamax(n1, xp, inc.abs()).map(|_| ()),
+            routines::gemv(t, m, n, alpha, ap, ld, xp, inc, beta, yp, inc),
+            routines::gemm(t, u, m, n, k, alpha, ap, ld, bp, ld, beta, cp, ld),
+            routines::symm(t, u, m, n, alpha, (ap, ld), (bp, ld), beta, (cp, ld)),
+            routines::syrk(t, u, n, k, alpha, (ap, ld), None, beta, (cp, ld)),
+            routines::syrk(t, u, n, k, alpha, (ap, ld), Some((bp, ld)), beta, (cp, ld)),
+            routines::triangular(
+                false,
+                (t, u, flag(rng), flag(rng)),
+                m,
+                n,
+                alpha,
+                (ap, ld),
+                (cp, ld),
+            ),
+            routines::triangular(
+                true,
+                (t, u, flag(rng), flag(rng)),
+                m,
+                n,
+                alpha,
+                (ap, ld),
+                (cp, ld),
+            ),
+        ];
+        for r in results {
+            r.expect("a valid call");
+        }
+    }
+}
