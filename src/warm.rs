@@ -44,8 +44,8 @@ fn each_call<T: Real>() -> Result<()> {
     let mut out = T::ZERO;
     let half = T::from_f64(0.5);
     // SAFETY: every operand holds LEN elements, more than any call below addresses: vectors of
-    // at most 1000 elements (300 with increment 2) from offset 3 at most, matrices of at most
-    // 64×64 with leading dimension up to 67 from offset 3 at most (63 rows or columns from offset 1).
+    // at most 1000 elements (300 with increment 2) from offset 3 at most; matrices of at most
+    // 64×64 with leading dimension up to 67 from offset 1 at most.
     unsafe {
         let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
         // Groups of 4 at once where x and y are aligned alike and long enough; else element by
