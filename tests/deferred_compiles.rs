@@ -1,9 +1,11 @@
 //! A call `auto` sends to GL does not wait for a shader still compiling in the background: the
 //! CPU BLAS answers it, with the reason in the trace, and GL answers the calls after the compile
-//! is done. A call that must be GL's (here the glblas API's) waits instead. The driver's "not
-//! yet" is injected (`compiling` faults): Mesa's drivers here link before `glLinkProgram`
-//! returns. Where the driver cannot compile in the background (no
-//! `KHR_parallel_shader_compile`), nothing is deferred and GL answers every call.
+//! is done. A call too large for the CPU BLAS to answer sooner than a compile would end, and a
+//! call that must be GL's (here the glblas API's), wait instead. The driver's "not yet" is
+//! injected (`compiling` faults): llvmpipe and virgl link before `glLinkProgram` returns (zink
+//! links in its own threads, and says "not yet" itself). Where the driver cannot compile in
+//! the background (no `KHR_parallel_shader_compile`), nothing is deferred and GL answers every
+//! call.
 
 mod common;
 
@@ -48,7 +50,6 @@ fn a_compile_in_progress_sends_the_call_to_the_cpu_blas_under_auto_only() {
         let text = std::fs::read_to_string(&trace).expect("trace file");
         routes = text.lines().map(|l| route_of(l).to_owned()).collect();
     }
-    let _ = std::fs::remove_file(&trace);
     let compiling = routes.len() - 1;
     assert!(
         routes[..compiling]
@@ -61,6 +62,24 @@ fn a_compile_in_progress_sends_the_call_to_the_cpu_blas_under_auto_only() {
     } else {
         assert_eq!(compiling, 0, "{routes:?}");
     }
+
+    // sgemm of 2·1712³ flops, past what `auto` sends to the CPU BLAS meanwhile: it waits for
+    // its (new: C in groups of 4) kernel. B = I, so C = A exactly.
+    let n = 1712;
+    let a = fill(n * n, 6);
+    let mut b = vec![0.0f32; n * n];
+    for i in 0..n {
+        b[i * n + i] = 1.0;
+    }
+    let mut c = vec![f32::NAN; n * n];
+    fault::fail_next(Fault::Compiling, 1);
+    unsafe { cblas_sgemm_packed(n, n, n, 1.0, a.as_ptr(), b.as_ptr(), 0.0, c.as_mut_ptr()) };
+    fault::clear();
+    assert!(c == a, "C is not A");
+    let text = std::fs::read_to_string(&trace).expect("trace file");
+    let _ = std::fs::remove_file(&trace);
+    let last = text.lines().last().expect("a trace line");
+    assert_eq!(route_of(last), "gl reason=large", "{text}");
 
     // saxpy through the glblas API, a new program: the API has no other BLAS to answer, and
     // waits for the compile (declined, it would return NOT_SUPPORTED).

@@ -51,8 +51,8 @@ fn min_flops_override() -> Option<u64> {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Route {
     Gl(&'static str),
-    /// `auto` chose GL: where a shader the call needs is still compiling, the CPU BLAS answers
-    /// instead of waiting for it.
+    /// `auto` chose GL for a call the CPU BLAS answers in about a second at most: where a shader
+    /// the call needs is still compiling, the CPU BLAS answers instead of waiting for it.
     GlIfReady(&'static str),
     Cpu(&'static str),
     /// `auto` wanted GL but the device cannot be used at all.
@@ -75,10 +75,25 @@ pub fn decide(routine: Routine, call: &Call, on_device: bool, has_cpu: bool) -> 
     }
 }
 
+/// The most flops of a call that `auto` sends to the CPU BLAS while a kernel it needs is still
+/// compiling: about a second of a CPU BLAS on a small board (10 GFLOP/s), where a compile takes
+/// from tens of milliseconds to a few seconds. A larger call waits for the compile.
+const MOST_FLOPS_WHILE_COMPILING: u64 = 10_000_000_000;
+
+/// GL, for a call `auto` sends there: unless its kernel is still compiling, for a call the CPU
+/// BLAS answers sooner than a compile would end.
+fn large(flops: u64) -> Route {
+    if flops <= MOST_FLOPS_WHILE_COMPILING {
+        Route::GlIfReady("large")
+    } else {
+        Route::Gl("large")
+    }
+}
+
 fn auto(routine: Routine, flops: u64) -> Route {
     if let Some(min) = min_flops_override() {
         return if flops >= min {
-            Route::GlIfReady("large")
+            large(flops)
         } else {
             Route::Cpu("small")
         };
@@ -107,7 +122,7 @@ fn auto(routine: Routine, flops: u64) -> Route {
     match software_renderer() {
         None => Route::GlUnavailable,
         Some(true) => Route::Cpu("software-renderer"),
-        Some(false) => Route::GlIfReady("large"),
+        Some(false) => large(flops),
     }
 }
 
