@@ -98,7 +98,8 @@ struct State {
 }
 
 impl Barriers {
-    /// The bookkeeping for the device whose renderer is `renderer`.
+    /// The bookkeeping for a device; `settle_writes` where it needs the following
+    /// (`Workarounds::settle_writes`).
     ///
     /// On zink over lavapipe (Mesa 22.3, OpenGL on Vulkan on the CPU), buffer contents the device
     /// wrote are sometimes lost to later reads unless the host waits for the device first:
@@ -117,9 +118,9 @@ impl Barriers {
     /// there, after the device wrote a buffer, the host waits for it before it reads a buffer
     /// back and before the call lets the context go (`settle`); tested by
     /// `tests/settled_writes.rs`.
-    pub fn new(renderer: &str) -> Barriers {
+    pub fn new(settle_writes: bool) -> Barriers {
         Barriers {
-            settle_writes: renderer.starts_with("zink (llvmpipe"),
+            settle_writes,
             state: RefCell::default(),
         }
     }

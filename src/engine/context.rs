@@ -11,6 +11,7 @@ use glow::HasContext;
 use khronos_egl as egl;
 use once_cell::sync::OnceCell;
 
+use super::workarounds::Workarounds;
 use crate::status::{Error, Status};
 
 type Egl = egl::DynamicInstance<egl::EGL1_5>;
@@ -60,31 +61,15 @@ pub struct DeviceInfo {
     /// KHR_parallel_shader_compile (or its ARB twin): the driver may compile and link in the
     /// background, and says when a program is done without waiting for it (`programs`).
     pub parallel_compile: bool,
-    /// All buffer textures over one buffer share one texture on the device, so each buffer must
-    /// only ever be viewed one way. virgl's host renderer (virglrenderer 0.10) keeps one GL
-    /// texture per buffer resource and points it at a view's range and format when the view is
-    /// bound, skipping views already bound: two views of one buffer (an R32F and an RGBA32F one,
-    /// or two ranges) in one draw both read through the last one set, and a view still bound
-    /// from an earlier draw reads through whatever view of its buffer was set since
-    /// (`tests/api.rs`, `saxpy_every_placement_and_stride`, read x at the wrong elements). Where
-    /// this holds, glblas views every buffer whole (as without `texture_buffer_range`) and
-    /// reads operands as R32F only (`rgba_operand_views`); panels, which are only ever RGBA32F,
-    /// keep their RGBA views.
-    pub shared_buffer_views: bool,
-    /// glblasShutdown keeps the context for the next initialisation instead of destroying it.
-    /// On zink (Mesa 22.3), a context made after another on the same display was destroyed hung
-    /// now and then in a driver mutex while creating a buffer (`c_tests/test_shutdown`, 4 runs
-    /// in 12; the main thread waits in `pthread_mutex_lock` under `glBufferStorage` with every
-    /// driver thread idle, as on a freed lock); never with the context kept, and not
-    /// in a program that only cycles contexts. Every GL object is still deleted.
-    pub keep_context: bool,
+    /// The driver faults worked around on this device.
+    pub workarounds: Workarounds,
 }
 
 impl DeviceInfo {
     /// Whether kernels may read an operand's buffer through an RGBA32F view beside its R32F one
-    /// (see `shared_buffer_views`).
+    /// (see `Workarounds::shared_buffer_views`).
     pub fn rgba_operand_views(&self) -> bool {
-        !self.shared_buffer_views
+        !self.workarounds.shared_buffer_views
     }
 
     /// Where windows of a buffer may start, in bytes: a multiple of both the buffer-texture and
@@ -126,7 +111,7 @@ fn request() -> Request {
     ["GLBLAS_GL_API", "GLBLAS_EGL_DEVICE"].map(|name| std::env::var(name).ok())
 }
 
-/// The context glblasShutdown kept (see `DeviceInfo::keep_context`). Only touched under the
+/// The context glblasShutdown kept (see `Workarounds::keep_context`). Only touched under the
 /// engine's lock, which fork's handlers hold across fork(), so the child can forget it.
 static KEPT: Mutex<Option<GpuContext>> = Mutex::new(None);
 
@@ -349,7 +334,7 @@ impl GpuContext {
     /// device needs that (replacing, unreleased, any context kept before). GL objects must
     /// have been deleted while current.
     pub fn destroy(self) {
-        if self.info.keep_context {
+        if self.info.workarounds.keep_context {
             *kept() = Some(self);
             return;
         }
@@ -548,10 +533,9 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
                     .contains("GL_ARB_texture_buffer_range")
         };
         let renderer = gl.get_parameter_string(glow::RENDERER);
-        let shared_buffer_views = renderer.starts_with("virgl");
-        let renderer_is_zink = renderer.starts_with("zink");
+        let workarounds = Workarounds::of(&renderer);
         // Views that all cover their whole buffer never disagree (see `shared_buffer_views`).
-        let range = range && !shared_buffer_views;
+        let range = range && !workarounds.shared_buffer_views;
         let compute_shaders = if gles { ver(3, 1) } else { ver(4, 3) };
         let info = DeviceInfo {
             software: is_software(&renderer),
@@ -596,8 +580,7 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
             ]
             .iter()
             .any(|e| gl.supported_extensions().contains(*e)),
-            shared_buffer_views,
-            keep_context: renderer_is_zink,
+            workarounds,
         };
         while gl.get_error() != glow::NO_ERROR {}
         Ok(info)

@@ -19,6 +19,7 @@ pub mod scratch;
 pub mod staging;
 pub mod targets;
 pub mod transfer;
+pub mod workarounds;
 
 use std::cell::Cell;
 use std::ffi::{CStr, CString};
@@ -286,9 +287,9 @@ impl Engine {
             ctx.info.gles,
             ctx.info.texture_buffer_range,
             ctx.info.buffer_storage,
-            ctx.info.shared_buffer_views,
-            scene_fences::SceneFences::new(&ctx.info.renderer),
-            barriers::Barriers::new(&ctx.info.renderer),
+            ctx.info.workarounds.shared_buffer_views,
+            scene_fences::SceneFences::new(ctx.info.workarounds.hold_scene_fences),
+            barriers::Barriers::new(ctx.info.workarounds.settle_writes),
         )
         .ok_or_else(|| Error::new(Status::NotSupported, "a required GL entry point is missing"))?;
         let units = OperandUnits::create(gl)?;

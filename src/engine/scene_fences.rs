@@ -32,7 +32,8 @@ const MAX_HELD: usize = 64;
 
 #[derive(Default)]
 pub struct SceneFences {
-    /// Whether the driver needs this (llvmpipe); elsewhere every method does nothing.
+    /// Whether the driver needs this (llvmpipe: `Workarounds`); elsewhere every method does
+    /// nothing.
     enabled: bool,
     /// A RefCell: fences are held from `&self` paths (the reads), and the engine is used by one
     /// thread at a time.
@@ -44,9 +45,10 @@ pub struct SceneFences {
 unsafe impl Send for SceneFences {}
 
 impl SceneFences {
-    pub fn new(renderer: &str) -> SceneFences {
+    /// `enabled`: the device needs it (`Workarounds::hold_scene_fences`).
+    pub fn new(enabled: bool) -> SceneFences {
         SceneFences {
-            enabled: renderer.starts_with("llvmpipe"),
+            enabled,
             held: RefCell::default(),
         }
     }

@@ -1,0 +1,85 @@
+//! Driver faults glblas works around, decided once from the renderer string when the context is
+//! made (as wgpu-hal's `Workarounds`), so that no other code tests renderer strings. Each field
+//! says which driver, and where the fault and what is done about it are described.
+
+/// What each workaround answers for this device.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Workarounds {
+    /// llvmpipe frees a scene's fence while a rasterizer thread still signals it: glblas holds a
+    /// reference of its own on every scene's fence (`scene_fences`).
+    pub hold_scene_fences: bool,
+    /// zink over lavapipe loses device writes to later reads: the host waits for the device
+    /// after it wrote, before reading back and before letting the context go
+    /// (`barriers::Barriers::new`).
+    pub settle_writes: bool,
+    /// All buffer textures over one buffer share one texture on the device, so each buffer must
+    /// only ever be viewed one way. virgl's host renderer (virglrenderer 0.10) keeps one GL
+    /// texture per buffer resource and points it at a view's range and format when the view is
+    /// bound, skipping views already bound: two views of one buffer (an R32F and an RGBA32F one,
+    /// or two ranges) in one draw both read through the last one set, and a view still bound
+    /// from an earlier draw reads through whatever view of its buffer was set since
+    /// (`tests/api.rs`, `saxpy_every_placement_and_stride`, read x at the wrong elements). Where
+    /// this holds, glblas views every buffer whole (as without `texture_buffer_range`) and
+    /// reads operands as R32F only (`DeviceInfo::rgba_operand_views`); panels, which are only
+    /// ever RGBA32F, keep their RGBA views.
+    pub shared_buffer_views: bool,
+    /// glblasShutdown keeps the context for the next initialisation instead of destroying it.
+    /// On zink (Mesa 22.3), a context made after another on the same display was destroyed hung
+    /// now and then in a driver mutex while creating a buffer (`c_tests/test_shutdown`, 4 runs
+    /// in 12; the main thread waits in `pthread_mutex_lock` under `glBufferStorage` with every
+    /// driver thread idle, as on a freed lock); never with the context kept, and not
+    /// in a program that only cycles contexts. Every GL object is still deleted.
+    pub keep_context: bool,
+}
+
+impl Workarounds {
+    /// The workarounds the device whose `GL_RENDERER` is `renderer` needs.
+    pub fn of(renderer: &str) -> Workarounds {
+        Workarounds {
+            hold_scene_fences: renderer.starts_with("llvmpipe"),
+            settle_writes: renderer.starts_with("zink (llvmpipe"),
+            shared_buffer_views: renderer.starts_with("virgl"),
+            keep_context: renderer.starts_with("zink"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_driver_gets_its_own() {
+        let llvmpipe = Workarounds::of("llvmpipe (LLVM 15.0.6, 256 bits)");
+        assert_eq!(
+            llvmpipe,
+            Workarounds {
+                hold_scene_fences: true,
+                ..Workarounds::default()
+            }
+        );
+        let zink = Workarounds::of("zink (llvmpipe (LLVM 15.0.6, 256 bits))");
+        assert_eq!(
+            zink,
+            Workarounds {
+                settle_writes: true,
+                keep_context: true,
+                ..Workarounds::default()
+            }
+        );
+        let zink_on_a_gpu = Workarounds::of("zink (AMD RADV NAVI21)");
+        assert!(zink_on_a_gpu.keep_context && !zink_on_a_gpu.settle_writes);
+        let virgl = Workarounds::of("virgl (llvmpipe (LLVM 15.0.6, 256 bits))");
+        assert_eq!(
+            virgl,
+            Workarounds {
+                shared_buffer_views: true,
+                ..Workarounds::default()
+            }
+        );
+        assert_eq!(
+            Workarounds::of("NVIDIA H100/PCIe/SSE2"),
+            Workarounds::default()
+        );
+    }
+}
