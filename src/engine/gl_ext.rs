@@ -10,6 +10,7 @@ use glow::HasContext;
 
 use super::barriers::Barriers;
 use super::scene_fences::SceneFences;
+use super::workarounds::Workarounds;
 
 type BufferData = unsafe extern "system" fn(u32, isize, *const c_void, u32);
 type BufferSubData = unsafe extern "system" fn(u32, isize, isize, *const c_void);
@@ -45,15 +46,14 @@ pub struct GlExt {
 impl GlExt {
     /// Loads the entry points through `lookup` (eglGetProcAddress); `None` if a required one is
     /// missing. Which optional ones to load follows the context's API and features, not the
-    /// lookup: a dispatching loader returns a stub for any name.
+    /// lookup: a dispatching loader returns a stub for any name. `workarounds` decides the
+    /// bookkeeping the driver's faults need (scene fences, settled writes, detached views).
     pub fn load(
         lookup: impl Fn(&str) -> *const c_void,
         gles: bool,
         texture_buffer_range: bool,
         buffer_storage: bool,
-        detach_buffer_textures: bool,
-        scenes: SceneFences,
-        barriers: Barriers,
+        workarounds: Workarounds,
     ) -> Option<GlExt> {
         let get = |name: &str| {
             let p = lookup(name);
@@ -94,9 +94,9 @@ impl GlExt {
                 } else {
                     None
                 },
-                detach_buffer_textures,
-                scenes,
-                barriers,
+                detach_buffer_textures: workarounds.shared_buffer_views,
+                scenes: SceneFences::new(workarounds.hold_scene_fences),
+                barriers: Barriers::new(workarounds.settle_writes),
             })
         }
     }

@@ -287,9 +287,7 @@ impl Engine {
             ctx.info.gles,
             ctx.info.texture_buffer_range,
             ctx.info.buffer_storage,
-            ctx.info.workarounds.shared_buffer_views,
-            scene_fences::SceneFences::new(ctx.info.workarounds.hold_scene_fences),
-            barriers::Barriers::new(ctx.info.workarounds.settle_writes),
+            ctx.info.workarounds,
         )
         .ok_or_else(|| Error::new(Status::NotSupported, "a required GL entry point is missing"))?;
         let units = OperandUnits::create(gl)?;
