@@ -125,27 +125,41 @@ impl Programs {
             .map(|(k, v)| format!("#define {k} {v}\n"))
             .collect();
         let key = (name, key_defines);
-        let entry = match self.cache.remove(&key) {
-            Some(entry) => entry,
-            None => {
+        let p = match self.cache.get(&key) {
+            Some(Entry::Ready(p)) => Arc::clone(p),
+            _ => self.link(gl, defer, key, stages)?,
+        };
+        // SAFETY: the program is a live, linked program of the current context.
+        unsafe { gl.use_program(Some(p.program)) };
+        Ok(p)
+    }
+
+    /// The program of `key`, not ready yet: linking since an earlier call, or new (then started
+    /// from `stages`); declined while linking where `defer`.
+    fn link(
+        &mut self,
+        gl: &glow::Context,
+        defer: bool,
+        key: (&'static str, String),
+        stages: impl FnOnce(&str) -> Vec<(u32, String)>,
+    ) -> Result<Arc<Program>> {
+        let name = key.0;
+        let linking = match self.cache.remove(&key) {
+            Some(Entry::Linking(l)) => l,
+            _ => {
                 let linking = start(gl, name, stages(&key.1))?;
                 // The compiler may have set up static data whose destructors exit runs before
                 // handlers registered earlier.
                 super::exit::register();
-                Entry::Linking(linking)
+                linking
             }
         };
-        let p = match entry {
-            Entry::Ready(p) => p,
-            Entry::Linking(l) if defer && !linked(gl, &l) => {
-                self.cache.insert(key, Entry::Linking(l));
-                return Err(Error::compiling(name));
-            }
-            Entry::Linking(l) => Arc::new(finish(gl, name, l)?),
-        };
+        if defer && !linked(gl, &linking) {
+            self.cache.insert(key, Entry::Linking(linking));
+            return Err(Error::compiling(name));
+        }
+        let p = Arc::new(finish(gl, name, linking)?);
         self.cache.insert(key, Entry::Ready(Arc::clone(&p)));
-        // SAFETY: the program is a live, linked program of the current context.
-        unsafe { gl.use_program(Some(p.program)) };
         Ok(p)
     }
 
