@@ -93,10 +93,5 @@ fn a_compile_in_progress_sends_the_call_to_the_cpu_blas_under_auto_only() {
     let s = unsafe { glblasSaxpy(len as i32, 2.0, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
     fault::clear();
     assert_eq!(s, Status::Success);
-    let terms: Vec<f64> = x
-        .iter()
-        .zip(&y0)
-        .map(|(x, y)| 2.0 * x.abs() as f64 + y.abs() as f64)
-        .collect();
-    assert_saxpy(&y, &want, &terms);
+    assert_saxpy(&y, &want, &saxpy_terms(2.0, &x, &y0));
 }
