@@ -185,12 +185,12 @@ static GLuint own_shader(own_context_t *c, GLenum stage, const char *src)
  * texel of the texture on the active unit times `tint`. */
 static void own_make_program(own_context_t *c)
 {
-    static const char *vs = "#version 330 core\n"
+    static const char *vs = "#version 140\n"
                             "void main() {\n"
                             "    vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);\n"
                             "    gl_Position = vec4(p, 0.0, 1.0);\n"
                             "}\n";
-    static const char *fs = "#version 330 core\n"
+    static const char *fs = "#version 140\n"
                             "uniform sampler2D tex;\n"
                             "uniform vec4 tint;\n"
                             "out vec4 colour;\n"
@@ -312,8 +312,11 @@ static void own_context_create(own_context_t *c)
         printf("  note: no OpenGL 4.3 context, GL_SHADER_STORAGE_BUFFER_BINDING is not checked\n");
         c->ctx = own_core_context(c->dpy, cfg, 3, 3);
     }
+    /* An ARM board's desktop GL is 3.1 (the profile bit means nothing before 3.2). */
     if (c->ctx == EGL_NO_CONTEXT)
-        FATAL("eglCreateContext (OpenGL 4.3 or 3.3 core) failed: 0x%x", (unsigned)eglGetError());
+        c->ctx = own_core_context(c->dpy, cfg, 3, 1);
+    if (c->ctx == EGL_NO_CONTEXT)
+        FATAL("eglCreateContext (OpenGL 4.3, 3.3 core or 3.1) failed: 0x%x", (unsigned)eglGetError());
     c->pb1 = eglCreatePbufferSurface(c->dpy, cfg, pb1_attr);
     c->pb2 = eglCreatePbufferSurface(c->dpy, cfg, pb2_attr);
     if (c->pb1 == EGL_NO_SURFACE || c->pb2 == EGL_NO_SURFACE)

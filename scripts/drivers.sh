@@ -8,8 +8,15 @@
 #
 #   llvmpipe       Mesa's software rasterizer: desktop GL 4.5 core (the default device).
 #   llvmpipe-gles  llvmpipe through OpenGL ES 3.2 (GLBLAS_GL_API=gles).
+#   llvmpipe-board llvmpipe presenting what an ARM board's driver does (Raspberry Pi 4/5 on V3D,
+#                  Mali on Panfrost): OpenGL ES 3.1 and desktop GL 3.1, no buffer textures and
+#                  no buffer storage (Mesa's version and extension overrides), and a board's
+#                  compute limits (glblas's limit settings): 256 invocations per workgroup,
+#                  32 KiB of shared memory, 128 MiB per storage block.
 #   llvmpipe-gl33  llvmpipe presenting the GL 3.3 baseline: no glTexBufferRange, compute shaders
-#                  or buffer storage (Mesa's version and extension overrides).
+#                  or buffer storage (Mesa's version and extension overrides), taken as desktop
+#                  GL only (GLBLAS_GL_API=desktop; llvmpipe's GLES would come first): the
+#                  fragment pipeline.
 #   zink           Mesa's OpenGL 4.6 on Vulkan (zink), over lavapipe: asynchronous, explicit
 #                  barriers, no pinned memory, shaders through SPIR-V.
 #   zink-gles      zink through OpenGL ES 3.2.
@@ -17,11 +24,13 @@
 #                  driver, whose commands virglrenderer's test server validates and replays
 #                  with the host's EGL (llvmpipe here).
 
-DRIVERS="llvmpipe llvmpipe-gles llvmpipe-gl33 zink zink-gles virgl"
+DRIVERS="llvmpipe llvmpipe-gles llvmpipe-board llvmpipe-gl33 zink zink-gles virgl"
 
 # Variables a configuration may set; driver_stop unsets them again.
 DRIVER_VARS="GALLIUM_DRIVER LIBGL_ALWAYS_SOFTWARE GLBLAS_GL_API MESA_GL_VERSION_OVERRIDE
-  MESA_GLSL_VERSION_OVERRIDE MESA_EXTENSION_OVERRIDE XDG_RUNTIME_DIR GLBLAS_DRIVER"
+  MESA_GLES_VERSION_OVERRIDE MESA_GLSL_VERSION_OVERRIDE MESA_EXTENSION_OVERRIDE
+  GLBLAS_LIMIT_INVOCATIONS GLBLAS_LIMIT_SHARED_MEMORY GLBLAS_LIMIT_STORAGE_BLOCK XDG_RUNTIME_DIR
+  GLBLAS_DRIVER"
 
 _driver_install() {
   local sudo=""
@@ -38,8 +47,14 @@ driver_env() {
   case "$name" in
     llvmpipe) ;;
     llvmpipe-gles) export GLBLAS_GL_API=gles ;;
+    llvmpipe-board)
+      export MESA_GLES_VERSION_OVERRIDE=3.1 MESA_GL_VERSION_OVERRIDE=3.1
+      export MESA_EXTENSION_OVERRIDE="-GL_OES_texture_buffer -GL_EXT_texture_buffer -GL_ARB_buffer_storage -GL_EXT_buffer_storage"
+      export GLBLAS_LIMIT_INVOCATIONS=256 GLBLAS_LIMIT_SHARED_MEMORY=32768
+      export GLBLAS_LIMIT_STORAGE_BLOCK=134217728
+      ;;
     llvmpipe-gl33)
-      export MESA_GL_VERSION_OVERRIDE=3.3 MESA_GLSL_VERSION_OVERRIDE=330
+      export MESA_GL_VERSION_OVERRIDE=3.3 MESA_GLSL_VERSION_OVERRIDE=330 GLBLAS_GL_API=desktop
       export MESA_EXTENSION_OVERRIDE="-GL_ARB_texture_buffer_range -GL_ARB_buffer_storage -GL_ARB_compute_shader"
       ;;
     zink | zink-gles)

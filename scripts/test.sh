@@ -6,7 +6,7 @@
 #
 # GLBLAS_TEST_DRIVER=<name> (or a space-separated list) runs only those configurations. What a
 # configuration runs (see suite below):
-#   llvmpipe, llvmpipe-gles, llvmpipe-gl33, zink: everything: the Rust tests (which include the
+#   llvmpipe, llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, zink: everything: the Rust tests (which include the
 #     C programs and the GL regression tests) and pytest (the Python tests and the netlib
 #     conformance programs; on llvmpipe also `pip install .` into a fresh venv);
 #   zink-gles, virgl: the C programs, the API tests, the GL regression tests, the large threaded

@@ -1,7 +1,8 @@
 // Element-wise level-1 kernels on the compute pipeline, in place on the operands' buffers:
 // AXPY y := y + alpha*x, SCAL y := alpha*y, COPY y := x, SWAP x <-> y, in REAL (real.glsl).
 // Logical element i of an operand is element uStart + i*uInc of its window. Operands are read
-// through buffer textures and written through storage blocks (on llvmpipe the fastest load and
+// as OPERANDs (buffer textures, or storage blocks: real.glsl) and written through storage blocks
+// (on llvmpipe buffer textures and storage blocks were the fastest load and
 // store paths). With VEC4 both operands are unit-stride and their windows share alignment, so
 // whole groups of four elements (a texel of floats, two of doubles) are loaded and stored at a
 // time and only the partial groups at the ends go element by element.
@@ -15,15 +16,15 @@ layout(local_size_x = 64) in;
 #define Y_ACCESS writeonly
 #endif
 
-uniform highp REAL_SAMPLER uX1;
-uniform highp REAL_SAMPLER uY1;
+OPERAND(XIn1, uX1, 4)
+OPERAND(YIn1, uY1, 5)
 layout(std430, binding = 0) Y_ACCESS buffer Y1 { REAL y1[]; };
 #ifdef SWAP
 layout(std430, binding = 1) writeonly buffer X1 { REAL x1[]; };
 #endif
 #ifdef VEC4
-uniform highp REAL_SAMPLER uX4;
-uniform highp REAL_SAMPLER uY4;
+OPERAND4(XIn4, uX4, 6)
+OPERAND4(YIn4, uY4, 7)
 layout(std430, binding = 2) Y_ACCESS buffer Y4 { REAL4 y4[]; };
 #ifdef SWAP
 layout(std430, binding = 3) writeonly buffer X4 { REAL4 x4[]; };

@@ -21,8 +21,8 @@
 #endif
 layout(local_size_x = GROUP, local_size_y = GROUP) in;
 // Panel A holds group uApStart + l*uApStep + i/4, panel B group uBpStart + l*uBpStep + j/4.
-uniform REAL_SAMPLER uAp;
-uniform REAL_SAMPLER uBp;
+OPERAND4(ApIn, uAp, 7)
+OPERAND4(BpIn, uBp, 8)
 uniform int uApStart, uApStep, uBpStart, uBpStep;
 uniform int uM, uN, uK;
 uniform REAL_UNIFORM uAlpha, uBeta;
@@ -39,13 +39,17 @@ uniform bool uUseAB;
 #ifdef C_GROUPS
 // Rows i..i+3 (i a multiple of 4) of column j: group (uCStart + i + j*uCCol) / 4 of uC, and
 // (uOutStart + i + j*uOutLd) / 4 of uOut.
-layout(REAL4_IMAGE_FORMAT) writeonly uniform REAL4_IMAGE uOut;
+RESULT4(Out4, uOut, 0)
 #else
 // Element (i, j) at uCStart + i*uCRow + j*uCCol of uC, and uOutStart + i + j*uOutLd of uOut.
-layout(REAL_IMAGE_FORMAT) writeonly uniform REAL_IMAGE uOut;
+RESULT(Out1, uOut, 0)
 #endif
 #ifdef READ_C
-uniform REAL_SAMPLER uC;
+#ifdef C_GROUPS
+OPERAND4(CIn, uC, 6)
+#else
+OPERAND(CIn, uC, 6)
+#endif
 uniform int uCStart, uCRow, uCCol;
 #endif
 uniform int uOutStart, uOutLd;
@@ -180,7 +184,11 @@ void main() {
     if (group.x < 0) {
         return;
     }
-    uvec2 id = DYNAMIC_FLAG(uColumnsAlongX) ? gl_LocalInvocationID.yx : gl_LocalInvocationID.xy;
+    // Chosen between copies of the invocation's ids, not the built-in itself: virglrenderer
+    // (0.10.4) translates a choice between unsigned built-ins into GLSL 4.50's integer mix(),
+    // which its GLSL 3.30 shaders do not have (the host rejects the shader as illegal).
+    ivec2 lid = ivec2(gl_LocalInvocationID.xy) + RUNTIME_ZERO;
+    ivec2 id = DYNAMIC_FLAG(uColumnsAlongX) ? lid.yx : lid.xy;
     int i0 = (group.x * GROUP + int(id.x)) * BLOCK_M;
     int j0 = (group.y * GROUP + int(id.y)) * BLOCK_N;
 #ifdef TILED

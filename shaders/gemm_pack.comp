@@ -11,9 +11,9 @@
 // rather than sixteen (on llvmpipe, where each load is a gather across the SIMD lanes, the
 // packing of sgemm's two 1024×1024 panels took 8.5 ms of its 50).
 layout(local_size_x = 64) in;
-uniform REAL_SAMPLER uP;
+OPERAND(PIn1, uP, 4)
 #ifdef GROUPS
-uniform REAL_SAMPLER uP4;
+OPERAND4(PIn4, uP4, 5)
 #endif
 uniform int uPStart, uPRow, uPCol;
 uniform bool uTransposed;
@@ -21,7 +21,7 @@ uniform int uRow0, uCol0;
 uniform int uShape;
 uniform bool uUnit;
 uniform int uRows, uLd, uCols;
-layout(REAL4_IMAGE_FORMAT) writeonly uniform REAL4_IMAGE uPanel;
+RESULT4(Panel, uPanel, 1)
 
 // Element (i, j) of op(P).
 REAL element(int i, int j) {

@@ -9,12 +9,12 @@
 // aligned.
 layout(local_size_x = 64) in;
 
-uniform highp REAL_SAMPLER uA1;
+OPERAND(AIn1, uA1, 6)
 #ifdef VEC4
-uniform highp REAL_SAMPLER uA4;
+OPERAND4(AIn4, uA4, 7)
 #endif
-uniform highp REAL_SAMPLER uX1;
-uniform highp REAL_SAMPLER uY1;
+OPERAND(XIn1, uX1, 4)
+OPERAND(YIn1, uY1, 5)
 layout(std430, binding = 0) writeonly buffer Y1 { REAL y1[]; };
 
 // A is stored uM×uN.

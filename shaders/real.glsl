@@ -1,43 +1,66 @@
 // The element type of a compute kernel, float or (with DOUBLE) double, and how one travels:
 //  - REAL, REAL4: the scalar and the 4-vector;
-//  - REAL_SAMPLER / FETCH(s, i): an operand viewed one element per texel (R32F; a double as the
-//    two halves of an RG32UI texel, since no texture format holds one);
-//  - FETCH4(s, g): elements 4g..4g+3 of a panel viewed in 16-byte texels (RGBA32F, one texel;
-//    RGBA32UI, two doubles per texel);
-//  - REAL_IMAGE, REAL_IMAGE_FORMAT / STORE(img, i, v): an image written one element per texel;
-//  - REAL4_IMAGE, REAL4_IMAGE_FORMAT / STORE_GROUP(img, g, v): elements 4g..4g+3 written in 16-byte
-//    texels (RGBA32F, one texel; RGBA32UI, two doubles per texel), as FETCH4 reads them;
 //  - REAL_UNIFORM / UNIFORM(u): a scalar uniform (a double as a uvec2 of its halves, set by
-//    element.rs).
+//    element.rs);
+//  - OPERAND(block, name, b) / FETCH(name, i): an operand read one element at a time;
+//  - OPERAND4(block, name, b) / FETCH4(name, g): elements 4g..4g+3 of an operand read at once;
+//  - RESULT(block, name, b) / STORE(name, i, v): an output written one element at a time;
+//  - RESULT4(block, name, b) / STORE_GROUP(name, g, v): elements 4g..4g+3 written at once.
+// Operands and results are windows of buffers (engine/operand.rs). With STORAGE_OPERANDS
+// (engine/context.rs: devices with no buffer-texture windows, such as GLES 3.1 boards and virgl)
+// they are storage blocks of REAL or REAL4 at binding b, which the host binds at
+// `operand::STORAGE_READS` + the operand's texture unit for operands, and at the image unit
+// for results. Otherwise an operand is a buffer texture sampled on a texture unit (R32F, or
+// RGBA32F for groups; a double as the two halves of an RG32UI texel, since no texture format
+// holds one, and two doubles per RGBA32UI texel), and a result an image of the same formats on
+// image unit b (GLES sets an image's unit only in the shader). b is a literal: GLSL ES takes no
+// expression there.
 #ifdef DOUBLE
 #define REAL double
 #define REAL4 dvec4
-#define REAL_SAMPLER usamplerBuffer
-#define FETCH(s, i) packDouble2x32(texelFetch(s, i).xy)
-#define HALVES(t) dvec2(packDouble2x32((t).xy), packDouble2x32((t).zw))
-#define FETCH4(s, g) REAL4(HALVES(texelFetch(s, 2 * (g))), HALVES(texelFetch(s, 2 * (g) + 1)))
-#define REAL_IMAGE uimageBuffer
-#define REAL_IMAGE_FORMAT rg32ui
-#define STORE(img, i, v) imageStore(img, i, uvec4(unpackDouble2x32(v), 0u, 0u))
-#define REAL4_IMAGE uimageBuffer
-#define REAL4_IMAGE_FORMAT rgba32ui
-#define STORE_GROUP(img, g, v) \
-    imageStore(img, 2 * (g), uvec4(unpackDouble2x32((v).x), unpackDouble2x32((v).y))); \
-    imageStore(img, 2 * (g) + 1, uvec4(unpackDouble2x32((v).z), unpackDouble2x32((v).w)))
 #define REAL_UNIFORM uvec2
 #define UNIFORM(u) packDouble2x32(u)
 #else
 #define REAL float
 #define REAL4 vec4
-#define REAL_SAMPLER samplerBuffer
-#define FETCH(s, i) texelFetch(s, i).r
-#define FETCH4(s, g) texelFetch(s, g)
-#define REAL_IMAGE imageBuffer
-#define REAL_IMAGE_FORMAT r32f
-#define STORE(img, i, v) imageStore(img, i, vec4(v))
-#define REAL4_IMAGE imageBuffer
-#define REAL4_IMAGE_FORMAT rgba32f
-#define STORE_GROUP(img, g, v) imageStore(img, g, v)
 #define REAL_UNIFORM float
 #define UNIFORM(u) (u)
+#endif
+#ifdef STORAGE_OPERANDS
+#define OPERAND(block, name, b) layout(std430, binding = b) readonly buffer block { REAL name[]; };
+#define OPERAND4(block, name, b) \
+    layout(std430, binding = b) readonly buffer block { REAL4 name[]; };
+#define FETCH(s, i) s[i]
+#define FETCH4(s, g) s[g]
+#define RESULT(block, name, b) \
+    layout(std430, binding = b) writeonly buffer block { REAL name[]; };
+#define RESULT4(block, name, b) \
+    layout(std430, binding = b) writeonly buffer block { REAL4 name[]; };
+#define STORE(img, i, v) img[i] = (v)
+#define STORE_GROUP(img, g, v) img[g] = (v)
+#elif defined(DOUBLE)
+#define OPERAND(block, name, b) uniform highp usamplerBuffer name;
+#define OPERAND4(block, name, b) uniform highp usamplerBuffer name;
+#define FETCH(s, i) packDouble2x32(texelFetch(s, i).xy)
+#define HALVES(t) dvec2(packDouble2x32((t).xy), packDouble2x32((t).zw))
+#define FETCH4(s, g) REAL4(HALVES(texelFetch(s, 2 * (g))), HALVES(texelFetch(s, 2 * (g) + 1)))
+#define RESULT(block, name, b) \
+    layout(rg32ui, binding = b) writeonly uniform highp uimageBuffer name;
+#define RESULT4(block, name, b) \
+    layout(rgba32ui, binding = b) writeonly uniform highp uimageBuffer name;
+#define STORE(img, i, v) imageStore(img, i, uvec4(unpackDouble2x32(v), 0u, 0u))
+#define STORE_GROUP(img, g, v) \
+    imageStore(img, 2 * (g), uvec4(unpackDouble2x32((v).x), unpackDouble2x32((v).y))); \
+    imageStore(img, 2 * (g) + 1, uvec4(unpackDouble2x32((v).z), unpackDouble2x32((v).w)))
+#else
+#define OPERAND(block, name, b) uniform highp samplerBuffer name;
+#define OPERAND4(block, name, b) uniform highp samplerBuffer name;
+#define FETCH(s, i) texelFetch(s, i).r
+#define FETCH4(s, g) texelFetch(s, g)
+#define RESULT(block, name, b) \
+    layout(r32f, binding = b) writeonly uniform highp imageBuffer name;
+#define RESULT4(block, name, b) \
+    layout(rgba32f, binding = b) writeonly uniform highp imageBuffer name;
+#define STORE(img, i, v) imageStore(img, i, vec4(v))
+#define STORE_GROUP(img, g, v) imageStore(img, g, v)
 #endif

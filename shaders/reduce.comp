@@ -7,11 +7,11 @@
 // at a time.
 layout(local_size_x = 64) in;
 
-uniform highp REAL_SAMPLER uX1;
-uniform highp REAL_SAMPLER uY1;
+OPERAND(XIn1, uX1, 4)
+OPERAND(YIn1, uY1, 5)
 #ifdef VEC4
-uniform highp REAL_SAMPLER uX4;
-uniform highp REAL_SAMPLER uY4;
+OPERAND4(XIn4, uX4, 6)
+OPERAND4(YIn4, uY4, 7)
 // y's group holding the elements of x's group t is t + uYShift.
 uniform int uYShift;
 #endif

@@ -17,9 +17,9 @@
 // power-of-two exponents SMALL_SCALE, BIG_SCALE and MIN_EXP, the least normal exponent).
 layout(local_size_x = 64) in;
 
-uniform highp REAL_SAMPLER uX1;
+OPERAND(XIn1, uX1, 4)
 #ifdef VEC4
-uniform highp REAL_SAMPLER uX4;
+OPERAND4(XIn4, uX4, 6)
 #endif
 uniform int uN;
 uniform int uXStart, uXInc;

@@ -15,7 +15,7 @@
 // per invocation, with no shared staging, ran at a third of that rate on llvmpipe; staging
 // S's rows in shared memory ran slower still, llvmpipe's barriers being costly).
 layout(local_size_x = 64) in;
-uniform REAL_SAMPLER uA;
+OPERAND(AIn, uA, 4)
 uniform int uAStart, uARow, uACol;
 uniform int uFirst, uSize;
 uniform int uBStart, uBRow, uBCol;
@@ -36,27 +36,28 @@ REAL s_if(bool valid, int r, int c) {
     return valid ? s(r, c) : REAL(0.0);
 }
 
-// Right-hand side k (component k of x0: B's offset of its column) of this invocation's four:
-// the four rows' values less the solved rows' terms (v##k), then solved, then stored where it
-// is one of the call's (n < count: a column past the last one repeats it).
-#define LOAD(k) REAL4 v##k = REAL4(b[x0.k + at.x], b[x0.k + at.y], b[x0.k + at.z], b[x0.k + at.w]);
-#define UPDATE(k) v##k -= t * b[x0.k + c * uBRow];
-#define SOLVE(k)                                                                        \
-    v##k.x /= d.x;                                                                      \
-    v##k.y = (v##k.y - l.x * v##k.x) / d.y;                                             \
-    v##k.z = (v##k.z - l.y * v##k.x - l.z * v##k.y) / d.z;                              \
-    v##k.w = (v##k.w - l.w * v##k.x - m.x * v##k.y - m.y * v##k.z) / d.w;
+// Right-hand side k (component k of x0: B's offset of its column) of this invocation's four,
+// in variable v: the four rows' values less the solved rows' terms, then solved, then stored
+// where it is one of the call's (n < count: a column past the last one repeats it). (The
+// variable is named by the caller: GLES has no token pasting.)
+#define LOAD(k, v) REAL4 v = REAL4(b[x0.k + at.x], b[x0.k + at.y], b[x0.k + at.z], b[x0.k + at.w]);
+#define UPDATE(k, v) v -= t * b[x0.k + c * uBRow];
+#define SOLVE(v)                                                                        \
+    v.x /= d.x;                                                                         \
+    v.y = (v.y - l.x * v.x) / d.y;                                                      \
+    v.z = (v.z - l.y * v.x - l.z * v.y) / d.z;                                          \
+    v.w = (v.w - l.w * v.x - m.x * v.y - m.y * v.z) / d.w;
 #ifdef TRANSPOSED_COPY
-#define PUT_XT(k, n, i) xt[uXtStart + rows[i] * uXtRow + (j + n) * uXtCol] = v##k[i];
+#define PUT_XT(v, n, i) xt[uXtStart + rows[i] * uXtRow + (j + n) * uXtCol] = v[i];
 #else
-#define PUT_XT(k, n, i)
+#define PUT_XT(v, n, i)
 #endif
-#define PUT(k, n)                                                                       \
+#define PUT(k, v, n)                                                                    \
     if (n < count) {                                                                    \
         for (int i = 0; i < 4; i++) {                                                   \
             if (valid[i]) {                                                             \
-                b[x0.k + at[i]] = v##k[i];                                              \
-                PUT_XT(k, n, i)                                                         \
+                b[x0.k + at[i]] = v[i];                                                 \
+                PUT_XT(v, n, i)                                                         \
             }                                                                           \
         }                                                                               \
     }
@@ -84,11 +85,11 @@ void main() {
         bvec4 valid = lessThan(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(size));
         ivec4 rows = first + step * min(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(size - 1));
         ivec4 at = rows * uBRow;
-        LOAD(x) LOAD(y) LOAD(z) LOAD(w)
+        LOAD(x, vx) LOAD(y, vy) LOAD(z, vz) LOAD(w, vw)
         for (int q = 0; q < p; q++) {
             int c = first + step * q;
             REAL4 t = REAL4(s(rows.x, c), s(rows.y, c), s(rows.z, c), s(rows.w, c));
-            UPDATE(x) UPDATE(y) UPDATE(z) UPDATE(w)
+            UPDATE(x, vx) UPDATE(y, vy) UPDATE(z, vz) UPDATE(w, vw)
         }
         // The 4×4 triangle among the four rows: its diagonal d, and below it l.x = S(1, 0),
         // l.yz = S(2, 0..1), l.w and m.xy = S(3, 0..2).
@@ -99,7 +100,7 @@ void main() {
         REAL4 l = REAL4(s_if(valid.y, rows.y, rows.x), s_if(valid.z, rows.z, rows.x),
                         s_if(valid.z, rows.z, rows.y), s_if(valid.w, rows.w, rows.x));
         REAL4 m = REAL4(s_if(valid.w, rows.w, rows.y), s_if(valid.w, rows.w, rows.z), 0.0, 0.0);
-        SOLVE(x) SOLVE(y) SOLVE(z) SOLVE(w)
-        PUT(x, 0) PUT(y, 1) PUT(z, 2) PUT(w, 3)
+        SOLVE(vx) SOLVE(vy) SOLVE(vz) SOLVE(vw)
+        PUT(x, vx, 0) PUT(y, vy, 1) PUT(z, vz, 2) PUT(w, vw, 3)
     }
 }

@@ -88,11 +88,9 @@ c_tests_with_env!(GLES;
     gles_test_egl_threads => test_egl_threads,
 );
 
-// The fragment pipeline where the compute one would run (GLBLAS_PIPELINE=fragment): sgemm's
+// The fragment pipeline where the compute one would run (`common::fragment_env`): sgemm's
 // fragment kernel on desktop GL, which otherwise only takes calls too large for compute.
-const FRAGMENT: &[(&str, &str)] = &[("GLBLAS_PIPELINE", "fragment")];
-
-c_tests_with_env!(FRAGMENT;
+c_tests_with_env!(&common::fragment_env();
     fragment_test_sgemm => test_sgemm,
     fragment_test_sgemm_special => test_sgemm_special,
 );
@@ -160,16 +158,16 @@ fn scenes_with_slow_fence_signals() {
     let src_path = manifest_dir().join("c_tests").join("test_scenes.c");
     let exe = compile("slow_fences_test_scenes", &src_path, &[]);
     let preload = shim.to_str().expect("a UTF-8 path");
-    let output = run(
-        "slow_fences_test_scenes",
-        &exe,
+    let env = [
         &[
             ("LD_PRELOAD", preload),
             ("MALLOC_PERTURB_", "165"),
-            ("GLBLAS_PIPELINE", "fragment"),
             ("GLBLAS_LIMIT_TARGET_SIDE", "16"),
         ],
-    );
+        &common::fragment_env()[..],
+    ]
+    .concat();
+    let output = run("slow_fences_test_scenes", &exe, &env);
     // The shim must have slowed some signals, or this was a plain run.
     let slowed = output
         .lines()

@@ -118,7 +118,8 @@ fn an_allocation_failing_while_the_engine_sets_up_is_not_initialized_until_init(
     fresh_engine();
     let clean = census();
     assert_eq!(glblasShutdown(), Status::Success);
-    // The engine's first allocation (an operand texture) fails: no engine, no context.
+    // The engine's first allocation (an operand texture, or on a device without them its vertex
+    // array) fails: no engine, no context.
     fault::fail_next(Fault::Alloc, 1);
     let call = saxpy_call(100);
     call.run_refused(Status::NotInitialized);

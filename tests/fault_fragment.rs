@@ -8,7 +8,7 @@ use common::faults::*;
 
 #[test]
 fn each_allocation_and_launch_failing_leaves_nothing_behind() {
-    std::env::set_var("GLBLAS_PIPELINE", "fragment");
+    common::use_fragment_pipeline();
     fresh_engine();
     for call in api_calls() {
         let allocations = fail_each_allocation(&call);

@@ -169,7 +169,7 @@ type Config = (&'static str, [Option<&'static str>; 3], fn());
 /// windows too small for op(B)'s panel at the k that targets of side 32 allow.
 #[test]
 fn blocked_fragment_sgemm_on_desktop_gl_gles_and_small_targets() {
-    std::env::set_var("GLBLAS_PIPELINE", "fragment");
+    common::use_fragment_pipeline();
     let configs: [Config; 4] = [
         ("desktop", [None; 3], run_all),
         ("gles", [None; 3], run_all),

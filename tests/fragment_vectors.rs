@@ -6,7 +6,7 @@ mod common;
 
 #[test]
 fn vector_kernels_over_every_case() {
-    std::env::set_var("GLBLAS_PIPELINE", "fragment");
+    common::use_fragment_pipeline();
     common::vector_cases::run_level1();
     common::vector_cases::run_gemv();
 }

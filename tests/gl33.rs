@@ -12,8 +12,6 @@ fn kernels_run_on_gl_3_3_without_buffer_ranges() {
     for (k, v) in GL33_BASELINE {
         std::env::set_var(k, v);
     }
-    // Desktop GL, whatever configuration the suite runs in.
-    std::env::remove_var("GLBLAS_GL_API");
     let info = glblas::engine::device_info().expect("a GL 3.3 context");
     assert!(
         !info.gles

@@ -13,7 +13,7 @@ use glblas::status::Status;
 #[test]
 fn device_results_of_many_calls_are_all_there() {
     // Read once, before the first call.
-    std::env::set_var("GLBLAS_PIPELINE", "fragment");
+    common::use_fragment_pipeline();
     // 7 rows: four go through RGBA texels, the last three through the edge pass.
     let (m, n, k, ldc) = (7, 5, 3, 10);
     for round in 0..200u64 {

@@ -50,6 +50,32 @@ pub struct DeviceInfo {
     pub fp64: bool,
     /// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT where compute shaders exist, else 1.
     pub storage_buffer_offset_alignment: i64,
+    /// Buffer textures (desktop GL 3.1, GLES 3.2, or GL_OES/EXT_texture_buffer on GLES 3.1):
+    /// what the fragment kernels read operands through.
+    pub texture_buffers: bool,
+    /// On GLES 3.1, whether buffer textures come from GL_OES_texture_buffer (else from
+    /// GL_EXT_texture_buffer), which the shaders then enable.
+    pub texture_buffer_extension_oes: bool,
+    /// The compute limits the kernels fit within (0 without compute shaders): bytes one storage
+    /// block may bind (GL_MAX_SHADER_STORAGE_BLOCK_SIZE), storage blocks one compute shader may
+    /// use (and binding points, the smaller), invocations per workgroup, and shared memory per
+    /// workgroup in bytes. `GLBLAS_LIMIT_STORAGE_BLOCK`, `GLBLAS_LIMIT_STORAGE_BLOCKS`,
+    /// `GLBLAS_LIMIT_INVOCATIONS` and `GLBLAS_LIMIT_SHARED_MEMORY` lower them, so that a
+    /// large device presents a small one's.
+    pub max_storage_block_size: i64,
+    pub max_storage_blocks: i64,
+    pub max_compute_invocations: i64,
+    pub max_shared_memory: i64,
+    /// Whether the kernels take the compute pipeline: compute shaders, and a way to read operand
+    /// windows within the limits above, unless `GLBLAS_PIPELINE=fragment` keeps every kernel on
+    /// the fragment pipeline.
+    pub compute: bool,
+    /// How the compute kernels read operands: through storage blocks rather than buffer
+    /// textures, where windows of a buffer cannot be viewed as textures (no `glTexBufferRange`
+    /// or no buffer textures at all: GLES 3.1 boards, and virgl, see
+    /// `Workarounds::shared_buffer_views`), or where `GLBLAS_OPERANDS=storage` asks. Never on
+    /// the fragment pipeline, which shares the operand bindings (`operand`, `scratch`).
+    pub storage_operands: bool,
     /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
     pub software: bool,
     /// GL_AMD_pinned_memory: a buffer can be made over host memory, which kernels then use in
@@ -70,6 +96,56 @@ impl DeviceInfo {
     /// (see `Workarounds::shared_buffer_views`).
     pub fn rgba_operand_views(&self) -> bool {
         !self.workarounds.shared_buffer_views
+    }
+
+    /// What every compute shader starts with: its GLSL version, the precisions GLES wants
+    /// declared, and how operands are read (see `shaders/real.glsl`).
+    pub fn compute_header(&self) -> String {
+        let mut h = String::new();
+        if self.gles {
+            let samplers = if self.storage_operands {
+                ""
+            } else {
+                "precision highp samplerBuffer;\nprecision highp imageBuffer;\n"
+            };
+            h += &self.gles_version(!self.storage_operands);
+            h += "precision highp float;\nprecision highp int;\n";
+            h += samplers;
+        } else {
+            h += "#version 430 core\n";
+        }
+        if self.storage_operands {
+            h += "#define STORAGE_OPERANDS 1\n";
+        }
+        h
+    }
+
+    /// What every fragment-pipeline shader starts with.
+    pub fn fragment_header(&self) -> String {
+        if self.gles {
+            self.gles_version(true)
+                + "precision highp float;\nprecision highp int;\nprecision highp samplerBuffer;\n\
+                   precision highp sampler2D;\n"
+        } else {
+            "#version 330 core\n".into()
+        }
+    }
+
+    /// A GLES shader's `#version` line, and on GLES 3.1 the extension that brings buffer
+    /// textures where the shader uses them.
+    fn gles_version(&self, texture_buffers: bool) -> String {
+        if (self.major, self.minor) >= (3, 2) {
+            "#version 320 es\n".into()
+        } else if texture_buffers {
+            let ext = if self.texture_buffer_extension_oes {
+                "GL_OES_texture_buffer"
+            } else {
+                "GL_EXT_texture_buffer"
+            };
+            format!("#version 310 es\n#extension {ext} : require\n")
+        } else {
+            "#version 310 es\n".into()
+        }
     }
 
     /// Where windows of a buffer may start, in bytes: a multiple of both the buffer-texture and
@@ -147,8 +223,23 @@ impl GpuContext {
         let request = request();
         let mut kept = kept();
         if kept.as_ref().is_some_and(|k| k.request == request) {
-            if let Some(k) = kept.take() {
-                return Ok(k);
+            if let Some(mut k) = kept.take() {
+                // What the device offers is read again: the settings that shape it (the
+                // pipeline, the limits) may have changed since.
+                let info = k
+                    .make_current()
+                    .map_err(|e| e.detail)
+                    .and_then(|_current| read_info(&k.gl, &k.info.platform, k.surface.is_some()));
+                return match info {
+                    Ok(info) => {
+                        k.info = info;
+                        Ok(k)
+                    }
+                    Err(e) => {
+                        *kept = Some(k);
+                        Err(Error::new(Status::NotInitialized, e))
+                    }
+                };
             }
         }
         drop(kept);
@@ -189,38 +280,55 @@ impl GpuContext {
     }
 
     fn try_apis(egl: &Egl, display: egl::Display, platform: &str) -> Result<Created, String> {
-        let force_gles =
-            std::env::var("GLBLAS_GL_API").is_ok_and(|v| v.eq_ignore_ascii_case("gles"));
-        // Desktop core profiles, newest first (4.3+ brings compute shaders), then GLES 3.2.
+        let api = std::env::var("GLBLAS_GL_API").unwrap_or_default();
+        let (gles, desktop_gl) = if api.eq_ignore_ascii_case("gles") {
+            (true, false)
+        } else if api.eq_ignore_ascii_case("desktop") {
+            (false, true)
+        } else {
+            (true, true)
+        };
+        // The contexts with compute shaders first: desktop core profiles from the newest down to
+        // 4.3, then GLES 3.2 and 3.1 (ARM boards); then desktop 3.3, where the fragment kernels
+        // run.
+        let desktop = |major, minor| {
+            (
+                egl::OPENGL_API,
+                egl::OPENGL_BIT,
+                vec![
+                    egl::CONTEXT_MAJOR_VERSION,
+                    major,
+                    egl::CONTEXT_MINOR_VERSION,
+                    minor,
+                    egl::CONTEXT_OPENGL_PROFILE_MASK,
+                    CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                    egl::NONE,
+                ],
+            )
+        };
+        let es = |minor| {
+            (
+                egl::OPENGL_ES_API,
+                egl::OPENGL_ES3_BIT,
+                vec![
+                    egl::CONTEXT_MAJOR_VERSION,
+                    3,
+                    egl::CONTEXT_MINOR_VERSION,
+                    minor,
+                    egl::NONE,
+                ],
+            )
+        };
         let mut attempts: Vec<(egl::Enum, egl::Int, Vec<egl::Int>)> = Vec::new();
-        if !force_gles {
-            for (major, minor) in [(4, 6), (4, 5), (4, 3), (3, 3)] {
-                attempts.push((
-                    egl::OPENGL_API,
-                    egl::OPENGL_BIT,
-                    vec![
-                        egl::CONTEXT_MAJOR_VERSION,
-                        major,
-                        egl::CONTEXT_MINOR_VERSION,
-                        minor,
-                        egl::CONTEXT_OPENGL_PROFILE_MASK,
-                        CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                        egl::NONE,
-                    ],
-                ));
-            }
+        if desktop_gl {
+            attempts.extend([desktop(4, 6), desktop(4, 5), desktop(4, 3)]);
         }
-        attempts.push((
-            egl::OPENGL_ES_API,
-            egl::OPENGL_ES3_BIT,
-            vec![
-                egl::CONTEXT_MAJOR_VERSION,
-                3,
-                egl::CONTEXT_MINOR_VERSION,
-                2,
-                egl::NONE,
-            ],
-        ));
+        if gles {
+            attempts.extend([es(2), es(1)]);
+        }
+        if desktop_gl {
+            attempts.push(desktop(3, 3));
+        }
         let mut last = String::from("no context attempt");
         for (api, bit, attribs) in attempts {
             match Self::try_context(egl, display, platform, api, bit, &attribs) {
@@ -228,7 +336,10 @@ impl GpuContext {
                 Err(e) => last = e,
             }
         }
-        Err(last)
+        Err(format!(
+            "no context with compute shaders (desktop GL 4.3+, GLES 3.1+) nor desktop GL 3.3 core \
+             for the fragment pipeline (last attempt: {last})"
+        ))
     }
 
     fn try_context(
@@ -509,9 +620,10 @@ fn query_devices(egl: &Egl) -> Vec<*mut c_void> {
 fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<DeviceInfo, String> {
     let v = gl.version();
     let (major, minor, gles) = (v.major, v.minor, v.is_embedded);
-    // The kernels need buffer textures and float render targets: GL 3.3 core or GLES 3.2.
+    // The kernels need compute shaders (GLES 3.1), or buffer textures and float render targets
+    // (GL 3.3 core).
     let enough = if gles {
-        (major, minor) >= (3, 2)
+        (major, minor) >= (3, 1)
     } else {
         (major, minor) >= (3, 3)
     };
@@ -521,25 +633,68 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
             if gles { " ES" } else { "" }
         ));
     }
+    let exts = gl.supported_extensions();
+    let has = |name: &str| exts.contains(name);
+    let ver = |maj, min| (major, minor) >= (maj, min);
+    let limit = |name: &str, found: i64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .filter(|v| *v > 0)
+            .map_or(found, |v| v.min(found))
+    };
     // SAFETY: the context is current; these are plain queries.
     unsafe {
-        let ver = |maj, min| (major, minor) >= (maj, min);
+        let texture_buffers =
+            !gles || ver(3, 2) || has("GL_OES_texture_buffer") || has("GL_EXT_texture_buffer");
         let range = if gles {
-            ver(3, 2)
+            texture_buffers
         } else {
-            ver(4, 3)
-                || gl
-                    .supported_extensions()
-                    .contains("GL_ARB_texture_buffer_range")
+            ver(4, 3) || has("GL_ARB_texture_buffer_range")
         };
         let renderer = gl.get_parameter_string(glow::RENDERER);
         let workarounds = Workarounds::of(&renderer);
         // Views that all cover their whole buffer never disagree (see `shared_buffer_views`).
         let range = range && !workarounds.shared_buffer_views;
         let compute_shaders = if gles { ver(3, 1) } else { ver(4, 3) };
+        let query = |pname| i64::from(gl.get_parameter_i32(pname));
+        let (block_size, blocks, invocations, shared) = if compute_shaders {
+            (
+                limit(
+                    "GLBLAS_LIMIT_STORAGE_BLOCK",
+                    query(glow::MAX_SHADER_STORAGE_BLOCK_SIZE),
+                ),
+                limit(
+                    "GLBLAS_LIMIT_STORAGE_BLOCKS",
+                    query(glow::MAX_COMPUTE_SHADER_STORAGE_BLOCKS)
+                        .min(query(glow::MAX_SHADER_STORAGE_BUFFER_BINDINGS)),
+                ),
+                limit(
+                    "GLBLAS_LIMIT_INVOCATIONS",
+                    query(glow::MAX_COMPUTE_WORK_GROUP_INVOCATIONS),
+                ),
+                limit(
+                    "GLBLAS_LIMIT_SHARED_MEMORY",
+                    query(glow::MAX_COMPUTE_SHARED_MEMORY_SIZE),
+                ),
+            )
+        } else {
+            (0, 0, 0, 0)
+        };
+        let fragment_only = std::env::var("GLBLAS_PIPELINE").is_ok_and(|v| v == "fragment");
+        let storage_wanted =
+            !range || std::env::var("GLBLAS_OPERANDS").is_ok_and(|v| v == "storage");
+        // Every kernel's workgroups have 64 invocations; storage reads bind up to
+        // `operand::STORAGE_BINDINGS` blocks, of at least 1 MiB each.
+        let compute = !fragment_only
+            && compute_shaders
+            && invocations >= 64
+            && (!storage_wanted
+                || (blocks >= super::operand::STORAGE_BINDINGS && block_size >= 1 << 20));
+        let storage_operands = compute && storage_wanted;
         let info = DeviceInfo {
             software: is_software(&renderer),
-            pinned_memory: gl.supported_extensions().contains("GL_AMD_pinned_memory"),
+            pinned_memory: has("GL_AMD_pinned_memory"),
             renderer,
             version: gl.get_parameter_string(glow::VERSION),
             platform: platform.to_string(),
@@ -557,32 +712,49 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
             max_draw_buffers: gl
                 .get_parameter_i32(glow::MAX_DRAW_BUFFERS)
                 .min(gl.get_parameter_i32(glow::MAX_COLOR_ATTACHMENTS)),
-            max_texture_buffer_size: i64::from(gl.get_parameter_i32(glow::MAX_TEXTURE_BUFFER_SIZE)),
+            max_texture_buffer_size: if texture_buffers {
+                query(glow::MAX_TEXTURE_BUFFER_SIZE)
+            } else {
+                0
+            },
             texture_buffer_range: range,
             texture_buffer_offset_alignment: if range {
-                i64::from(gl.get_parameter_i32(glow::TEXTURE_BUFFER_OFFSET_ALIGNMENT)).max(1)
+                query(glow::TEXTURE_BUFFER_OFFSET_ALIGNMENT).max(1)
             } else {
                 1
             },
             compute_shaders,
-            fp64: !gles
-                && (ver(4, 0) || gl.supported_extensions().contains("GL_ARB_gpu_shader_fp64")),
+            fp64: !gles && (ver(4, 0) || has("GL_ARB_gpu_shader_fp64")),
             storage_buffer_offset_alignment: if compute_shaders {
-                i64::from(gl.get_parameter_i32(glow::SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT)).max(1)
+                query(glow::SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT).max(1)
             } else {
                 1
             },
-            buffer_storage: !gles
-                && (ver(4, 4) || gl.supported_extensions().contains("GL_ARB_buffer_storage")),
+            texture_buffers,
+            texture_buffer_extension_oes: has("GL_OES_texture_buffer"),
+            max_storage_block_size: block_size,
+            max_storage_blocks: blocks,
+            max_compute_invocations: invocations,
+            max_shared_memory: shared,
+            storage_operands,
+            compute,
+            buffer_storage: !gles && (ver(4, 4) || has("GL_ARB_buffer_storage")),
             parallel_compile: [
                 "GL_KHR_parallel_shader_compile",
                 "GL_ARB_parallel_shader_compile",
             ]
             .iter()
-            .any(|e| gl.supported_extensions().contains(*e)),
+            .any(|e| has(e)),
             workarounds,
         };
         while gl.get_error() != glow::NO_ERROR {}
+        if !info.compute && !info.texture_buffers {
+            return Err(format!(
+                "GL {major}.{minor}{} has neither compute shaders within glblas's needs nor \
+                 buffer textures",
+                if gles { " ES" } else { "" }
+            ));
+        }
         Ok(info)
     }
 }

@@ -34,6 +34,9 @@ pub struct GlExt {
     pub bind_buffer_range: BindBufferRange,
     /// `glBufferStorage` (GL 4.4 / ARB_buffer_storage), for persistently mapped staging.
     pub buffer_storage: Option<BufferStorage>,
+    /// Whether compute kernels read operands through storage blocks rather than buffer
+    /// textures (`DeviceInfo::storage_operands`): what scratch views bind.
+    pub storage_operands: bool,
     /// Whether a buffer texture is detached before it views another buffer (virgl: see
     /// `point_buffer_texture`).
     detach_buffer_textures: bool,
@@ -53,6 +56,7 @@ impl GlExt {
         gles: bool,
         texture_buffer_range: bool,
         buffer_storage: bool,
+        storage_operands: bool,
         workarounds: Workarounds,
     ) -> Option<GlExt> {
         let get = |name: &str| {
@@ -94,6 +98,7 @@ impl GlExt {
                 } else {
                     None
                 },
+                storage_operands,
                 detach_buffer_textures: workarounds.shared_buffer_views,
                 scenes: SceneFences::new(workarounds.hold_scene_fences),
                 barriers: Barriers::new(workarounds.settle_writes),

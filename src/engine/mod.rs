@@ -54,8 +54,8 @@ pub struct Engine {
 
 enum Slot {
     Uninit,
-    /// Context creation failed; calls answer NOT_INITIALIZED until `glblasInit` retries.
-    Failed,
+    /// Context creation failed (why); calls answer NOT_INITIALIZED until `glblasInit` retries.
+    Failed(String),
     Ready(Box<Engine>),
     /// GL is not used in this process any more, and the context, if any, is left alone.
     Retired(Retirement),
@@ -90,7 +90,8 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
     let engine = match &mut *slot {
         Slot::Ready(engine) => engine,
         Slot::Retired(why) => return Err(retired(*why)),
-        _ => return Err(Error::new(Status::NotInitialized, "no GL context")),
+        Slot::Failed(why) => return Err(no_context(why)),
+        Slot::Uninit => return Err(no_context("")),
     };
     let _current = engine.ctx.make_current()?;
     drain_gl_errors(&engine.ctx.gl);
@@ -138,14 +139,25 @@ pub fn unless_compiling<T>(f: impl FnOnce() -> T) -> T {
 pub fn init() -> Result<()> {
     let _fp = fpenv::SavedFpEnv::save();
     let mut slot = lock_engine();
-    if matches!(*slot, Slot::Uninit | Slot::Failed) {
+    if matches!(*slot, Slot::Uninit | Slot::Failed(_)) {
         *slot = create_slot();
     }
-    match *slot {
+    match &*slot {
         Slot::Ready(_) => Ok(()),
-        Slot::Retired(why) => Err(retired(why)),
-        _ => Err(Error::new(Status::NotInitialized, "no GL context")),
+        Slot::Retired(why) => Err(retired(*why)),
+        Slot::Failed(why) => Err(no_context(why)),
+        Slot::Uninit => Err(no_context("")),
     }
+}
+
+/// A call's error where no context could be made (`why`, if it was tried).
+fn no_context(why: &str) -> Error {
+    let detail = if why.is_empty() {
+        "no GL context".to_string()
+    } else {
+        format!("no GL context: {why}")
+    };
+    Error::new(Status::NotInitialized, detail)
 }
 
 /// Frees every GL object and the context; the next call initialises again.
@@ -155,7 +167,7 @@ pub fn shutdown() -> Result<()> {
     match std::mem::replace(&mut *slot, Slot::Uninit) {
         Slot::Ready(engine) => engine.destroy(),
         retired @ Slot::Retired(_) => *slot = retired,
-        Slot::Uninit | Slot::Failed => {}
+        Slot::Uninit | Slot::Failed(_) => {}
     }
     Ok(())
 }
@@ -242,7 +254,7 @@ fn create_slot() -> Slot {
         }
         Err(e) => {
             debug_log(&e);
-            Slot::Failed
+            Slot::Failed(e.detail)
         }
     }
 }
@@ -287,10 +299,11 @@ impl Engine {
             ctx.info.gles,
             ctx.info.texture_buffer_range,
             ctx.info.buffer_storage,
+            ctx.info.storage_operands,
             ctx.info.workarounds,
         )
         .ok_or_else(|| Error::new(Status::NotSupported, "a required GL entry point is missing"))?;
-        let units = OperandUnits::create(gl)?;
+        let units = OperandUnits::create(gl, &ctx.info)?;
         // SAFETY: the context is current.
         let vao = match unsafe { gl.create_vertex_array() } {
             Ok(v) => v,
@@ -299,6 +312,14 @@ impl Engine {
                 return Err(Error::new(Status::AllocFailed, e));
             }
         };
+        // An allocation like the operand textures (the setup's only one where there are none).
+        fault::allocation();
+        if let Err(e) = check_gl(gl, "vertex array") {
+            units.delete(gl, &ext);
+            // SAFETY: the context is current; the VAO is ours.
+            unsafe { gl.delete_vertex_array(vao) };
+            return Err(e);
+        }
         // SAFETY: the context is current; these set state for our context only.
         unsafe {
             gl.bind_vertex_array(Some(vao));
@@ -335,15 +356,13 @@ impl Engine {
         frag: &'static str,
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
+        if !self.ctx.info.texture_buffers {
+            return Err(operand::no_buffer_textures());
+        }
         self.ext.barriers.new_launch();
         let defer = self.defer_compiles();
-        self.programs.use_program(
-            &self.ctx.gl,
-            (self.ctx.info.gles, defer),
-            name,
-            frag,
-            defines,
-        )
+        self.programs
+            .use_program(&self.ctx.gl, (&self.ctx.info, defer), name, frag, defines)
     }
 
     /// Compiles (once) and binds compute program `name` from source `comp` with `defines`; the
@@ -357,7 +376,7 @@ impl Engine {
         self.ext.barriers.new_launch();
         let defer = self.defer_compiles();
         self.programs
-            .use_compute(&self.ctx.gl, defer, name, comp, defines)
+            .use_compute(&self.ctx.gl, (&self.ctx.info, defer), name, comp, defines)
     }
 
     /// Whether this call declines, rather than waits for, a program still compiling: inside

@@ -152,6 +152,22 @@ impl<T: Real> Matrix<T> {
 /// Texture units the kernels bind operands to, in order.
 pub const OPERAND_UNITS: usize = 3;
 
+/// Where compute kernels that read operands through storage blocks (`DeviceInfo::
+/// storage_operands`) find them: the binding of texture unit u's operand is `STORAGE_READS` +
+/// u, above the bindings the kernels write through (0..3). Units go up to 4, so a device
+/// needs `STORAGE_BINDINGS` blocks per compute shader.
+pub const STORAGE_READS: u32 = 4;
+pub const STORAGE_BINDINGS: i64 = 9;
+
+/// The error of a call that needs the fragment pipeline on a device without buffer textures,
+/// which its kernels read operands through.
+pub fn no_buffer_textures() -> Error {
+    Error::unsupported(
+        "no-pipeline",
+        "the fragment kernels need buffer textures, which this device lacks",
+    )
+}
+
 /// The part of a device buffer a kernel views for an operand (a buffer-texture or
 /// storage-buffer view): `bytes` from `first_byte`, which is the operand's byte offset rounded
 /// down to the window alignment, the operand's lowest element being element `start` of the
@@ -186,22 +202,30 @@ impl Window {
     /// writes.
     pub fn bind_storage(&self, ext: &GlExt, binding: u32) {
         ext.barriers.bound(self.buffer, Access::Storage);
-        // SAFETY: the context is current; the range lies inside the buffer.
+        // SAFETY: the context is current; the range lies inside the buffer (which holds a
+        // whole 16-byte texel from any window start: `engine::storage_bytes`).
         unsafe {
             (ext.bind_buffer_range)(
                 glow::SHADER_STORAGE_BUFFER,
                 binding,
                 self.buffer.0.get(),
                 self.first_byte as isize,
-                self.bytes as isize,
+                self.bytes.max(16) as isize,
             );
         }
     }
+
+    /// Binds the window for the next launch to read as the operand of texture unit `unit`,
+    /// where kernels read operands through storage blocks (see `STORAGE_READS`).
+    pub fn bind_read(&self, ext: &GlExt, unit: u32) {
+        self.bind_storage(ext, STORAGE_READS + unit);
+    }
 }
 
-/// The buffer textures operands are read through, one per texture unit.
+/// The buffer textures operands are read through, one per texture unit (none where kernels
+/// read operands through storage blocks).
 pub struct OperandUnits {
-    textures: [glow::Texture; OPERAND_UNITS],
+    textures: Vec<glow::Texture>,
     /// Per unit, a copy of the window of an operand whose buffer is too large to be viewed whole
     /// on a device without glTexBufferRange, and its size in bytes; reused within a call, deleted
     /// at its end (`end_call`), since it can take as much memory as a window.
@@ -209,9 +233,14 @@ pub struct OperandUnits {
 }
 
 impl OperandUnits {
-    pub fn create(gl: &glow::Context) -> Result<OperandUnits> {
+    pub fn create(gl: &glow::Context, info: &DeviceInfo) -> Result<OperandUnits> {
         let mut made = Vec::with_capacity(OPERAND_UNITS);
-        for unit in 0..OPERAND_UNITS {
+        let units = if info.texture_buffers {
+            OPERAND_UNITS
+        } else {
+            0
+        };
+        for unit in 0..units {
             match super::new_buffer_texture(gl, unit as u32) {
                 Ok(t) => made.push(t),
                 Err(e) => {
@@ -224,7 +253,7 @@ impl OperandUnits {
             }
         }
         Ok(OperandUnits {
-            textures: made.try_into().expect("OPERAND_UNITS textures"),
+            textures: made,
             copies: RefCell::default(),
         })
     }
@@ -256,11 +285,24 @@ impl OperandUnits {
         else {
             unreachable!("host operands are uploaded before binding")
         };
+        if info.storage_operands {
+            let w = Window::of(info, mem, count);
+            if w.bytes > info.max_storage_block_size {
+                return Err(Error::overflow(
+                    "operand window exceeds the storage block size",
+                ));
+            }
+            w.bind_read(ext, unit as u32);
+            return Ok(w.first_byte / T::SIZE);
+        }
+        let Some(&texture) = self.textures.get(unit) else {
+            return Err(no_buffer_textures());
+        };
         ext.barriers.bound(buffer, Access::Fetch);
         // SAFETY: the context is current.
         unsafe {
             gl.active_texture(glow::TEXTURE0 + unit as u32);
-            gl.bind_texture(glow::TEXTURE_BUFFER, Some(self.textures[unit]));
+            gl.bind_texture(glow::TEXTURE_BUFFER, Some(texture));
         }
         // Without glTexBufferRange a view covers its whole buffer, or a copy of the window
         // where the buffer is larger than a view can be.

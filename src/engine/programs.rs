@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use glow::HasContext;
 
+use super::context::DeviceInfo;
 use super::element::Real;
 use crate::status::{Error, Result, Status};
 
@@ -73,31 +74,28 @@ impl Programs {
     pub fn use_program(
         &mut self,
         gl: &glow::Context,
-        (gles, defer): (bool, bool),
+        (info, defer): (&DeviceInfo, bool),
         name: &'static str,
         frag: &'static str,
         defines: &[(&str, String)],
     ) -> Result<Arc<Program>> {
         self.use_stages(gl, defer, name, defines, |defines| {
+            let header = info.fragment_header();
             vec![
-                (
-                    glow::VERTEX_SHADER,
-                    format!("{}{FULLSCREEN_VERT}", header(gles)),
-                ),
+                (glow::VERTEX_SHADER, format!("{header}{FULLSCREEN_VERT}")),
                 (
                     glow::FRAGMENT_SHADER,
-                    format!("{}{defines}{COMMON}{frag}", header(gles)),
+                    format!("{header}{defines}{COMMON}{frag}"),
                 ),
             ]
         })
     }
 
-    /// Returns the compute program for source `comp` (desktop GL 4.3), compiling it on first
-    /// use, and binds it.
+    /// Returns the compute program for source `comp`, compiling it on first use, and binds it.
     pub fn use_compute(
         &mut self,
         gl: &glow::Context,
-        defer: bool,
+        (info, defer): (&DeviceInfo, bool),
         name: &'static str,
         comp: &'static str,
         defines: &[(&str, String)],
@@ -105,7 +103,10 @@ impl Programs {
         self.use_stages(gl, defer, name, defines, |defines| {
             vec![(
                 glow::COMPUTE_SHADER,
-                format!("#version 430 core\n{defines}{COMPUTE_COMMON}{REAL}{comp}"),
+                format!(
+                    "{}{defines}{COMPUTE_COMMON}{REAL}{comp}",
+                    info.compute_header()
+                ),
             )]
         })
     }
@@ -186,14 +187,6 @@ impl Programs {
                 Entry::Linking(l) => discard(gl, l),
             }
         }
-    }
-}
-
-fn header(gles: bool) -> &'static str {
-    if gles {
-        "#version 320 es\nprecision highp float;\nprecision highp int;\nprecision highp samplerBuffer;\nprecision highp sampler2D;\n"
-    } else {
-        "#version 330 core\n"
     }
 }
 

@@ -116,7 +116,9 @@ impl Scratch {
     /// Buffer texture `slot`, now viewing `bytes` of `buffer` from `first_byte` (aligned to
     /// GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT) as `format`, bound to texture unit `unit` (which it
     /// replaces there) for the next launch to sample. Without glTexBufferRange (GL 3.3) only
-    /// views from byte 0 can be made: they cover the whole buffer.
+    /// views from byte 0 can be made: they cover the whole buffer. Where compute kernels read
+    /// operands through storage blocks, the range is bound as unit `unit`'s storage block
+    /// instead (`operand::STORAGE_READS`), and `slot` and `format` go unused.
     #[allow(clippy::too_many_arguments)]
     pub fn view(
         &mut self,
@@ -129,6 +131,10 @@ impl Scratch {
         first_byte: i64,
         bytes: i64,
     ) -> Result<()> {
+        if ext.storage_operands {
+            storage_window(buffer, first_byte, bytes).bind_read(ext, unit);
+            return Ok(());
+        }
         self.point(gl, ext, slot, unit, buffer, format, first_byte, bytes)?;
         ext.barriers.bound(buffer, Access::Fetch);
         Ok(())
@@ -136,7 +142,8 @@ impl Scratch {
 
     /// View `slot` of `bytes` of `buffer` from `first_byte` as `format` (on texture unit `unit`,
     /// which no sampler of the program may use), bound to image unit `image` for the next
-    /// launch to write.
+    /// launch to write; where compute kernels read operands through storage blocks, the range
+    /// is bound as storage block `image` instead (a `RESULT` of `shaders/real.glsl`).
     #[allow(clippy::too_many_arguments)]
     pub fn image(
         &mut self,
@@ -150,6 +157,10 @@ impl Scratch {
         first_byte: i64,
         bytes: i64,
     ) -> Result<()> {
+        if ext.storage_operands {
+            storage_window(buffer, first_byte, bytes).bind_storage(ext, image);
+            return Ok(());
+        }
         let t = self.point(gl, ext, slot, unit, buffer, format, first_byte, bytes)?;
         // SAFETY: the context is current; the texture is a buffer texture of ours.
         unsafe { gl.bind_image_texture(image, Some(t), 0, false, 0, glow::WRITE_ONLY, format) };
@@ -218,5 +229,15 @@ impl Scratch {
             // SAFETY: the context is current; the texture is ours.
             unsafe { gl.delete_texture(t) };
         }
+    }
+}
+
+/// `bytes` of `buffer` from `first_byte`, as a storage block binds them.
+fn storage_window(buffer: glow::Buffer, first_byte: i64, bytes: i64) -> Window {
+    Window {
+        buffer,
+        first_byte,
+        bytes,
+        start: 0,
     }
 }

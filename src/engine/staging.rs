@@ -6,7 +6,8 @@
 //! fence, with no map, unmap or read-back call per operand (most of a tiny call's cost). The
 //! host then writes memory the device may still be reading, so a buffer handed to the device
 //! is not written again before a fence shows the device is done with it. Elsewhere each upload
-//! maps the buffer afresh (invalidating it) and results are read back with a GL call.
+//! is assembled in host memory and handed over with `glBufferSubData` (see `map`), and results
+//! are read back with a GL call.
 //!
 //! Where the device can make a buffer over host memory (GL_AMD_pinned_memory, which llvmpipe
 //! has), large unit-stride host operands are not copied at all: kernels use the caller's memory
@@ -42,6 +43,8 @@ unsafe impl Send for Staging {}
 #[derive(Default)]
 struct Slot {
     buffer: GrowingBuffer,
+    /// Where an upload is assembled without persistent mappings (see `map`).
+    host: Vec<f32>,
     /// Handed to the device since the last fence (persistent mappings only).
     busy: bool,
 }
@@ -171,7 +174,8 @@ impl Staging {
     }
 
     /// A buffer of at least `elems` floats for `unit` and host memory to fill it through: the
-    /// persistent mapping, or a fresh mapping (unmapped by `unmap`).
+    /// persistent mapping, or host memory of the staging's own, which `unmap` hands to
+    /// `glBufferSubData`.
     fn map(
         &mut self,
         gl: &glow::Context,
@@ -190,38 +194,38 @@ impl Staging {
         let b = self.slots[unit]
             .buffer
             .ensure(gl, ext, elems, glow::STREAM_DRAW)?;
-        ext.barriers.use_now(gl, b, Access::Copy);
-        // SAFETY: the context is current; the mapping is unmapped by `unmap` before any draw.
-        // Not with GL_MAP_INVALIDATE_BUFFER_BIT: on zink (Mesa 22.3) invalidating a staging
-        // buffer that a buffer texture views corrupted the heap, in Mesa's threaded context,
-        // which replaces the buffer's storage (GLES on zink with small launch limits: 3 runs of
-        // the Python kernel tests in 4 crashed or read stale elements; none with
-        // GALLIUM_THREAD=0 or without the bit). A plain write mapping lets the driver stage the
-        // data where the buffer is still in use.
-        unsafe {
-            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
-            let p = (ext.map_buffer_range)(
-                glow::COPY_WRITE_BUFFER,
-                0,
-                (elems * 4) as isize,
-                glow::MAP_WRITE_BIT,
-            );
-            if p.is_null() {
-                super::check_gl(gl, "glMapBufferRange")?;
-                return Err(Error::new(
-                    Status::ExecutionFailed,
-                    "glMapBufferRange returned NULL",
-                ));
-            }
-            Ok((b, p.cast()))
-        }
+        // Not a write mapping: on virgl a mapping of a buffer the device used waits for the
+        // host renderer (a round trip per operand per call), where glBufferSubData sends the
+        // data along with the commands. (Nor an invalidating one: on zink, Mesa 22.3,
+        // invalidating a staging buffer that a buffer texture views corrupted the heap in Mesa's
+        // threaded context, which replaces the buffer's storage: GLES on zink with small launch
+        // limits, 3 runs of the Python kernel tests in 4 crashed or read stale elements.)
+        let host = &mut self.slots[unit].host;
+        host.clear();
+        host.resize(elems as usize, 0.0);
+        Ok((b, host.as_mut_ptr()))
     }
 
-    fn unmap(gl: &glow::Context, ext: &GlExt) -> Result<()> {
+    /// Hands what `map` gave for `unit`, `elems` floats of it, to the device: to buffer `b`.
+    fn unmap(
+        &mut self,
+        gl: &glow::Context,
+        ext: &GlExt,
+        (unit, b): (usize, glow::Buffer),
+        elems: i64,
+    ) -> Result<()> {
         if !Self::persistent(ext) {
-            // SAFETY: the buffer mapped by `map` is still bound to COPY_WRITE_BUFFER.
+            ext.barriers.use_now(gl, b, Access::Copy);
+            // SAFETY: the context is current; the host memory holds `elems` floats, which the
+            // buffer has room for.
             unsafe {
-                gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
+                gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
+                (ext.buffer_sub_data)(
+                    glow::COPY_WRITE_BUFFER,
+                    0,
+                    (elems * 4) as isize,
+                    self.slots[unit].host.as_ptr().cast(),
+                );
                 gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
             }
         }
@@ -238,9 +242,10 @@ impl Staging {
         count: i64,
         fill: impl FnOnce(*mut T),
     ) -> Result<Mem<T>> {
-        let (buffer, dst) = self.map(gl, ext, unit, T::words(count.max(1)))?;
+        let elems = T::words(count.max(1));
+        let (buffer, dst) = self.map(gl, ext, unit, elems)?;
         fill(dst.cast());
-        Self::unmap(gl, ext)?;
+        self.unmap(gl, ext, (unit, buffer), elems)?;
         Ok(Mem::Device {
             buffer,
             offset: 0,
@@ -318,8 +323,7 @@ impl Staging {
     }
 
     /// A staging buffer of at least `elems` elements of `T` for `unit` that a kernel will write
-    /// results into (contents undefined), for `read_mapped` to read. Persistent mappings only,
-    /// which the compute kernels (its callers) require.
+    /// results into (contents undefined), for `read_result` to read.
     pub fn output<T: Real>(
         &mut self,
         gl: &glow::Context,
@@ -327,19 +331,19 @@ impl Staging {
         unit: usize,
         elems: i64,
     ) -> Result<glow::Buffer> {
-        if !Self::persistent(ext) {
-            return Err(Error::new(
-                Status::NotSupported,
-                "results in staging need persistent mappings",
-            ));
+        if Self::persistent(ext) {
+            return self
+                .map(gl, ext, unit, T::words(elems))
+                .map(|(buffer, _)| buffer);
         }
-        self.map(gl, ext, unit, T::words(elems))
-            .map(|(buffer, _)| buffer)
+        self.slots[unit]
+            .buffer
+            .ensure(gl, ext, T::words(elems), glow::STREAM_READ)
     }
 
-    /// Waits for the device's writes to persistently mapped staging buffer `unit` and gives
-    /// `read` its first `elems` elements of `T`.
-    pub fn read_mapped<T: Real, R>(
+    /// Waits for the device's writes to staging buffer `unit` (made by `output`) and gives
+    /// `read` its first `elems` elements of `T`: from the persistent mapping, or read back.
+    pub fn read_result<T: Real, R>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -347,6 +351,25 @@ impl Staging {
         elems: i64,
         read: impl FnOnce(&[T]) -> R,
     ) -> Result<R> {
+        if !Self::persistent(ext) {
+            let buffer =
+                self.slots[unit]
+                    .buffer
+                    .ensure(gl, ext, T::words(elems), glow::STREAM_READ)?;
+            let mut out = vec![T::default(); elems as usize];
+            // SAFETY: the buffer holds at least `elems` elements; `out` as many.
+            unsafe {
+                super::transfer::read_buffer(
+                    gl,
+                    ext,
+                    buffer,
+                    0,
+                    out.len() * T::SIZE as usize,
+                    out.as_mut_ptr().cast(),
+                )?;
+            }
+            return Ok(read(&out));
+        }
         let (buffer, p) = self.slots[unit]
             .buffer
             .ensure_mapped(gl, ext, T::words(elems))?;

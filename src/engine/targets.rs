@@ -38,12 +38,18 @@ impl Limits {
         };
         let side = i64::from(MAX_SIDE.min(info.max_target_side));
         // A window starts at an aligned offset, so it may hold up to alignment - 1 extra texels.
-        let slack = if info.texture_buffer_range {
+        let slack = if info.texture_buffer_range || info.storage_operands {
             info.window_alignment() / 4 - 1
         } else {
             0
         };
-        let window = info.max_texture_buffer_size - slack;
+        // Where operands are storage blocks, a window is one block: of doubles, the larger
+        // element, so that one bound holds for both precisions.
+        let window = if info.storage_operands {
+            info.max_storage_block_size / 8 - slack
+        } else {
+            info.max_texture_buffer_size - slack
+        };
         Limits {
             target_side: cap("GLBLAS_LIMIT_TARGET_SIDE").map_or(side, |c| c.clamp(1, side)) as i32,
             window: cap("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),

@@ -63,41 +63,20 @@ impl Engine {
         upload: bool,
     ) -> Result<()> {
         let gl = &self.ctx.gl;
-        let access = if upload {
-            Access::Copy
-        } else {
-            Access::HostRead
-        };
-        self.ext.barriers.use_now(gl, buffer, access);
+        if !upload {
+            // SAFETY: the caller checked both ranges.
+            return unsafe { read_buffer(gl, &self.ext, buffer, offset, bytes, host) };
+        }
+        self.ext.barriers.use_now(gl, buffer, Access::Copy);
         // SAFETY: the context is current; the caller checked both ranges.
         unsafe {
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
-            if upload {
-                (self.ext.buffer_sub_data)(
-                    glow::COPY_WRITE_BUFFER,
-                    offset as isize,
-                    bytes as isize,
-                    host,
-                );
-            } else if let Some(get) = self.ext.get_buffer_sub_data {
-                get(
-                    glow::COPY_WRITE_BUFFER,
-                    offset as isize,
-                    bytes as isize,
-                    host,
-                );
-            } else {
-                let p = (self.ext.map_buffer_range)(
-                    glow::COPY_WRITE_BUFFER,
-                    offset as isize,
-                    bytes as isize,
-                    glow::MAP_READ_BIT,
-                );
-                if !p.is_null() {
-                    std::ptr::copy_nonoverlapping(p.cast::<u8>(), host.cast::<u8>(), bytes);
-                    gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
-                }
-            }
+            (self.ext.buffer_sub_data)(
+                glow::COPY_WRITE_BUFFER,
+                offset as isize,
+                bytes as isize,
+                host,
+            );
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         }
         check_gl(gl, "buffer transfer")
@@ -224,4 +203,42 @@ impl Engine {
         unsafe { self.ctx.gl.finish() };
         check_gl(&self.ctx.gl, "glFinish")
     }
+}
+
+/// Reads `bytes` of `buffer` from byte `offset` into host memory at `host`: with
+/// `glGetBufferSubData`, or through a read mapping where GL has no such call (GLES).
+///
+/// # Safety
+/// The context is current; the range lies inside the buffer and `host` holds `bytes`.
+pub unsafe fn read_buffer(
+    gl: &glow::Context,
+    ext: &super::gl_ext::GlExt,
+    buffer: glow::Buffer,
+    offset: i64,
+    bytes: usize,
+    host: *mut c_void,
+) -> Result<()> {
+    ext.barriers.use_now(gl, buffer, Access::HostRead);
+    gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
+    if let Some(get) = ext.get_buffer_sub_data {
+        get(
+            glow::COPY_WRITE_BUFFER,
+            offset as isize,
+            bytes as isize,
+            host,
+        );
+    } else {
+        let p = (ext.map_buffer_range)(
+            glow::COPY_WRITE_BUFFER,
+            offset as isize,
+            bytes as isize,
+            glow::MAP_READ_BIT,
+        );
+        if !p.is_null() {
+            std::ptr::copy_nonoverlapping(p.cast::<u8>(), host.cast::<u8>(), bytes);
+            gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
+        }
+    }
+    gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+    check_gl(gl, "buffer transfer")
 }

@@ -68,7 +68,7 @@ pub fn reduce<T: Real>(
     p.set_i32(gl, "uN", xd.v.n as i32);
     p.set_i32(gl, "uYShift", ((yd.w.start - xd.w.start) / 4) as i32);
     let groups = stream::dispatch(e, items, "reduce dispatch")?;
-    e.staging.read_mapped(
+    e.staging.read_result(
         &e.ctx.gl,
         &e.ext,
         UNIT_PARTIALS,
@@ -115,7 +115,7 @@ fn reduce_abs<T: Real, P: Real, R>(
     uniforms(e, &p);
     let groups = stream::dispatch(e, items, "reduce_abs dispatch")?;
     e.staging
-        .read_mapped(&e.ctx.gl, &e.ext, UNIT_PARTIALS, 4 * groups, read)
+        .read_result(&e.ctx.gl, &e.ext, UNIT_PARTIALS, 4 * groups, read)
 }
 
 /// The sum of squares of x (one window) in Blue's accumulators, as `super::dot::Squares`.

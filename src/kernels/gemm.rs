@@ -1,8 +1,8 @@
 //! gemm: C := alpha*op(A)*op(B) + beta*C, column-major, in single or double precision. This is
 //! where gemm picks its kernel: the compute pipeline (`gemm_compute.rs`: packed panels, 16×16 or
-//! 8×8 register blocks) where the device has compute shaders and the operands fit one
-//! buffer-texture window, unless `GLBLAS_PIPELINE=fragment`; otherwise, in single precision,
-//! the fragment pipeline below (float-only: double precision is NOT_SUPPORTED there).
+//! 8×8 register blocks) where the device takes it (`DeviceInfo::compute`), whole where the
+//! operands fit one window, else tile by tile (`in_tiles`, `compute_tile`); otherwise, in single
+//! precision, the fragment pipeline below (float-only: double precision is NOT_SUPPORTED there).
 //!
 //! Fragment pipeline (`gemm.frag`): C is cut into tiles of at most `Limits::target_side`² elements
 //! and k into chunks of at most `target_side` (and of at most `MAX_LOOP_ITERATIONS`, the longest
@@ -15,7 +15,7 @@
 //! draw and stored from there. When an operand's part for a tile (or a panel) does not fit one
 //! buffer-texture window, tiles shrink, and then k is cut into smaller chunks. Chunks' products
 //! are added into C in turn (beta applies to the first chunk only). The Level 3 routines' rules
-//! (`Rules`) hold on both pipelines: see `fragment` for this one's.
+//! (`Rules`) hold on both pipelines, in the same tiles: see `in_tiles`.
 
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
@@ -201,9 +201,13 @@ pub struct Rules {
     /// Only this triangle of C is read and written (syrk, syr2k).
     pub triangle: Option<Triangle>,
     /// Which of A and B is C itself (trmm, trsm): it is read from a copy where C is written
-    /// before that operand is wholly packed (`gemm_compute::gemm`; on the fragment pipeline
-    /// always: `fragment`).
+    /// before that operand is wholly packed (`gemm_compute::gemm`; in tiles, where a tile or a
+    /// chunk of k reads what another stored: `in_tiles`).
     pub is_c: [bool; 2],
+    /// Where op(A)'s rows and op(B)'s columns (first) and k (second) start in a symmetric or
+    /// triangular A and B: (0, 0) but in a tile of a larger call, which reads such an operand
+    /// whole (`compute_tile`).
+    pub origins: [(i64, i64); 2],
 }
 
 /// A gemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).
@@ -263,34 +267,40 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     if on_compute(e, g) {
         return super::gemm_compute::gemm(e, g);
     }
+    if super::compute_available(e) {
+        return in_tiles(e, g, compute_tile);
+    }
     // The fragment kernels compute in single precision only (`precision_available` keeps
-    // double off devices without the compute pipeline), so a double gemm here did not fit the
-    // compute kernel's windows.
+    // double off devices without the compute pipeline).
     match super::single::<Gemm<T>, Gemm>(g) {
-        Some(g) => fragment(e, g),
-        None => Err(Error::overflow(
-            "gemm operands exceed one buffer-texture window",
-        )),
+        Some(g) => in_tiles(e, g, tile),
+        None => Err(super::no_fragment_double()),
     }
 }
 
-/// Whether the compute pipeline takes gemm `g`, else the fragment one.
+/// Whether the compute kernel takes gemm `g` whole (each operand within one window), without
+/// tiles.
 pub fn on_compute<T: Real>(e: &Engine, g: &Gemm<T>) -> bool {
     super::compute_available(e) && super::gemm_compute::fits(e, g)
 }
 
-/// The fragment pipeline: C tile by tile (`plan`), with the Level 3 routines' rules. A
+/// Computes C's tile from (i0, j0) into `out` (`c`, C's block, or scratch laid out alike) over
+/// all of k, chunk by chunk (`Plan::tk`).
+type Tile<T> = fn(&mut Engine, &Gemm<T>, Plan, (i64, i64), Matrix<T>, Matrix<T>) -> Result<()>;
+
+/// C tile by tile (`plan`), each tile computed by `tile` (the fragment pipeline's, or the
+/// compute kernel's on a part that fits its windows), with the Level 3 routines' rules. A
 /// symmetric or triangular operand is packed from the whole of it (an element's mirror may lie
 /// outside the part a tile reads), so it goes to the device whole, once. An operand that is
 /// also C is copied first where a tile's store would overwrite what a later tile or chunk of k
 /// reads. With a triangle of C, tiles wholly outside it are skipped, and those across its
 /// diagonal are computed into scratch, from which only their part of the triangle is copied
 /// into C.
-fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
+fn in_tiles<T: Real>(e: &mut Engine, g: &Gemm<T>, tile: Tile<T>) -> Result<()> {
     let mut g = *g;
     if let Some((a, b)) = g.ab {
         let shapes = g.rules.shapes;
-        let mut whole = |which: usize, m: Matrix| match m.mem {
+        let mut whole = |which: usize, m: Matrix<T>| match m.mem {
             Mem::Host(_) if !shapes[which].read_as_stored() => e.upload_matrix(which, &m),
             _ => Ok(m),
         };
@@ -318,6 +328,7 @@ fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
             let a = if copied[0] { copy(e, 0, &a)? } else { a };
             let b = if copied[1] { copy(e, 1, &b)? } else { b };
             g.ab = Some((a, b));
+            g.rules.is_c = [0, 1].map(|which| g.rules.is_c[which] && !copied[which]);
             // A copy is packed, so the windows its parts take may differ.
             tiles = plan(e, &g)?;
         }
@@ -341,7 +352,9 @@ fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
                 tile(e, g, tiles, (i0, j0), c, c)?;
             } else if inside {
                 let (rows, cols) = (c.rows, c.cols);
-                let buffer = e.scratch.buffer(&e.ctx.gl, &e.ext, OUT, rows * cols)?;
+                let buffer = e
+                    .scratch
+                    .buffer(&e.ctx.gl, &e.ext, OUT, T::words(rows * cols))?;
                 let out = Matrix {
                     mem: Mem::Device {
                         buffer,
@@ -364,11 +377,13 @@ fn fragment(e: &mut Engine, g: &Gemm) -> Result<()> {
 
 /// A copy of operand `which` (0: A, 1: B) in device memory, packed: of a host one in staging,
 /// of a device one in scratch.
-fn copy(e: &mut Engine, which: usize, m: &Matrix) -> Result<Matrix> {
+fn copy<T: Real>(e: &mut Engine, which: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
     if let Mem::Host(_) = m.mem {
         return e.upload_matrix(which, m);
     }
-    let buffer = e.scratch.buffer(&e.ctx.gl, &e.ext, COPY, m.rows * m.cols)?;
+    let buffer = e
+        .scratch
+        .buffer(&e.ctx.gl, &e.ext, COPY, T::words(m.rows * m.cols))?;
     let packed = Matrix {
         mem: Mem::Device {
             buffer,
@@ -428,6 +443,73 @@ fn panel_width(rows: i64, block: i64) -> i64 {
 
 fn cols_define(cols: i64) -> (&'static str, String) {
     ("BLOCK_COLS", cols.to_string())
+}
+
+/// A `Tile` on the compute pipeline: per chunk of k, one gemm of the compute kernel on the
+/// tile's parts of A and B (or the whole of a shaped one, read from the tile's origin) into
+/// `out`, which is C's block, or scratch holding a copy of it.
+fn compute_tile<T: Real>(
+    e: &mut Engine,
+    g: &Gemm<T>,
+    plan: Plan,
+    (i0, j0): (i64, i64),
+    c: Matrix<T>,
+    out: Matrix<T>,
+) -> Result<()> {
+    let (i1, j1) = (i0 + c.rows, j0 + c.cols);
+    let in_place = c.mem.same_space(&out.mem) && c.mem.byte_position() == out.mem.byte_position();
+    if g.beta != T::ZERO && !in_place {
+        copy_out(e, &c, &out, None)?;
+    }
+    let k = if g.ab.is_some() { g.k } else { 0 };
+    let mut l0 = 0;
+    loop {
+        let l1 = (l0 + plan.tk).min(k);
+        let ab = g.ab.map(|(a, b)| {
+            let (pa, pb) = g.parts((&a, &b), (i0, i1), (j0, j1), (l0, l1));
+            let [sa, sb] = g.rules.shapes;
+            (
+                if sa.read_as_stored() { pa } else { a },
+                if sb.read_as_stored() { pb } else { b },
+            )
+        });
+        let [sa, sb] = g.rules.shapes;
+        let part = Gemm {
+            m: c.rows,
+            n: c.cols,
+            k: l1 - l0,
+            beta: if l0 == 0 { g.beta } else { T::ONE },
+            ab,
+            c: out,
+            rules: Rules {
+                triangle: None,
+                origins: [
+                    if sa.read_as_stored() {
+                        (0, 0)
+                    } else {
+                        (i0, l0)
+                    },
+                    if sb.read_as_stored() {
+                        (0, 0)
+                    } else {
+                        (j0, l0)
+                    },
+                ],
+                ..g.rules
+            },
+            ..*g
+        };
+        if !super::gemm_compute::fits(e, &part) {
+            return Err(Error::overflow(
+                "no tiling fits the gemm operands in the compute kernel's windows",
+            ));
+        }
+        super::gemm_compute::gemm(e, &part)?;
+        l0 = l1;
+        if l0 >= k {
+            return Ok(());
+        }
+    }
 }
 
 /// Computes C's tile from (`i0`, `j0`) into `out`: alpha·op(A)·op(B) + beta·`c` (C's block,
@@ -594,9 +676,11 @@ fn draw_edge(e: &mut Engine, c: &Matrix, cols: i64) -> Result<()> {
 }
 
 /// Picks tile sizes so that every operand part fits one window: halve the dimension that sets
-/// an oversized operand's column count (or its row count once that is 1); then, while a panel
-/// does not fit one, halve k (or the panel's rows once k is 1).
-fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
+/// an oversized operand's column count (or its row count once that is 1); on the compute
+/// pipeline, halve the longer side of a tile larger than a window (a tile across a triangle's
+/// diagonal, or of a host C, is computed in scratch); then, while a panel does not fit one,
+/// halve k (or the panel's rows once k is 1).
+fn plan<T: Real>(e: &Engine, g: &Gemm<T>) -> Result<Plan> {
     let side = i64::from(e.target_side());
     let cols = block_cols(e);
     let mut p = Plan {
@@ -608,7 +692,7 @@ fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
     let window = e.max_window();
     for _ in 0..256 {
         // Each entry: does this operand part fit, and which plan dimensions are its (rows, cols).
-        let mut parts: Vec<(&Matrix, (Dim, Dim))> = vec![];
+        let mut parts: Vec<(&Matrix<T>, (Dim, Dim))> = vec![];
         if let Some((a, b)) = &g.ab {
             parts.push((
                 a,
@@ -627,12 +711,18 @@ fn plan(e: &Engine, g: &Gemm) -> Result<Plan> {
                 },
             ));
         }
-        if g.beta != 0.0 {
+        // The compute kernel views C's tile whether it reads it or not.
+        if g.beta != T::ZERO || super::compute_available(e) {
             parts.push((&g.c, (Dim::M, Dim::N)));
         }
         let oversized = parts
             .into_iter()
             .find(|(m, (r, c))| super::window_elems(m, p.get(*r), p.get(*c)) > window);
+        if oversized.is_none() && super::compute_available(e) && p.tm * p.tn > window {
+            let d = if p.tm >= p.tn { Dim::M } else { Dim::N };
+            p.set(d, (p.get(d) + 1) / 2);
+            continue;
+        }
         match oversized {
             None if g.ab.is_none() => return Ok(p),
             None => {

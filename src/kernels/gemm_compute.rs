@@ -1,4 +1,4 @@
-//! gemm on the compute pipeline (desktop GL 4.3+), in single or double precision (the shaders'
+//! gemm on the compute pipeline (GL 4.3+, GLES 3.1+), in single or double precision (the shaders'
 //! `REAL`, from `Real::DEFINES`).
 //!
 //! Passes: op(A) and op(B) are each packed into a panel (`gemm_pack.comp`: op(A) column-major and
@@ -33,6 +33,7 @@ const VIEW_C_GROUPS: usize = 4;
 const UNIT_C_GROUPS: u32 = 2;
 /// A unit no sampler uses, for views used only as images.
 const UNIT_IMAGES: u32 = 5;
+/// Image units of gemm.comp's uOut and gemm_pack.comp's uPanel (their `RESULT` bindings).
 const IMAGE_OUT: u32 = 0;
 const IMAGE_PANEL: u32 = 1;
 /// Most workgroups per dispatch dimension that GL guarantees.
@@ -77,7 +78,12 @@ impl Kernel {
     /// earlier machine's llvmpipe, but from 30% to 13% on the AMD EPYC's (and 8×8 blocks from
     /// 36% to 8%), and from 15.5 to 11 GFLOP/s on zink over lavapipe.
     fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
-        let tiled = e.limits.gemm_tiled;
+        // The tiled kernel's workgroups: 16×16 invocations sharing TILE_K = 16 steps of both
+        // panels' 8×8-block tiles (gemm.comp's sA and sB), where the device has room for them.
+        let info = &e.ctx.info;
+        let tiled = e.limits.gemm_tiled
+            && info.max_compute_invocations >= 256
+            && info.max_shared_memory >= 2 * 16 * (16 * 2) * 4 * T::SIZE;
         let large = e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled;
         let block = match (large, T::SIZE) {
             (false, _) => [8, 8],
@@ -334,7 +340,7 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
                     a,
                     shape_a,
                     g.ta,
-                    (0, l0),
+                    (g.rules.origins[0].0, g.rules.origins[0].1 + l0),
                     (m, depth),
                     PANELS[0].buffer,
                     kernel.pad(0),
@@ -347,7 +353,7 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
                     b,
                     shape_b,
                     !g.tb,
-                    (0, l0),
+                    (g.rules.origins[1].0, g.rules.origins[1].1 + l0),
                     (n, depth),
                     PANELS[1].buffer,
                     kernel.pad(1),
@@ -474,7 +480,6 @@ fn multiply<T: Real>(
     p.set_real(gl, "uAlpha", g.alpha);
     p.set_real(gl, "uBeta", beta);
     p.set_i32(gl, "uUseAB", i32::from(g.ab.is_some()));
-    p.set_i32(gl, "uOut", IMAGE_OUT as i32);
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
     p.set_i32(gl, "uTriangle", g.rules.triangle.map_or(0, Triangle::code));
@@ -552,7 +557,6 @@ fn pack<T: Real>(
     )?;
     shape.set_packing(gl, &p, transposed, (row0, col0), rows);
     p.set_i32(gl, "uLd", ld as i32);
-    p.set_i32(gl, "uPanel", IMAGE_PANEL as i32);
     p.set_i32(gl, "uCols", cols as i32);
     e.dispatch((ld / 4 + 63) / 64, (cols + 3) / 4, "gemm pack")
 }

@@ -1,12 +1,13 @@
 //! gemv: y := alpha*op(A)*x + beta*y, column-major A, in single or double precision.
 //!
-//! The compute kernel (`gemv_compute.rs`) takes calls whose operands each fit one window, where
-//! the device has the compute pipeline. Otherwise, in single precision, the fragment kernel's
-//! loop structure (double precision beyond one window is DIMENSION_OVERFLOW for now): y is
-//! cut into chunks of at most one render target; each chunk is one draw, four elements of y
-//! per fragment on a texel grid where y is unit-stride (see `texels.rs`), one otherwise. When A's or x's part does not fit one buffer-texture window,
-//! or the inner dimension is longer than one shader loop may run (`MAX_LOOP_ITERATIONS`), it is
-//! cut into chunks whose products are added into y in turn (beta applies to the first only).
+//! The compute kernel (`gemv_compute.rs`) takes the calls of a device with the compute
+//! pipeline, in parts where an operand exceeds one window (`in_parts`: y cut into parts, and
+//! the inner dimension into chunks whose products are added into y in turn, beta applying to
+//! the first only). Otherwise, in single precision, the fragment kernel, in parts of the same
+//! kind: y in parts of at most one render target, each one draw, four elements of y per
+//! fragment on a texel grid where y is unit-stride (see `texels.rs`), one otherwise; and the
+//! inner dimension also in chunks no longer than one shader loop may run
+//! (`MAX_LOOP_ITERATIONS`).
 
 use super::stream;
 use super::texels::{self, Grid};
@@ -31,32 +32,67 @@ pub struct Gemv<T: Real = f32> {
 }
 
 /// Computes `g` on the compute pipeline where it can, else (single precision only: see
-/// `precision_available`) on the fragment pipeline.
+/// `precision_available`) on the fragment pipeline; in parts where an operand exceeds one
+/// window (or, on the fragment pipeline, y one render target or the inner dimension one
+/// shader loop).
 pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
-    if super::compute_available(e) && super::gemv_compute::fits(e, g) {
-        return super::gemv_compute::gemv(e, g);
+    let k = g.ax.as_ref().map_or(0, |(_, x)| x.n);
+    if super::compute_available(e) {
+        if super::gemv_compute::fits(e, g) {
+            return super::gemv_compute::gemv(e, g);
+        }
+        // gemv_compute cuts the inner dimension into launches itself.
+        let plan = plan(e, g, k, (g.y.n, k), false)?;
+        return in_parts(g, k, plan, |part| {
+            if !super::gemv_compute::fits(e, part) {
+                return Err(Error::overflow(
+                    "no cut fits the gemv operands in the compute kernel's windows",
+                ));
+            }
+            super::gemv_compute::gemv(e, part)
+        });
     }
-    match super::single(g) {
-        Some(g) => fragment(e, g),
-        None if super::compute_available(e) => Err(Error::overflow(
-            "double-precision gemv operands exceed one buffer-texture window",
-        )),
-        None => Err(super::no_fragment_double()),
-    }
+    let Some(g) = super::single::<Gemv<T>, Gemv>(g) else {
+        return Err(super::no_fragment_double());
+    };
+    let texels = g.y.inc.abs() == 1;
+    let cap = if texels {
+        Grid::capacity(e)
+    } else {
+        OutLayout::capacity(g.y.inc, e.target_side())
+    };
+    // gemv.frag loops over the chunk's inner dimension.
+    let plan = plan(e, g, k, (cap, super::MAX_LOOP_ITERATIONS), texels)?;
+    in_parts(g, k, plan, |part| {
+        let p = Part {
+            alpha: part.alpha,
+            beta: part.beta,
+            trans: part.trans,
+            ax: part.ax,
+        };
+        if texels {
+            p.texels(e, &part.y)
+        } else {
+            p.elements(e, &part.y)
+        }
+    })
 }
 
-fn fragment(e: &mut Engine, g: &Gemv) -> Result<()> {
-    let k = g.ax.as_ref().map_or(0, |(_, x)| x.n);
-    let texels = g.y.inc.abs() == 1;
-    let (tm, tk) = plan(e, g, k, texels)?;
+/// Runs `g` as parts of `tm` elements of y by `tk` of the inner dimension `k`, each a gemv of
+/// the same kind given to `run`, whose products are added into y's part in turn (beta applies
+/// to the first only).
+fn in_parts<T: Real>(
+    g: &Gemv<T>,
+    k: i64,
+    (tm, tk): (i64, i64),
+    mut run: impl FnMut(&Gemv<T>) -> Result<()>,
+) -> Result<()> {
     let mut i0 = 0;
     while i0 < g.y.n {
         let i1 = (i0 + tm).min(g.y.n);
-        let ys = g.y.slice(i0, i1);
         let mut l0 = 0;
         loop {
             let l1 = (l0 + tk).min(k);
-            let beta = if l0 == 0 { g.beta } else { 1.0 };
             let ax = g.ax.as_ref().map(|(a, x)| {
                 let a = if g.trans {
                     a.block(l0, l1, i0, i1)
@@ -65,17 +101,13 @@ fn fragment(e: &mut Engine, g: &Gemv) -> Result<()> {
                 };
                 (a, x.slice(l0, l1))
             });
-            let part = Part {
-                alpha: g.alpha,
-                beta,
+            run(&Gemv {
                 trans: g.trans,
+                alpha: g.alpha,
+                beta: if l0 == 0 { g.beta } else { T::ONE },
                 ax,
-            };
-            if texels {
-                part.texels(e, &ys)?;
-            } else {
-                part.elements(e, &ys)?;
-            }
+                y: g.y.slice(i0, i1),
+            })?;
             l0 = l1;
             if l0 >= k {
                 break;
@@ -224,20 +256,17 @@ impl Part {
     }
 }
 
-/// Elements of y per draw and of the inner dimension per chunk, so that every operand part
-/// fits one window (halve the dimension that sets an oversized part's extent) and no chunk of
-/// the inner dimension exceeds `MAX_LOOP_ITERATIONS`.
-fn plan(e: &Engine, g: &Gemv, k: i64, texels: bool) -> Result<(i64, i64)> {
-    let cap = if texels {
-        Grid::capacity(e)
-    } else {
-        OutLayout::capacity(g.y.inc, e.target_side())
-    };
-    let (mut tm, mut tk) = (
-        g.y.n.min(cap),
-        // gemv.frag loops over the chunk's inner dimension.
-        k.clamp(1, super::MAX_LOOP_ITERATIONS),
-    );
+/// Elements of y per part and of the inner dimension per part, at most `cap_m` and `cap_k`, so
+/// that every operand part fits one window (halve the dimension that sets an oversized part's
+/// extent); `texels`: a host A is staged with columns starting texels.
+fn plan<T: Real>(
+    e: &Engine,
+    g: &Gemv<T>,
+    k: i64,
+    (cap_m, cap_k): (i64, i64),
+    texels: bool,
+) -> Result<(i64, i64)> {
+    let (mut tm, mut tk) = (g.y.n.min(cap_m), k.clamp(1, cap_k.max(1)));
     let window = e.max_window();
     for _ in 0..256 {
         if let Some((a, x)) = &g.ax {
@@ -259,7 +288,9 @@ fn plan(e: &Engine, g: &Gemv, k: i64, texels: bool) -> Result<(i64, i64)> {
                 continue;
             }
         }
-        if g.beta != 0.0 && super::vector_window(&g.y, tm) > window {
+        // The compute kernel views y whether it reads it or not.
+        let y_viewed = g.beta != T::ZERO || super::compute_available(e);
+        if y_viewed && super::vector_window(&g.y, tm) > window {
             tm = (tm + 1) / 2;
             continue;
         }

@@ -24,13 +24,14 @@ const SAMPLE_A4: u32 = 3;
 const UNIT_A: usize = 2;
 const STORE_Y: u32 = 0;
 
-/// Whether the call can take this kernel: every operand fits one window.
+/// Whether the call can take this kernel: every operand fits one window (host operands are
+/// copied packed, unless used in place where they fit one).
 pub fn fits<T: Real>(e: &Engine, g: &Gemv<T>) -> bool {
     let w = e.max_window();
-    g.y.span() <= w
-        && g.ax
-            .as_ref()
-            .is_none_or(|(a, x)| a.span() <= w && x.span() <= w)
+    super::vector_window(&g.y, g.y.n) <= w
+        && g.ax.as_ref().is_none_or(|(a, x)| {
+            super::window_elems(a, a.rows, a.cols) <= w && super::vector_window(x, x.n) <= w
+        })
 }
 
 /// The longest part of the inner dimension one launch takes: a multiple of 4 (see gemv.comp)
@@ -47,7 +48,12 @@ pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
     let (yd, xd, ad) = match &g.ax {
         Some((a, x)) => {
             let ops = stream::prepare(e, &[(&g.y, y_access), (x, Access::Read)])?;
-            let ad: Matrix<T> = match e.pin_matrix(a) {
+            let pinned = if a.span() <= e.max_window() {
+                e.pin_matrix(a)
+            } else {
+                None
+            };
+            let ad: Matrix<T> = match pinned {
                 Some(pinned) => pinned,
                 None => e.upload_matrix(UNIT_A, a)?,
             };

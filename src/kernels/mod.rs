@@ -15,8 +15,6 @@ mod texels;
 
 use std::any::Any;
 
-use once_cell::sync::OnceCell;
-
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
@@ -31,27 +29,18 @@ use crate::status::{Error, Result};
 /// beside it.
 pub const MAX_LOOP_ITERATIONS: i64 = 65535;
 
-/// Whether kernels may use the compute pipeline: `GLBLAS_PIPELINE=fragment` keeps every kernel
-/// on the fragment pipeline; `auto` (the default) and `compute` use compute where it exists.
-fn compute_allowed() -> bool {
-    static ALLOWED: OnceCell<bool> = OnceCell::new();
-    *ALLOWED.get_or_init(|| std::env::var("GLBLAS_PIPELINE").map_or(true, |v| v != "fragment"))
-}
-
-/// Whether kernels can take the compute pipeline here: compute shaders on desktop GL (4.3),
-/// buffer-texture windows, and persistently mapped staging (4.4), unless the user chose the
-/// fragment pipeline.
+/// Whether kernels take the compute pipeline here (`DeviceInfo::compute`).
 fn compute_available(e: &Engine) -> bool {
-    compute_allowed()
-        && e.ctx.info.compute_shaders
-        && !e.ctx.info.gles
-        && e.ext.tex_buffer_range.is_some()
-        && e.ext.buffer_storage.is_some()
+    e.ctx.info.compute
 }
 
-/// Whether kernels can compute in `T`'s precision here: single everywhere; double only on the
-/// compute pipeline (the fragment kernels are float-only) of a device with fp64 shaders.
+/// Whether kernels can compute in `T`'s precision here: single on either pipeline (the
+/// fragment one needs buffer textures); double only on the compute pipeline (the fragment
+/// kernels are float-only) of a device with fp64 shaders.
 pub fn precision_available<T: Real>(e: &Engine) -> Result<()> {
+    if !compute_available(e) && !e.ctx.info.texture_buffers {
+        return Err(crate::engine::operand::no_buffer_textures());
+    }
     if T::SIZE == 4 || (compute_available(e) && e.ctx.info.fp64) {
         return Ok(());
     }

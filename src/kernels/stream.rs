@@ -163,7 +163,7 @@ pub fn copy_back<T: Real>(e: &mut Engine, unit: usize, o: &Operand<T>) -> Result
     };
     let step = v.inc.unsigned_abs() as usize;
     e.staging
-        .read_mapped(&e.ctx.gl, &e.ext, unit, pad + v.n, |staged: &[T]| {
+        .read_result(&e.ctx.gl, &e.ext, unit, pad + v.n, |staged: &[T]| {
             let staged = &staged[pad as usize..];
             // SAFETY: the caller vouches for `n` elements at stride |inc| from `dst`, the
             // lowest; the staged copy is in the same (memory) order.

@@ -604,9 +604,11 @@ pub unsafe fn sgemm_packed(
 }
 
 /// Mesa's overrides that make its driver present desktop GL 3.3 core without
-/// `glTexBufferRange`, compute shaders or buffer storage: the baseline the fragment pipeline is
-/// written for (whole-buffer texture views, staged operand windows, fragment kernels only).
+/// `glTexBufferRange`, compute shaders or buffer storage, taken as desktop GL only (llvmpipe's
+/// GLES would come first): the baseline the fragment pipeline is written for (whole-buffer
+/// texture views, staged operand windows, fragment kernels only).
 pub const GL33_BASELINE: &[(&str, &str)] = &[
+    ("GLBLAS_GL_API", "desktop"),
     ("MESA_GL_VERSION_OVERRIDE", "3.3"),
     ("MESA_GLSL_VERSION_OVERRIDE", "330"),
     (
@@ -614,6 +616,53 @@ pub const GL33_BASELINE: &[(&str, &str)] = &[
         "-GL_ARB_texture_buffer_range -GL_ARB_buffer_storage -GL_ARB_compute_shader",
     ),
 ];
+
+/// What `scripts/drivers.sh`'s llvmpipe-board configuration sets: Mesa's overrides that make
+/// its driver present an ARM board's GLES 3.1 and desktop GL 3.1, without buffer textures or
+/// buffer storage, and glblas's limit settings at a board's compute limits.
+pub const BOARD: &[(&str, &str)] = &[
+    ("MESA_GLES_VERSION_OVERRIDE", "3.1"),
+    ("MESA_GL_VERSION_OVERRIDE", "3.1"),
+    (
+        "MESA_EXTENSION_OVERRIDE",
+        "-GL_OES_texture_buffer -GL_EXT_texture_buffer -GL_ARB_buffer_storage \
+         -GL_EXT_buffer_storage",
+    ),
+    ("GLBLAS_LIMIT_INVOCATIONS", "256"),
+    ("GLBLAS_LIMIT_SHARED_MEMORY", "32768"),
+    ("GLBLAS_LIMIT_STORAGE_BLOCK", "134217728"),
+];
+
+/// Whether this process runs under the llvmpipe-board configuration (`BOARD`).
+pub fn on_board() -> bool {
+    BOARD
+        .iter()
+        .all(|(k, v)| std::env::var(k).is_ok_and(|x| x == *v))
+}
+
+/// The environment that gives this configuration's device the fragment pipeline:
+/// `GLBLAS_PIPELINE=fragment`, and on the board, whose GL has no buffer textures and so no
+/// fragment pipeline, overrides that give llvmpipe's own GL back (desktop 4.5, GLES 3.2, buffer
+/// textures).
+pub fn fragment_env() -> Vec<(&'static str, &'static str)> {
+    let mut env = vec![("GLBLAS_PIPELINE", "fragment")];
+    if on_board() {
+        env.extend_from_slice(&[
+            ("MESA_GL_VERSION_OVERRIDE", "4.5"),
+            ("MESA_GLES_VERSION_OVERRIDE", "3.2"),
+            ("MESA_EXTENSION_OVERRIDE", "+GL_OES_texture_buffer"),
+        ]);
+    }
+    env
+}
+
+/// Makes this process's kernels take the fragment pipeline (`fragment_env`); before its first
+/// call.
+pub fn use_fragment_pipeline() {
+    for (k, v) in fragment_env() {
+        std::env::set_var(k, v);
+    }
+}
 
 /// saxpy (device x with a negative stride into host y), sdot (device against host) and sgemm
 /// (device A transposed, host B) on the current device, each checked against its reference;
