@@ -37,6 +37,8 @@ pub struct GlExt {
     /// Whether compute kernels read operands through storage blocks rather than buffer
     /// textures (`DeviceInfo::storage_operands`): what scratch views bind.
     pub storage_operands: bool,
+    /// Whether staging uploads go through `glBufferSubData` (`Workarounds::upload_with_sub_data`).
+    pub upload_with_sub_data: bool,
     /// Whether a buffer texture is detached before it views another buffer (virgl: see
     /// `point_buffer_texture`).
     detach_buffer_textures: bool,
@@ -99,6 +101,7 @@ impl GlExt {
                     None
                 },
                 storage_operands,
+                upload_with_sub_data: workarounds.upload_with_sub_data,
                 detach_buffer_textures: workarounds.shared_buffer_views,
                 scenes: SceneFences::new(workarounds.hold_scene_fences),
                 barriers: Barriers::new(workarounds.settle_writes),

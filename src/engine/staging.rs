@@ -6,8 +6,8 @@
 //! fence, with no map, unmap or read-back call per operand (most of a tiny call's cost). The
 //! host then writes memory the device may still be reading, so a buffer handed to the device
 //! is not written again before a fence shows the device is done with it. Elsewhere each upload
-//! is assembled in host memory and handed over with `glBufferSubData` (see `map`), and results
-//! are read back with a GL call.
+//! maps the buffer afresh for writing (on virgl it is assembled in host memory and handed over
+//! with `glBufferSubData`: see `map`), and results are read back with a GL call.
 //!
 //! Where the device can make a buffer over host memory (GL_AMD_pinned_memory, which llvmpipe
 //! has), large unit-stride host operands are not copied at all: kernels use the caller's memory
@@ -174,8 +174,9 @@ impl Staging {
     }
 
     /// A buffer of at least `elems` floats for `unit` and host memory to fill it through: the
-    /// persistent mapping, or host memory of the staging's own, which `unmap` hands to
-    /// `glBufferSubData`.
+    /// persistent mapping, a fresh write mapping (unmapped by `unmap`), or where the driver needs
+    /// it (`Workarounds::upload_with_sub_data`) host memory of the staging's own, which `unmap`
+    /// hands to `glBufferSubData`.
     fn map(
         &mut self,
         gl: &glow::Context,
@@ -194,16 +195,37 @@ impl Staging {
         let b = self.slots[unit]
             .buffer
             .ensure(gl, ext, elems, glow::STREAM_DRAW)?;
-        // Not a write mapping: on virgl a mapping of a buffer the device used waits for the
-        // host renderer (a round trip per operand per call), where glBufferSubData sends the
-        // data along with the commands. (Nor an invalidating one: on zink, Mesa 22.3,
-        // invalidating a staging buffer that a buffer texture views corrupted the heap in Mesa's
-        // threaded context, which replaces the buffer's storage: GLES on zink with small launch
-        // limits, 3 runs of the Python kernel tests in 4 crashed or read stale elements.)
-        let host = &mut self.slots[unit].host;
-        host.clear();
-        host.resize(elems as usize, 0.0);
-        Ok((b, host.as_mut_ptr()))
+        if ext.upload_with_sub_data {
+            let host = &mut self.slots[unit].host;
+            host.clear();
+            host.resize(elems as usize, 0.0);
+            return Ok((b, host.as_mut_ptr()));
+        }
+        ext.barriers.use_now(gl, b, Access::Copy);
+        // SAFETY: the context is current; the mapping is unmapped by `unmap` before any draw.
+        // Not with GL_MAP_INVALIDATE_BUFFER_BIT: on zink (Mesa 22.3) invalidating a staging
+        // buffer that a buffer texture views corrupted the heap, in Mesa's threaded context,
+        // which replaces the buffer's storage (GLES on zink with small launch limits: 3 runs of
+        // the Python kernel tests in 4 crashed or read stale elements; none with
+        // GALLIUM_THREAD=0 or without the bit). A plain write mapping lets the driver stage the
+        // data where the buffer is still in use.
+        unsafe {
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
+            let p = (ext.map_buffer_range)(
+                glow::COPY_WRITE_BUFFER,
+                0,
+                (elems * 4) as isize,
+                glow::MAP_WRITE_BIT,
+            );
+            if p.is_null() {
+                super::check_gl(gl, "glMapBufferRange")?;
+                return Err(Error::new(
+                    Status::ExecutionFailed,
+                    "glMapBufferRange returned NULL",
+                ));
+            }
+            Ok((b, p.cast()))
+        }
     }
 
     /// Hands what `map` gave for `unit`, `elems` floats of it, to the device: to buffer `b`.
@@ -214,20 +236,29 @@ impl Staging {
         (unit, b): (usize, glow::Buffer),
         elems: i64,
     ) -> Result<()> {
-        if !Self::persistent(ext) {
-            ext.barriers.use_now(gl, b, Access::Copy);
-            // SAFETY: the context is current; the host memory holds `elems` floats, which the
-            // buffer has room for.
+        if Self::persistent(ext) {
+            return super::check_gl(gl, "upload");
+        }
+        if !ext.upload_with_sub_data {
+            // SAFETY: the buffer mapped by `map` is still bound to COPY_WRITE_BUFFER.
             unsafe {
-                gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
-                (ext.buffer_sub_data)(
-                    glow::COPY_WRITE_BUFFER,
-                    0,
-                    (elems * 4) as isize,
-                    self.slots[unit].host.as_ptr().cast(),
-                );
+                gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
                 gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
             }
+            return super::check_gl(gl, "upload");
+        }
+        ext.barriers.use_now(gl, b, Access::Copy);
+        // SAFETY: the context is current; the host memory holds `elems` floats, which the
+        // buffer has room for.
+        unsafe {
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(b));
+            (ext.buffer_sub_data)(
+                glow::COPY_WRITE_BUFFER,
+                0,
+                (elems * 4) as isize,
+                self.slots[unit].host.as_ptr().cast(),
+            );
+            gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         }
         super::check_gl(gl, "upload")
     }

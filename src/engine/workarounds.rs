@@ -30,6 +30,13 @@ pub struct Workarounds {
     /// driver thread idle, as on a freed lock); never with the context kept, and not
     /// in a program that only cycles contexts. Every GL object is still deleted.
     pub keep_context: bool,
+    /// Staging uploads go through `glBufferSubData` rather than a write mapping: on virgl a
+    /// mapping of a buffer the device used waits for the host renderer, a round trip per
+    /// operand per call (`BENCHMARKS.md`, "Platforms"). Not elsewhere: on zink (Mesa 22.3) an
+    /// upload so made was seen by a dispatch issued before it (zink reorders transfers, see
+    /// `settle_writes`): sgemv in parts on zink's GLES (`python_tests/test_tiled_paths.py`)
+    /// read wrong elements, and the run took more than 300 s against 12.
+    pub upload_with_sub_data: bool,
 }
 
 impl Workarounds {
@@ -40,6 +47,7 @@ impl Workarounds {
             settle_writes: renderer.starts_with("zink (llvmpipe"),
             shared_buffer_views: renderer.starts_with("virgl"),
             keep_context: renderer.starts_with("zink"),
+            upload_with_sub_data: renderer.starts_with("virgl"),
         }
     }
 }
@@ -74,6 +82,7 @@ mod tests {
             virgl,
             Workarounds {
                 shared_buffer_views: true,
+                upload_with_sub_data: true,
                 ..Workarounds::default()
             }
         );
