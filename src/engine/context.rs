@@ -637,11 +637,7 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
     let has = |name: &str| exts.contains(name);
     let ver = |maj, min| (major, minor) >= (maj, min);
     let limit = |name: &str, found: i64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.trim().parse::<i64>().ok())
-            .filter(|v| *v > 0)
-            .map_or(found, |v| v.min(found))
+        super::targets::limit_setting(name).map_or(found, |v| v.min(found))
     };
     // SAFETY: the context is current; these are plain queries.
     unsafe {

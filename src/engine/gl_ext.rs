@@ -9,8 +9,8 @@ use std::ffi::c_void;
 use glow::HasContext;
 
 use super::barriers::Barriers;
+use super::context::DeviceInfo;
 use super::scene_fences::SceneFences;
-use super::workarounds::Workarounds;
 
 type BufferData = unsafe extern "system" fn(u32, isize, *const c_void, u32);
 type BufferSubData = unsafe extern "system" fn(u32, isize, isize, *const c_void);
@@ -50,17 +50,12 @@ pub struct GlExt {
 
 impl GlExt {
     /// Loads the entry points through `lookup` (eglGetProcAddress); `None` if a required one is
-    /// missing. Which optional ones to load follows the context's API and features, not the
-    /// lookup: a dispatching loader returns a stub for any name. `workarounds` decides the
-    /// bookkeeping the driver's faults need (scene fences, settled writes, detached views).
-    pub fn load(
-        lookup: impl Fn(&str) -> *const c_void,
-        gles: bool,
-        texture_buffer_range: bool,
-        buffer_storage: bool,
-        storage_operands: bool,
-        workarounds: Workarounds,
-    ) -> Option<GlExt> {
+    /// missing. Which optional ones to load follows the device's API and features (`info`), not
+    /// the lookup: a dispatching loader returns a stub for any name. The device's workarounds
+    /// decide the bookkeeping its driver's faults need (scene fences, settled writes, detached
+    /// views, uploads).
+    pub fn load(lookup: impl Fn(&str) -> *const c_void, info: &DeviceInfo) -> Option<GlExt> {
+        let workarounds = info.workarounds;
         let get = |name: &str| {
             let p = lookup(name);
             (!p.is_null()).then_some(p)
@@ -72,7 +67,7 @@ impl GlExt {
                 buffer_sub_data: std::mem::transmute::<*const c_void, BufferSubData>(get(
                     "glBufferSubData",
                 )?),
-                get_buffer_sub_data: if gles {
+                get_buffer_sub_data: if info.gles {
                     None
                 } else {
                     get("glGetBufferSubData")
@@ -84,7 +79,7 @@ impl GlExt {
                 map_buffer_range: std::mem::transmute::<*const c_void, MapBufferRange>(get(
                     "glMapBufferRange",
                 )?),
-                tex_buffer_range: if texture_buffer_range {
+                tex_buffer_range: if info.texture_buffer_range {
                     get("glTexBufferRange")
                         .map(|p| std::mem::transmute::<*const c_void, TexBufferRange>(p))
                 } else {
@@ -94,13 +89,13 @@ impl GlExt {
                 bind_buffer_range: std::mem::transmute::<*const c_void, BindBufferRange>(get(
                     "glBindBufferRange",
                 )?),
-                buffer_storage: if buffer_storage {
+                buffer_storage: if info.buffer_storage {
                     get("glBufferStorage")
                         .map(|p| std::mem::transmute::<*const c_void, BufferStorage>(p))
                 } else {
                     None
                 },
-                storage_operands,
+                storage_operands: info.storage_operands,
                 upload_with_sub_data: workarounds.upload_with_sub_data,
                 detach_buffer_textures: workarounds.shared_buffer_views,
                 scenes: SceneFences::new(workarounds.hold_scene_fences),

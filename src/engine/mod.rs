@@ -294,15 +294,9 @@ impl Engine {
 
     fn create_resources(ctx: &GpuContext) -> Result<(GlExt, OperandUnits, glow::VertexArray)> {
         let gl = &ctx.gl;
-        let ext = GlExt::load(
-            |name| ctx.proc_address(name),
-            ctx.info.gles,
-            ctx.info.texture_buffer_range,
-            ctx.info.buffer_storage,
-            ctx.info.storage_operands,
-            ctx.info.workarounds,
-        )
-        .ok_or_else(|| Error::new(Status::NotSupported, "a required GL entry point is missing"))?;
+        let ext = GlExt::load(|name| ctx.proc_address(name), &ctx.info).ok_or_else(|| {
+            Error::new(Status::NotSupported, "a required GL entry point is missing")
+        })?;
         let units = OperandUnits::create(gl, &ctx.info)?;
         // SAFETY: the context is current.
         let vao = match unsafe { gl.create_vertex_array() } {

@@ -30,12 +30,6 @@ pub struct Limits {
 
 impl Limits {
     pub fn new(info: &super::context::DeviceInfo) -> Limits {
-        let cap = |name: &str| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.trim().parse::<i64>().ok())
-                .filter(|v| *v > 0)
-        };
         let side = i64::from(MAX_SIDE.min(info.max_target_side));
         // A window starts at an aligned offset, so it may hold up to alignment - 1 extra texels.
         let slack = if info.texture_buffer_range || info.storage_operands {
@@ -51,15 +45,25 @@ impl Limits {
             info.max_texture_buffer_size - slack
         };
         Limits {
-            target_side: cap("GLBLAS_LIMIT_TARGET_SIDE").map_or(side, |c| c.clamp(1, side)) as i32,
-            window: cap("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),
-            draw_buffers: cap("GLBLAS_LIMIT_DRAW_BUFFERS").map_or(info.max_draw_buffers, |c| {
-                c.clamp(1, i64::from(info.max_draw_buffers)) as i32
-            }),
-            gemm_rows: cap("GLBLAS_LIMIT_GEMM_ROWS").unwrap_or(i64::MAX),
+            target_side: limit_setting("GLBLAS_LIMIT_TARGET_SIDE")
+                .map_or(side, |c| c.clamp(1, side)) as i32,
+            window: limit_setting("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),
+            draw_buffers: limit_setting("GLBLAS_LIMIT_DRAW_BUFFERS")
+                .map_or(info.max_draw_buffers, |c| {
+                    c.clamp(1, i64::from(info.max_draw_buffers)) as i32
+                }),
+            gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS").unwrap_or(i64::MAX),
             gemm_tiled: std::env::var("GLBLAS_GEMM_KERNEL").is_ok_and(|v| v == "tiled"),
         }
     }
+}
+
+/// The positive value of limit setting `name` (`GLBLAS_LIMIT_*`), if it is set to one.
+pub fn limit_setting(name: &str) -> Option<i64> {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .filter(|v| *v > 0)
 }
 
 /// What a target holds: `attachments` color textures of internal format `format`.

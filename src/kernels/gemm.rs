@@ -227,26 +227,36 @@ pub struct Gemm<T: Real = f32> {
 }
 
 impl<T: Real> Gemm<T> {
-    /// The parts of stored `a` and `b` (this call's A and B, or copies laid out alike) that give
-    /// rows `i0..i1` of op(A) and columns `j0..j1` of op(B), over steps `l0..l1` of k.
+    /// What a tile packs for rows `i0..i1` of op(A) and columns `j0..j1` of op(B), over steps
+    /// `l0..l1` of k, from stored `a` and `b` (this call's A and B, or copies laid out alike):
+    /// for each, the part of a general operand, read from its (0, 0), or the whole of a
+    /// symmetric or triangular one (an element's mirror may lie outside the part), read from
+    /// the part's first row (of op(B): column) and step of k.
     pub(super) fn parts(
         &self,
         (a, b): (&Matrix<T>, &Matrix<T>),
         (i0, i1): (i64, i64),
         (j0, j1): (i64, i64),
         (l0, l1): (i64, i64),
-    ) -> (Matrix<T>, Matrix<T>) {
-        let a = if self.ta {
+    ) -> [(Matrix<T>, (i64, i64)); 2] {
+        let pa = if self.ta {
             a.block(l0, l1, i0, i1)
         } else {
             a.block(i0, i1, l0, l1)
         };
-        let b = if self.tb {
+        let pb = if self.tb {
             b.block(j0, j1, l0, l1)
         } else {
             b.block(l0, l1, j0, j1)
         };
-        (a, b)
+        let [sa, sb] = self.rules.shapes;
+        [(sa, pa, a, i0), (sb, pb, b, j0)].map(|(shape, part, whole, first)| {
+            if shape.read_as_stored() {
+                (part, (0, 0))
+            } else {
+                (*whole, (first, l0))
+            }
+        })
     }
 }
 
@@ -465,36 +475,18 @@ fn compute_tile<T: Real>(
     let mut l0 = 0;
     loop {
         let l1 = (l0 + plan.tk).min(k);
-        let ab = g.ab.map(|(a, b)| {
-            let (pa, pb) = g.parts((&a, &b), (i0, i1), (j0, j1), (l0, l1));
-            let [sa, sb] = g.rules.shapes;
-            (
-                if sa.read_as_stored() { pa } else { a },
-                if sb.read_as_stored() { pb } else { b },
-            )
-        });
-        let [sa, sb] = g.rules.shapes;
+        let parts =
+            g.ab.map(|(a, b)| g.parts((&a, &b), (i0, i1), (j0, j1), (l0, l1)));
         let part = Gemm {
             m: c.rows,
             n: c.cols,
             k: l1 - l0,
             beta: if l0 == 0 { g.beta } else { T::ONE },
-            ab,
+            ab: parts.map(|[(a, _), (b, _)]| (a, b)),
             c: out,
             rules: Rules {
                 triangle: None,
-                origins: [
-                    if sa.read_as_stored() {
-                        (0, 0)
-                    } else {
-                        (i0, l0)
-                    },
-                    if sb.read_as_stored() {
-                        (0, 0)
-                    } else {
-                        (j0, l0)
-                    },
-                ],
+                origins: parts.map_or([(0, 0); 2], |[(_, a0), (_, b0)]| [a0, b0]),
                 ..g.rules
             },
             ..*g
@@ -533,20 +525,9 @@ fn tile(
         let l1 = (l0 + plan.tk).min(k);
         let (beta, c_in) = if l0 == 0 { (g.beta, c) } else { (1.0, out) };
         if let Some((a, b)) = &g.ab {
-            // A general operand's part for this tile (all a host one uploads), or the whole of a
-            // shaped one, from the part's first element.
-            let (pa, pb) = g.parts((a, b), (i0, i1), (j0, j1), (l0, l1));
+            // A host part is all that `pack` uploads.
+            let [(pa, a0), (pb, b0)] = g.parts((a, b), (i0, i1), (j0, j1), (l0, l1));
             let [sa, sb] = g.rules.shapes;
-            let (pa, a0) = if sa.read_as_stored() {
-                (pa, (0, 0))
-            } else {
-                (*a, (i0, l0))
-            };
-            let (pb, b0) = if sb.read_as_stored() {
-                (pb, (0, 0))
-            } else {
-                (*b, (j0, l0))
-            };
             let depth = l1 - l0;
             pack(e, 0, &pa, sa, g.ta, a0, (c.rows, depth), width)?;
             // op(B) transposed, its rows padded to whole blocks of columns.

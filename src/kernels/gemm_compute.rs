@@ -388,7 +388,7 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
 
 /// A host matrix as device memory for the passes: in place where the device can map host
 /// memory and the matrix fits a window, else copied (packed) into staging buffer `unit`.
-fn resident<T: Real>(e: &mut Engine, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
+pub(super) fn resident<T: Real>(e: &mut Engine, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
     let pinned = if mappable(e, m) {
         e.pin_matrix(m)
     } else {

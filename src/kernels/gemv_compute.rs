@@ -9,7 +9,7 @@
 use super::gemv::Gemv;
 use super::stream::{self, Access};
 use crate::engine::element::Real;
-use crate::engine::operand::{Matrix, Window};
+use crate::engine::operand::Window;
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -48,15 +48,7 @@ pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
     let (yd, xd, ad) = match &g.ax {
         Some((a, x)) => {
             let ops = stream::prepare(e, &[(&g.y, y_access), (x, Access::Read)])?;
-            let pinned = if a.span() <= e.max_window() {
-                e.pin_matrix(a)
-            } else {
-                None
-            };
-            let ad: Matrix<T> = match pinned {
-                Some(pinned) => pinned,
-                None => e.upload_matrix(UNIT_A, a)?,
-            };
+            let ad = super::gemm_compute::resident(e, UNIT_A, a)?;
             (ops[0], Some(ops[1]), Some(ad))
         }
         None => (stream::prepare(e, &[(&g.y, y_access)])?[0], None, None),

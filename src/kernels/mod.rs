@@ -34,13 +34,9 @@ fn compute_available(e: &Engine) -> bool {
     e.ctx.info.compute
 }
 
-/// Whether kernels can compute in `T`'s precision here: single on either pipeline (the
-/// fragment one needs buffer textures); double only on the compute pipeline (the fragment
-/// kernels are float-only) of a device with fp64 shaders.
+/// Whether kernels can compute in `T`'s precision here: single everywhere; double only on the
+/// compute pipeline (the fragment kernels are float-only) of a device with fp64 shaders.
 pub fn precision_available<T: Real>(e: &Engine) -> Result<()> {
-    if !compute_available(e) && !e.ctx.info.texture_buffers {
-        return Err(crate::engine::operand::no_buffer_textures());
-    }
     if T::SIZE == 4 || (compute_available(e) && e.ctx.info.fp64) {
         return Ok(());
     }
