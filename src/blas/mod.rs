@@ -18,6 +18,7 @@
 //! (`crate::quick`: nothing routed, touched or forwarded), route, run; when GL fails the CPU
 //! BLAS answers instead, and a warning is printed once.
 
+use std::cell::Cell;
 use std::ffi::{c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +26,7 @@ use std::time::Instant;
 
 use once_cell::sync::OnceCell;
 
+use crate::engine::fault;
 use crate::status::{Cause, Error, Status};
 use call::{Call, Layout, Routine};
 use route::Route;
@@ -141,25 +143,107 @@ impl Answer for CblasIndex {
     }
 }
 
-/// Answers one call to `sym`: `forward` calls the CPU BLAS's definition with the caller's own
-/// arguments.
-pub fn dispatch<R: Answer>(
-    sym: &'static Symbol,
-    call: Call,
-    forward: impl FnOnce(*const c_void) -> R,
-) -> R {
-    let start = Instant::now();
-    let (value, outcome) = answer(sym, &call, forward);
-    if trace::enabled() {
-        trace::record(sym, &call, outcome, start.elapsed());
-    }
-    value
+/// What a call has done so far, for the answer to a panic: whether outputs may have been
+/// written (by GL, by putting saved values back, or by the CPU BLAS), and the value once known.
+struct Progress<R> {
+    call: Cell<Option<Call>>,
+    touched: Cell<bool>,
+    value: Cell<Option<R>>,
+    outcome: Cell<Option<Outcome>>,
 }
 
-fn answer<R: Answer>(
+/// Answers one call to `sym`: `call` builds its [`Call`] from the arguments, and `forward` calls
+/// the CPU BLAS's definition with the caller's own arguments. The whole answer runs inside the
+/// panic guard: checks, routing (which may create the GL context), the undo snapshot, the GL
+/// run and the trace.
+pub fn dispatch<R: Answer + Copy>(
+    sym: &'static Symbol,
+    call: impl FnOnce() -> Call,
+    forward: impl FnOnce(*const c_void) -> R,
+) -> R {
+    let progress = Progress {
+        call: Cell::new(None),
+        touched: Cell::new(false),
+        value: Cell::new(None),
+        outcome: Cell::new(None),
+    };
+    let mut forward = Some(forward);
+    let start = Instant::now();
+    let answered = catch_unwind(AssertUnwindSafe(|| {
+        let call = call();
+        progress.call.set(Some(call));
+        fault::panic_point("checking");
+        let (value, outcome) = answer(sym, &call, &mut forward, &progress);
+        progress.value.set(Some(value));
+        progress.outcome.set(Some(outcome));
+        if trace::enabled() {
+            fault::panic_point("the trace");
+            trace::record(sym, &call, outcome, start.elapsed());
+        }
+        value
+    }));
+    answered.unwrap_or_else(|_| after_panic(sym, &progress, forward, start))
+}
+
+/// The answer to a call that panicked outside its GL run: its value if it had one; else, when
+/// no output was touched and every operand is in host memory, the CPU BLAS's. Nothing here may
+/// panic out: each step that could is guarded again.
+fn after_panic<R: Answer + Copy>(
+    sym: &'static Symbol,
+    progress: &Progress<R>,
+    forward: Option<impl FnOnce(*const c_void) -> R>,
+    start: Instant,
+) -> R {
+    let guarded = |f: &dyn Fn() -> bool| catch_unwind(AssertUnwindSafe(f)).unwrap_or(false);
+    let call = progress.call.get();
+    let trace = |outcome| {
+        guarded(&|| {
+            if let (Some(call), true) = (call, trace::enabled()) {
+                trace::record(sym, &call, outcome, start.elapsed());
+            }
+            true
+        })
+    };
+    if let Some(value) = progress.value.get() {
+        // Answered before the panic: the value stands, and the trace says how it was found.
+        if let Some(outcome) = progress.outcome.get() {
+            trace(outcome);
+        }
+        return value;
+    }
+    let host_only =
+        call.is_some_and(|call| guarded(&|| !call.as_addressed().touches_device_memory()));
+    let cpu = catch_unwind(AssertUnwindSafe(|| sym.cpu())).ok().flatten();
+    let answer = match (cpu, forward) {
+        (Some(f), Some(forward)) if host_only && !progress.touched.get() => Some(forward(f)),
+        _ => None,
+    };
+    guarded(&|| {
+        warn_of_panic(sym, answer.is_some());
+        true
+    });
+    trace(match answer {
+        Some(_) => Outcome::Cpu("panic"),
+        None => Outcome::Unanswered("panic"),
+    });
+    answer.unwrap_or_default()
+}
+
+/// The CPU BLAS's answer: once only, and the call's outputs are then touched.
+fn on_cpu<R: Answer + Copy>(
+    f: *const c_void,
+    forward: &mut Option<impl FnOnce(*const c_void) -> R>,
+    progress: &Progress<R>,
+) -> R {
+    progress.touched.set(true);
+    forward.take().map_or_else(R::default, |forward| forward(f))
+}
+
+fn answer<R: Answer + Copy>(
     sym: &Symbol,
     call: &Call,
-    forward: impl FnOnce(*const c_void) -> R,
+    forward: &mut Option<impl FnOnce(*const c_void) -> R>,
+    progress: &Progress<R>,
 ) -> (R, Outcome) {
     if let Err(fault) = call.check() {
         xerbla::report(sym, &fault, call.layout() == Layout::Row);
@@ -171,14 +255,19 @@ fn answer<R: Answer>(
     }
     let cpu = sym.cpu();
     let on_device = call.touches_device_memory();
+    fault::panic_point("routing");
     let route = route::decide(sym.routine, call, on_device, cpu.is_some());
     let failure = match (route, cpu) {
-        (Route::Cpu(reason), Some(f)) => return (forward(f), Outcome::Cpu(reason)),
+        (Route::Cpu(reason), Some(f)) => {
+            return (on_cpu(f, forward, progress), Outcome::Cpu(reason))
+        }
         (Route::GlUnavailable, _) => Error::new(Status::NotInitialized, "no GL device"),
         (Route::Gl(reason) | Route::GlIfReady(reason), _) | (Route::Cpu(reason), None) => {
             // SAFETY: host operands, valid for the checked call (the CPU BLAS would read them
             // too; without one, GL may refuse a NULL operand, which must not be read here).
+            fault::panic_point("the undo snapshot");
             let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(call) });
+            progress.touched.set(true);
             // SAFETY: the call passed the reference checks; operands are the caller's.
             let run = || catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() }));
             let ran = match route {
@@ -188,6 +277,9 @@ fn answer<R: Answer>(
             .unwrap_or_else(|_| Err(Error::new(Status::ExecutionFailed, "panic in a GL kernel")));
             match ran {
                 Ok(v) => {
+                    progress.value.set(Some(R::from_value(v)));
+                    progress.outcome.set(Some(Outcome::Gl(reason)));
+                    fault::panic_point("after the GL run");
                     if !on_device {
                         // SAFETY: the same call's host operands, which GL has just used.
                         unsafe { fpflags::raise(call, v, saved.as_ref()) };
@@ -219,8 +311,24 @@ fn answer<R: Answer>(
         warn_once(&failure, has_cpu);
     }
     match cpu {
-        Some(f) => (forward(f), Outcome::Cpu(reason)),
+        Some(f) => (on_cpu(f, forward, progress), Outcome::Cpu(reason)),
         None => (R::default(), Outcome::Unanswered(reason)),
+    }
+}
+
+/// The one line a panic prints, once per process: a bug in glblas, which the program survives.
+fn warn_of_panic(sym: &Symbol, answered: bool) {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if !WARNED.swap(true, Ordering::Relaxed) {
+        let then = if answered {
+            "the CPU BLAS answered it"
+        } else {
+            "it was left unanswered"
+        };
+        crate::unlocked_io::to_stderr(&format!(
+            "glblas: warning: {} panicked (a glblas bug); {then}\n",
+            sym.name()
+        ));
     }
 }
 
@@ -259,7 +367,7 @@ macro_rules! export {
                 $family,
             );
             type CpuFn = unsafe extern "C" fn($($ty),*) $(-> $ret)?;
-            $crate::blas::dispatch(&SYMBOL, $call, |f| {
+            $crate::blas::dispatch(&SYMBOL, || $call, |f| {
                 // SAFETY: `f` is the CPU BLAS's definition of this very symbol.
                 let f: CpuFn = unsafe { std::mem::transmute(f) };
                 unsafe { f($($arg),*) }

@@ -9,6 +9,9 @@
 //!   a lost context.
 //! - `compiling`: asked whether a program compiling in the background is done, the driver says
 //!   not yet (`programs`).
+//! - `panic`: a BLAS-compatible symbol panics at one of the points of its answer that
+//!   [`panic_point`] marks (after building its call, before routing, before the undo snapshot,
+//!   after the GL run, before the trace), as a bug in glblas would.
 //!
 //! GL faults are reported by `check_gl`, as if `glGetError` had returned them, so they take the
 //! path a driver's own error takes: its status (ALLOC_FAILED, EXECUTION_FAILED) and the clean-up
@@ -26,13 +29,15 @@ pub enum Fault {
     Alloc,
     Launch,
     Compiling,
+    Panic,
 }
 
-const KINDS: [(Fault, &str); 4] = [
+const KINDS: [(Fault, &str); 5] = [
     (Fault::Context, "context"),
     (Fault::Alloc, "alloc"),
     (Fault::Launch, "launch"),
     (Fault::Compiling, "compiling"),
+    (Fault::Panic, "panic"),
 ];
 
 /// Events counted so far, per kind, and the (inclusive) ranges of event numbers that fail.
@@ -128,6 +133,13 @@ pub fn launch(run: impl FnOnce()) {
 /// "not yet" whatever the driver says.
 pub fn compiling() -> bool {
     trips(Fault::Compiling)
+}
+
+/// Counts a point of a BLAS-compatible call's answer; panics when it is one to fail.
+pub fn panic_point(what: &str) {
+    if trips(Fault::Panic) {
+        panic!("injected panic in {what}");
+    }
 }
 
 /// The injected GL error waiting to be reported, if any (for `check_gl`).
