@@ -1,15 +1,20 @@
 //! One BLAS-compatible call in a form shared by the CBLAS, Fortran and ILP64 symbols: its
-//! arguments as the caller gave them, the reference BLAS's argument checks (which parameter
-//! number an error reports), its flop count, its trace text, and its computation on GL.
+//! routine's arguments as the caller gave them, and the [`Describe`] trait through which each
+//! routine is described once (`level1.rs`, `level2.rs`, `level3.rs`): the reference BLAS's
+//! argument checks (which parameter number an error reports), quick returns, flop count, how
+//! it uses each operand, its trace text and its computation on GL. Everything else (routing,
+//! the undo snapshot, floating-point flags, error reports, the trace) follows from that.
 
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
-use super::level3::{SymmArgs, SyrkArgs, TriArgs};
+use super::level1::{Axpy, Dot, Move, Reduce};
+use super::level2::GemvArgs;
+use super::level3::{GemmArgs, SymmArgs, SyrkArgs, TriArgs};
+use super::region::Region;
 use crate::engine::element::Real;
 use crate::engine::memory::is_device_address;
 use crate::status::Result;
-use crate::{quick, routines};
 
 /// The routines, for routing thresholds and the profile.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -170,7 +175,7 @@ impl Op {
     }
 
     /// Transposed (C is T for real data); None when invalid.
-    fn transposed(self) -> Option<bool> {
+    pub(super) fn transposed(self) -> Option<bool> {
         match self {
             Op::N => Some(false),
             Op::T | Op::C => Some(true),
@@ -225,103 +230,194 @@ impl Fault {
     }
 }
 
-/// The arguments of sgemv (`T = f32`) or dgemv.
-#[derive(Clone, Copy, Debug)]
-pub struct GemvArgs<T: Real = f32> {
-    pub layout: Layout,
-    pub trans: Op,
-    pub m: i64,
-    pub n: i64,
-    pub alpha: T,
-    pub a: *const T,
-    pub lda: i64,
-    pub x: *const T,
-    pub incx: i64,
-    pub beta: T,
-    pub y: *mut T,
-    pub incy: i64,
+/// How a call uses one of its operands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Use {
+    /// Not read: the reference leaves it alone (A and B when alpha is 0).
+    Unread,
+    Read,
+    /// Written. `reads`: read first (y of axpy, C when beta is not 0), so a failed GL attempt
+    /// must put it back (`undo`); `computes`: its new values are computed, not moved as copy's
+    /// and swap's are (`fpflags`).
+    Written {
+        reads: bool,
+        computes: bool,
+    },
 }
 
-/// The arguments of sgemm (`T = f32`) or dgemm.
-#[derive(Clone, Copy, Debug)]
-pub struct GemmArgs<T: Real = f32> {
-    pub layout: Layout,
-    pub transa: Op,
-    pub transb: Op,
-    pub m: i64,
-    pub n: i64,
-    pub k: i64,
-    pub alpha: T,
-    pub a: *const T,
-    pub lda: i64,
-    pub b: *const T,
-    pub ldb: i64,
-    pub beta: T,
-    pub c: *mut T,
-    pub ldc: i64,
+impl Use {
+    /// Read, then computed.
+    pub const UPDATED: Use = Use::Written {
+        reads: true,
+        computes: true,
+    };
+
+    pub fn read_if(read: bool) -> Use {
+        if read {
+            Use::Read
+        } else {
+            Use::Unread
+        }
+    }
+
+    /// Computed; read first when `reads`.
+    pub fn output(reads: bool) -> Use {
+        Use::Written {
+            reads,
+            computes: true,
+        }
+    }
 }
 
-/// A call's routine and arguments as given (sizes widened to 64 bits), in precision `T`.
+/// One operand of a call: its elements (its whole extent, also when unread) and their use.
+pub struct Operand {
+    pub(super) region: Region,
+    pub(super) usage: Use,
+}
+
+impl Operand {
+    pub(super) fn new(region: Region, usage: Use) -> Operand {
+        Operand { region, usage }
+    }
+}
+
+/// A routine, described once: what a BLAS-compatible call of it checks, skips, counts, reads
+/// and writes, and how GL computes it. Sizes are the caller's, widened to 64 bits.
+pub trait Describe<T: Real>: Copy + fmt::Display {
+    /// 1, 2 or 3.
+    const LEVEL: u8;
+
+    /// Fortran for the routines without a layout argument.
+    fn layout(&self) -> Layout {
+        Layout::Fortran
+    }
+
+    /// The reference BLAS's argument checks (Level 1 has none: bad sizes are quick returns).
+    fn check(&self) -> std::result::Result<(), Fault> {
+        Ok(())
+    }
+
+    /// The C positions a row-major call exchanges (M and N, ...): it is checked as the
+    /// column-major call it becomes, and the reference `cblas_xerbla` prints the positions
+    /// swapped back.
+    fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
+        &[]
+    }
+
+    /// Whether the (checked) call is one of the reference's quick returns, which touch no
+    /// operand: then the value it returns (0, or i?amax's 1-based index, as `run_gl` gives it).
+    fn quick_return(&self) -> Option<f64>;
+
+    /// Floating-point operations as the reference counts them, as factors of a product (copy
+    /// and swap count one per element moved).
+    fn flops(&self) -> [i64; 4];
+
+    /// Whether the value `run_gl` returns is computed (dot, asum, nrm2), not an index.
+    fn computes_value(&self) -> bool {
+        false
+    }
+
+    /// Every operand, with its use.
+    fn operands(&self) -> Vec<Operand>;
+
+    /// The scalars the result is computed with.
+    fn scalars(&self) -> Vec<T> {
+        vec![]
+    }
+
+    /// The call with each vector's increment as its byte stride wraps (see [`addressed`]).
+    fn addressed(&self) -> Self {
+        *self
+    }
+
+    /// Computes the (checked) call on GL; the value is the result of dot, asum and nrm2 (in
+    /// double, exactly the single-precision result for the `s` routines), or i?amax's 1-based
+    /// index.
+    ///
+    /// # Safety
+    /// The operands must be valid for the call, as for the BLAS routine itself.
+    unsafe fn run_gl(&self) -> Result<f64>;
+}
+
+/// trmm: B := alpha*op(A)*B or alpha*B*op(A).
+pub type Trmm<T> = TriArgs<T, false>;
+/// trsm: B := the solution X of op(A)*X = alpha*B or X*op(A) = alpha*B.
+pub type Trsm<T> = TriArgs<T, true>;
+
+/// A call's routine and arguments as given, in precision `T`.
 #[derive(Clone, Copy, Debug)]
-pub enum Args<T: Real = f32> {
-    Axpy {
-        n: i64,
-        alpha: T,
-        x: *const T,
-        incx: i64,
-        y: *mut T,
-        incy: i64,
-    },
-    Dot {
-        n: i64,
-        x: *const T,
-        incx: i64,
-        y: *const T,
-        incy: i64,
-    },
-    Scal {
-        n: i64,
-        alpha: T,
-        x: *mut T,
-        incx: i64,
-    },
-    Copy {
-        n: i64,
-        x: *const T,
-        incx: i64,
-        y: *mut T,
-        incy: i64,
-    },
-    Swap {
-        n: i64,
-        x: *mut T,
-        incx: i64,
-        y: *mut T,
-        incy: i64,
-    },
-    Asum {
-        n: i64,
-        x: *const T,
-        incx: i64,
-    },
+pub enum Args<T: Real> {
+    Axpy(Axpy<T>),
+    Dot(Dot<T>),
+    Scal(super::level1::Scal<T>),
+    Copy(Move<T, false>),
+    Swap(Move<T, true>),
+    /// asum, nrm2 and i?amax.
+    Reduce(Reduce<T>),
     Gemv(GemvArgs<T>),
     Gemm(GemmArgs<T>),
-    Nrm2 {
-        n: i64,
-        x: *const T,
-        incx: i64,
-    },
-    /// The 1-based index (Fortran's result; CBLAS's is one less, see `Answer`).
-    Iamax {
-        n: i64,
-        x: *const T,
-        incx: i64,
-    },
     Symm(SymmArgs<T>),
     /// syrk, or syr2k when `b` is given.
     Syrk(SyrkArgs<T>),
-    Trmm(TriArgs<T>),
-    Trsm(TriArgs<T>),
+    Trmm(Trmm<T>),
+    Trsm(Trsm<T>),
+}
+
+/// Runs `$body` with `$r` bound to the routine's arguments (a [`Describe`]), and with
+/// `$wrap` the variant that holds them.
+macro_rules! each_routine {
+    ($args:expr, $r:ident, $wrap:ident => $body:expr) => {
+        match $args {
+            Args::Axpy($r) => {
+                let $wrap = Self::Axpy;
+                $body
+            }
+            Args::Dot($r) => {
+                let $wrap = Self::Dot;
+                $body
+            }
+            Args::Scal($r) => {
+                let $wrap = Self::Scal;
+                $body
+            }
+            Args::Copy($r) => {
+                let $wrap = Self::Copy;
+                $body
+            }
+            Args::Swap($r) => {
+                let $wrap = Self::Swap;
+                $body
+            }
+            Args::Reduce($r) => {
+                let $wrap = Self::Reduce;
+                $body
+            }
+            Args::Gemv($r) => {
+                let $wrap = Self::Gemv;
+                $body
+            }
+            Args::Gemm($r) => {
+                let $wrap = Self::Gemm;
+                $body
+            }
+            Args::Symm($r) => {
+                let $wrap = Self::Symm;
+                $body
+            }
+            Args::Syrk($r) => {
+                let $wrap = Self::Syrk;
+                $body
+            }
+            Args::Trmm($r) => {
+                let $wrap = Self::Trmm;
+                $body
+            }
+            Args::Trsm($r) => {
+                let $wrap = Self::Trsm;
+                $body
+            }
+        }
+    };
 }
 
 /// A call in either precision: what the exports hand to `dispatch` (`Args::….into()`).
@@ -343,53 +439,9 @@ impl From<Args<f64>> for Call {
     }
 }
 
-/// gemm's checks in the reference order; the Fortran parameter number of the first failure.
-#[allow(clippy::too_many_arguments)]
-fn gemm_info(ta: Op, tb: Op, m: i64, n: i64, k: i64, lda: i64, ldb: i64, ldc: i64) -> i32 {
-    let (Some(ta), Some(tb)) = (ta.transposed(), tb.transposed()) else {
-        return if ta.transposed().is_none() { 1 } else { 2 };
-    };
-    let nrowa = if ta { k } else { m };
-    let nrowb = if tb { n } else { k };
-    if m < 0 {
-        3
-    } else if n < 0 {
-        4
-    } else if k < 0 {
-        5
-    } else if lda < nrowa.max(1) {
-        8
-    } else if ldb < nrowb.max(1) {
-        10
-    } else if ldc < m.max(1) {
-        13
-    } else {
-        0
-    }
-}
-
-/// sgemv's checks in the reference order.
-fn gemv_info(t: Op, m: i64, n: i64, lda: i64, incx: i64, incy: i64) -> i32 {
-    if t.transposed().is_none() {
-        1
-    } else if m < 0 {
-        2
-    } else if n < 0 {
-        3
-    } else if lda < m.max(1) {
-        6
-    } else if incx == 0 {
-        8
-    } else if incy == 0 {
-        11
-    } else {
-        0
-    }
-}
-
 const ILLEGAL_LAYOUT: &CStr = c"Illegal layout setting, %d\n";
-const ILLEGAL_TRANSA: &CStr = c"Illegal TransA setting, %d\n";
-const ILLEGAL_TRANSB: &CStr = c"Illegal TransB setting, %d\n";
+pub(super) const ILLEGAL_TRANSA: &CStr = c"Illegal TransA setting, %d\n";
+pub(super) const ILLEGAL_TRANSB: &CStr = c"Illegal TransB setting, %d\n";
 
 /// The checks a CBLAS routine makes before the Fortran routine's: the layout (parameter 1), then
 /// each enum argument at its C position (its invalid value, if it is one). Tells whether the
@@ -431,340 +483,67 @@ pub(super) fn fault(info: i32, layout: Layout) -> std::result::Result<(), Fault>
     }
 }
 
-impl<T: Real> GemmArgs<T> {
-    /// C as the column-major matrix it is stored as, (rows, cols): row-major C (m×n) is the
-    /// column-major n×m matrix C^T.
-    pub fn c_shape(&self) -> (i64, i64) {
-        if self.layout == Layout::Row {
-            (self.n, self.m)
-        } else {
-            (self.m, self.n)
-        }
-    }
-
-    /// Row-major CBLAS calls are checked as the column-major call they become (A and B, M and N
-    /// exchanged), so they report that call's positions, as the reference CBLAS does (its
-    /// `cblas_xerbla` swaps them back when printing).
-    fn check(&self) -> std::result::Result<(), Fault> {
-        let g = self;
-        let row = cblas_enums(
-            g.layout,
-            &[
-                (g.transa.bad(), 2, ILLEGAL_TRANSA),
-                (g.transb.bad(), 3, ILLEGAL_TRANSB),
-            ],
-        )?;
-        let info = if row {
-            gemm_info(g.transb, g.transa, g.n, g.m, g.k, g.ldb, g.lda, g.ldc)
-        } else {
-            gemm_info(g.transa, g.transb, g.m, g.n, g.k, g.lda, g.ldb, g.ldc)
-        };
-        fault(info, g.layout)
-    }
-
-    /// The column-major shapes (rows, cols) that A and B are stored as.
-    pub fn stored_ab(&self) -> [(i64, i64); 2] {
-        let (ta, tb) = (self.transa != Op::N, self.transb != Op::N);
-        let (m, n, k) = (self.m, self.n, self.k);
-        // A row-major matrix is stored as its transpose.
-        let row = self.layout == Layout::Row;
-        let a = if ta != row { (k, m) } else { (m, k) };
-        let b = if tb != row { (n, k) } else { (k, n) };
-        [a, b]
-    }
-
-    /// See [`quick::gemm`].
-    fn quick_return(&self) -> bool {
-        quick::gemm(self.m, self.n, self.k, self.alpha, self.beta)
-    }
-
-    /// Computes the checked call on GL.
-    ///
-    /// # Safety
-    /// As for `Call::run_gl`.
-    unsafe fn run_gl(&self) -> Result<()> {
-        let g = self;
-        let ta = g.transa.transposed().unwrap_or(false);
-        let tb = g.transb.transposed().unwrap_or(false);
-        if g.layout == Layout::Row {
-            // Row-major C = op(A)op(B) is column-major C^T = op(B)^T op(A)^T.
-            routines::gemm(
-                tb, ta, g.n, g.m, g.k, g.alpha, g.b, g.ldb, g.a, g.lda, g.beta, g.c, g.ldc,
-            )
-        } else {
-            routines::gemm(
-                ta, tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
-            )
-        }
-    }
-}
-
-/// The trace's text of gemm's arguments.
-impl<T: Real> fmt::Display for GemmArgs<T> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let g = self;
-        write!(
-            f,
-            "{}transa={} transb={} m={} n={} k={} alpha={} lda={} ldb={} beta={} ldc={}",
-            g.layout, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.lda, g.ldb, g.beta, g.ldc
-        )
-    }
-}
-
-impl<T: Real> GemvArgs<T> {
-    /// The column-major call this is, (transposed, m, n) of the stored A: row-major A is the
-    /// column-major transpose (M and N exchanged, the operation flipped). Checked calls only.
-    pub fn column_major(&self) -> (bool, i64, i64) {
-        let t = self.trans.transposed().unwrap_or(false);
-        if self.layout == Layout::Row {
-            (!t, self.n, self.m)
-        } else {
-            (t, self.m, self.n)
-        }
-    }
-
-    /// Elements of x: the columns of op(A).
-    pub fn x_len(&self) -> i64 {
-        let (t, m, n) = self.column_major();
-        if t {
-            m
-        } else {
-            n
-        }
-    }
-
-    /// Elements of y: the rows of op(A).
-    pub fn y_len(&self) -> i64 {
-        let (t, m, n) = self.column_major();
-        if t {
-            n
-        } else {
-            m
-        }
-    }
-
-    /// Row-major: checked as the column-major call on the transposed matrix (M and N exchanged).
-    fn check(&self) -> std::result::Result<(), Fault> {
-        let g = self;
-        let row = cblas_enums(g.layout, &[(g.trans.bad(), 2, ILLEGAL_TRANSA)])?;
-        let info = if row {
-            gemv_info(g.trans.flipped(), g.n, g.m, g.lda, g.incx, g.incy)
-        } else {
-            gemv_info(g.trans, g.m, g.n, g.lda, g.incx, g.incy)
-        };
-        fault(info, g.layout)
-    }
-
-    /// See [`quick::gemv`].
-    fn quick_return(&self) -> bool {
-        quick::gemv(self.m, self.n, self.alpha, self.beta)
-    }
-}
-
+/// Each method is the routine's own (see [`Describe`]).
 impl<T: Real> Args<T> {
-    /// The reference BLAS's argument checks (level 1 has none: bad sizes are quick returns).
     pub fn check(&self) -> std::result::Result<(), Fault> {
-        match self {
-            Args::Gemv(g) => g.check(),
-            Args::Gemm(g) => g.check(),
-            Args::Symm(s) => s.check(),
-            Args::Syrk(s) => s.check(),
-            Args::Trmm(t) | Args::Trsm(t) => t.check(),
-            _ => Ok(()),
-        }
+        each_routine!(self, r, _w => r.check())
     }
 
-    /// Whether the (checked) call is one of the reference's quick returns, which touch no
-    /// operand: then the value it returns (0, or i?amax's 1-based index, as `run_gl` gives it).
+    pub fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
+        each_routine!(self, r, _w => r.row_major_exchanges())
+    }
+
     pub fn quick_return(&self) -> Option<f64> {
-        let quick = match *self {
-            Args::Axpy { n, alpha, .. } => quick::axpy(n, alpha),
-            Args::Dot { n, .. } | Args::Copy { n, .. } | Args::Swap { n, .. } => quick::empty(n),
-            Args::Scal { n, alpha, incx, .. } => quick::scal(n, alpha, incx),
-            Args::Asum { n, incx, .. } => quick::asum(n, incx),
-            Args::Nrm2 { n, .. } => quick::nrm2(n),
-            Args::Iamax { n, incx, .. } => return quick::iamax(n, incx).map(|i| i as f64),
-            Args::Gemv(g) => g.quick_return(),
-            Args::Gemm(g) => g.quick_return(),
-            Args::Symm(s) => s.quick_return(),
-            Args::Syrk(s) => s.quick_return(),
-            Args::Trmm(t) | Args::Trsm(t) => t.quick_return(),
-        };
-        quick.then_some(0.0)
+        each_routine!(self, r, _w => r.quick_return())
     }
 
-    /// The layout of a level-2/3 call (Fortran for level 1, which has none).
     pub fn layout(&self) -> Layout {
-        match self {
-            Args::Gemv(g) => g.layout,
-            Args::Gemm(g) => g.layout,
-            Args::Symm(s) => s.layout,
-            Args::Syrk(s) => s.layout,
-            Args::Trmm(t) | Args::Trsm(t) => t.layout,
-            _ => Layout::Fortran,
-        }
+        each_routine!(self, r, _w => r.layout())
     }
 
-    /// Floating-point operations, for routing and the profile; copy and swap count one per
-    /// element moved.
-    pub fn flops(&self) -> u64 {
-        let product = |xs: &[i64]| {
-            xs.iter()
-                .fold(1u64, |acc, &v| acc.saturating_mul(v.max(0) as u64))
-        };
-        match *self {
-            Args::Axpy { n, .. } | Args::Dot { n, .. } => product(&[2, n]),
-            Args::Scal { n, .. }
-            | Args::Copy { n, .. }
-            | Args::Swap { n, .. }
-            | Args::Asum { n, .. } => product(&[n]),
-            Args::Gemv(g) => product(&[2, g.m, g.n]),
-            Args::Gemm(g) => product(&[2, g.m, g.n, g.k]),
-            Args::Nrm2 { n, .. } => product(&[2, n]),
-            Args::Iamax { n, .. } => product(&[n]),
-            Args::Symm(s) => product(&s.flops()),
-            Args::Syrk(s) => product(&s.flops()),
-            Args::Trmm(t) | Args::Trsm(t) => product(&t.flops()),
+    fn level(&self) -> u8 {
+        fn of<T: Real, R: Describe<T>>(_: &R) -> u8 {
+            R::LEVEL
         }
+        each_routine!(self, r, _w => of(r))
+    }
+
+    /// Saturating instead of wrapping.
+    pub fn flops(&self) -> u64 {
+        let factors = each_routine!(self, r, _w => r.flops());
+        factors
+            .iter()
+            .fold(1u64, |acc, &v| acc.saturating_mul(v.max(0) as u64))
+    }
+
+    pub fn computes_value(&self) -> bool {
+        each_routine!(self, r, _w => r.computes_value())
+    }
+
+    pub(super) fn operands(&self) -> Vec<Operand> {
+        each_routine!(self, r, _w => r.operands())
+    }
+
+    pub fn scalars(&self) -> Vec<T> {
+        each_routine!(self, r, _w => r.scalars())
     }
 
     /// Whether an operand is a glblas device pointer (which only GL can read).
     pub fn touches_device_memory(&self) -> bool {
-        let addr = |p: *const T| p as usize;
-        let ptrs: [usize; 3] = match *self {
-            Args::Axpy { x, y, .. } | Args::Copy { x, y, .. } => [addr(x), addr(y), 0],
-            Args::Dot { x, y, .. } => [addr(x), addr(y), 0],
-            Args::Swap { x, y, .. } => [addr(x), addr(y), 0],
-            Args::Scal { x, .. } => [addr(x), 0, 0],
-            Args::Asum { x, .. } => [addr(x), 0, 0],
-            Args::Gemv(g) => [addr(g.a), addr(g.x), addr(g.y)],
-            Args::Gemm(g) => [addr(g.a), addr(g.b), addr(g.c)],
-            Args::Nrm2 { x, .. } | Args::Iamax { x, .. } => [addr(x), 0, 0],
-            Args::Symm(s) => s.pointers(),
-            Args::Syrk(s) => s.pointers(),
-            Args::Trmm(t) | Args::Trsm(t) => t.pointers(),
-        };
-        ptrs.iter().any(|&p| p != 0 && is_device_address(p))
+        self.operands().iter().any(|o| {
+            let p = o.region.base as usize;
+            p != 0 && is_device_address(p)
+        })
     }
 
-    /// The call with each vector's increment as its byte stride wraps (see [`addressed`]).
     pub fn as_addressed(&self) -> Args<T> {
-        fn wrap<T: Real, P: Copy>(p: &mut P, n: i64, inc: &mut i64, at: fn(P, isize) -> P) {
-            let (start, step) = addressed::<T>(n, *inc);
-            *p = at(*p, start);
-            *inc = step;
-        }
-        let c = |p: *const T, o| p.wrapping_offset(o);
-        let m = |p: *mut T, o| p.wrapping_offset(o);
-        let mut a = *self;
-        match &mut a {
-            Args::Axpy {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-                ..
-            }
-            | Args::Copy {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => {
-                wrap::<T, _>(x, *n, incx, c);
-                wrap::<T, _>(y, *n, incy, m);
-            }
-            Args::Dot {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => {
-                wrap::<T, _>(x, *n, incx, c);
-                wrap::<T, _>(y, *n, incy, c);
-            }
-            Args::Swap {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => {
-                wrap::<T, _>(x, *n, incx, m);
-                wrap::<T, _>(y, *n, incy, m);
-            }
-            Args::Scal { n, x, incx, .. } => wrap::<T, _>(x, *n, incx, m),
-            Args::Asum { n, x, incx } | Args::Nrm2 { n, x, incx } | Args::Iamax { n, x, incx } => {
-                wrap::<T, _>(x, *n, incx, c)
-            }
-            Args::Gemv(g) => {
-                let (x_len, y_len) = (g.x_len(), g.y_len());
-                wrap::<T, _>(&mut g.x, x_len, &mut g.incx, c);
-                wrap::<T, _>(&mut g.y, y_len, &mut g.incy, m);
-            }
-            Args::Gemm(_) | Args::Symm(_) | Args::Syrk(_) | Args::Trmm(_) | Args::Trsm(_) => {}
-        }
-        a
+        each_routine!(self, r, wrap => wrap(r.addressed()))
     }
 
-    /// Computes the (checked) call on GL; the value is the result of dot, asum and nrm2 (in
-    /// double, exactly the single-precision result for the `s` routines), or iamax's 1-based
-    /// index.
-    ///
     /// # Safety
-    /// The operands must be valid for the call, as for the BLAS routine itself.
+    /// As for [`Describe::run_gl`].
     pub unsafe fn run_gl(&self) -> Result<f64> {
-        let mut value = T::ZERO;
-        match *self {
-            Args::Axpy {
-                n,
-                alpha,
-                x,
-                incx,
-                y,
-                incy,
-            } => routines::axpy(n, alpha, x, incx, y, incy)?,
-            Args::Dot {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => routines::dot(n, x, incx, y, incy, &mut value)?,
-            Args::Scal { n, alpha, x, incx } => routines::scal(n, alpha, x, incx)?,
-            Args::Copy {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => routines::copy(n, x, incx, y, incy)?,
-            Args::Swap {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => routines::swap(n, x, incx, y, incy)?,
-            Args::Asum { n, x, incx } => routines::asum(n, x, incx, &mut value)?,
-            Args::Gemv(g) => {
-                let (t, m, n) = g.column_major();
-                routines::gemv(
-                    t, m, n, g.alpha, g.a, g.lda, g.x, g.incx, g.beta, g.y, g.incy,
-                )?
-            }
-            Args::Gemm(g) => g.run_gl()?,
-            Args::Nrm2 { n, x, incx } => routines::nrm2(n, x, incx, &mut value)?,
-            Args::Iamax { n, x, incx } => return routines::iamax(n, x, incx).map(|i| i as f64),
-            Args::Symm(s) => s.run_gl()?,
-            Args::Syrk(s) => s.run_gl()?,
-            Args::Trmm(t) => t.run_gl(false)?,
-            Args::Trsm(t) => t.run_gl(true)?,
-        }
-        Ok(value.to_f64())
+        each_routine!(self, r, _w => r.run_gl())
     }
 }
 
@@ -776,7 +555,7 @@ impl<T: Real> Args<T> {
 /// increment is negative, as BLAS counts a negative increment), and the increment; the call is
 /// then the reference's with that increment, quick returns included (asum, iamax and scal do
 /// nothing with a negative one). Any other vector is as given.
-fn addressed<T: Real>(n: i64, inc: i64) -> (isize, i64) {
+pub(super) fn addressed<T: Real>(n: i64, inc: i64) -> (isize, i64) {
     if n <= 1 || inc.checked_mul(T::SIZE).is_some() {
         return (0, inc);
     }
@@ -829,6 +608,16 @@ impl Call {
         each_precision!(self, a => a.flops())
     }
 
+    /// 1, 2 or 3.
+    pub fn level(&self) -> u8 {
+        each_precision!(self, a => a.level())
+    }
+
+    /// See [`Describe::row_major_exchanges`].
+    pub fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
+        each_precision!(self, a => a.row_major_exchanges())
+    }
+
     /// See [`Args::touches_device_memory`].
     pub fn touches_device_memory(&self) -> bool {
         each_precision!(self, a => a.touches_device_memory())
@@ -864,31 +653,7 @@ impl fmt::Display for Call {
 
 impl<T: Real> fmt::Display for Args<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match *self {
-            Args::Axpy {
-                n,
-                alpha,
-                incx,
-                incy,
-                ..
-            } => write!(f, "n={n} alpha={alpha} incx={incx} incy={incy}"),
-            Args::Dot { n, incx, incy, .. }
-            | Args::Copy { n, incx, incy, .. }
-            | Args::Swap { n, incx, incy, .. } => write!(f, "n={n} incx={incx} incy={incy}"),
-            Args::Scal { n, alpha, incx, .. } => write!(f, "n={n} alpha={alpha} incx={incx}"),
-            Args::Asum { n, incx, .. }
-            | Args::Nrm2 { n, incx, .. }
-            | Args::Iamax { n, incx, .. } => write!(f, "n={n} incx={incx}"),
-            Args::Gemv(g) => write!(
-                f,
-                "{}trans={} m={} n={} alpha={} lda={} incx={} beta={} incy={}",
-                g.layout, g.trans, g.m, g.n, g.alpha, g.lda, g.incx, g.beta, g.incy
-            ),
-            Args::Gemm(g) => g.fmt(f),
-            Args::Symm(s) => s.fmt(f),
-            Args::Syrk(s) => s.fmt(f),
-            Args::Trmm(t) | Args::Trsm(t) => t.fmt(f),
-        }
+        each_routine!(self, r, _w => r.fmt(f))
     }
 }
 
@@ -1073,11 +838,11 @@ mod tests {
             ldc: huge,
         };
         assert_eq!(Args::Gemm(g).flops(), u64::MAX);
-        let neg = Args::<f64>::Asum {
+        let neg = Args::<f64>::Reduce(Reduce {
+            what: super::super::level1::Reduction::Asum,
             n: -5,
-            x: std::ptr::null(),
-            incx: 1,
-        };
+            x: (std::ptr::null(), 1),
+        });
         assert_eq!(neg.flops(), 0);
     }
 }

@@ -4,7 +4,10 @@
 
 use std::ffi::c_int;
 
-use super::call::{Args, GemmArgs, GemvArgs, Layout, Op};
+use super::call::{Args, Layout, Op};
+use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
+use super::level2::GemvArgs;
+use super::level3::GemmArgs;
 use super::level3::{Flag, SymmArgs, SyrkArgs, TriArgs, DIAG, SIDE, UPLO};
 use super::CblasIndex;
 use crate::engine::element::Real;
@@ -15,22 +18,22 @@ macro_rules! cblas_symbols {
      $Asum:ident $asum:ident, $Gemv:ident $gemv:ident, $Gemm:ident $gemm:ident) => {
         export!($family, $Axpy,
             fn $axpy(n: $int, alpha: $t, x: *const $t, incx: $int, y: *mut $t, incy: $int)
-            = Args::Axpy { n: n.into(), alpha, x, incx: incx.into(), y, incy: incy.into() }.into());
+            = Args::Axpy(Axpy { n: n.into(), alpha, x: (x, incx.into()), y: (y, incy.into()) }).into());
         export!($family, $Dot,
             fn $dot(n: $int, x: *const $t, incx: $int, y: *const $t, incy: $int) -> $t
-            = Args::Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }.into());
+            = Args::Dot(Dot { n: n.into(), x: (x, incx.into()), y: (y, incy.into()) }).into());
         export!($family, $Scal,
             fn $scal(n: $int, alpha: $t, x: *mut $t, incx: $int)
-            = Args::Scal { n: n.into(), alpha, x, incx: incx.into() }.into());
+            = Args::Scal(Scal { n: n.into(), alpha, x: (x, incx.into()) }).into());
         export!($family, $Copy,
             fn $copy(n: $int, x: *const $t, incx: $int, y: *mut $t, incy: $int)
-            = Args::Copy { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }.into());
+            = Args::Copy(Move { n: n.into(), x: (x, incx.into()), y: (y, incy.into()) }).into());
         export!($family, $Swap,
             fn $swap(n: $int, x: *mut $t, incx: $int, y: *mut $t, incy: $int)
-            = Args::Swap { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }.into());
+            = Args::Swap(Move { n: n.into(), x: (x.cast_const(), incx.into()), y: (y, incy.into()) }).into());
         export!($family, $Asum,
             fn $asum(n: $int, x: *const $t, incx: $int) -> $t
-            = Args::Asum { n: n.into(), x, incx: incx.into() }.into());
+            = Args::Reduce(Reduce { what: Reduction::Asum, n: n.into(), x: (x, incx.into()) }).into());
         export!($family, $Gemv,
             fn $gemv(layout: c_int, trans: c_int, m: $int, n: $int, alpha: $t, a: *const $t,
                      lda: $int, x: *const $t, incx: $int, beta: $t, y: *mut $t, incy: $int)
@@ -78,10 +81,10 @@ macro_rules! cblas_reductions {
     ($family:ident, $int:ty, $t:ty: $Nrm2:ident $nrm2:ident, $Iamax:ident $iamax:ident) => {
         export!($family, $Nrm2,
             fn $nrm2(n: $int, x: *const $t, incx: $int) -> $t
-            = Args::Nrm2 { n: n.into(), x, incx: incx.into() }.into());
+            = Args::Reduce(Reduce { what: Reduction::Nrm2, n: n.into(), x: (x, incx.into()) }).into());
         export!($family, $Iamax,
             fn $iamax(n: $int, x: *const $t, incx: $int) -> CblasIndex
-            = Args::Iamax { n: n.into(), x, incx: incx.into() }.into());
+            = Args::Reduce(Reduce { what: Reduction::Iamax, n: n.into(), x: (x, incx.into()) }).into());
     };
 }
 
@@ -173,14 +176,14 @@ cblas_level3!(Ilp64, i64, f64: Dsymm scipy_cblas_dsymm64_, Dsyrk scipy_cblas_dsy
 
 /// The common form of a CBLAS trmm's or trsm's arguments, for either integer width and
 /// precision.
-fn tri_args<T: Real, I: Into<i64>>(
+fn tri_args<T: Real, I: Into<i64>, const SOLVE: bool>(
     layout: c_int,
     [side, uplo, transa, diag]: [c_int; 4],
     [m, n]: [I; 2],
     alpha: T,
     (a, lda): (*const T, I),
     (b, ldb): (*mut T, I),
-) -> TriArgs<T> {
+) -> TriArgs<T, SOLVE> {
     let how = (
         Flag::from_cblas(&SIDE, side),
         Flag::from_cblas(&UPLO, uplo),

@@ -6,7 +6,10 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::call::{Args, GemmArgs, GemvArgs, Layout, Op};
+use super::call::{Args, Layout, Op};
+use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
+use super::level2::GemvArgs;
+use super::level3::GemmArgs;
 use super::level3::{Flag, SymmArgs, SyrkArgs, TriArgs, DIAG, SIDE, UPLO};
 use super::Family;
 use crate::engine::element::Real;
@@ -20,34 +23,34 @@ macro_rules! fortran_symbols {
         export!($spelling FAMILY, $Axpy,
             fn $axpy(n: *const $int, alpha: *const $t, x: *const $t, incx: *const $int,
                      y: *mut $t, incy: *const $int)
-            = Args::Axpy { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into(), y,
-                           incy: (*incy).into() }.into());
+            = Args::Axpy(Axpy { n: (*n).into(), alpha: *alpha, x: (x, (*incx).into()),
+                                 y: (y, (*incy).into()) }).into());
 
         export!($spelling FAMILY, $Dot,
             fn $dot(n: *const $int, x: *const $t, incx: *const $int, y: *const $t,
                     incy: *const $int) -> $t
-            = Args::Dot { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() }
-                .into());
+            = Args::Dot(Dot { n: (*n).into(), x: (x, (*incx).into()),
+                y: (y, (*incy).into()) }).into());
 
         export!($spelling FAMILY, $Scal,
             fn $scal(n: *const $int, alpha: *const $t, x: *mut $t, incx: *const $int)
-            = Args::Scal { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into() }.into());
+            = Args::Scal(Scal { n: (*n).into(), alpha: *alpha, x: (x, (*incx).into()) }).into());
 
         export!($spelling FAMILY, $Copy,
             fn $copy(n: *const $int, x: *const $t, incx: *const $int, y: *mut $t,
                      incy: *const $int)
-            = Args::Copy { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() }
-                .into());
+            = Args::Copy(Move { n: (*n).into(), x: (x, (*incx).into()),
+                y: (y, (*incy).into()) }).into());
 
         export!($spelling FAMILY, $Swap,
             fn $swap(n: *const $int, x: *mut $t, incx: *const $int, y: *mut $t,
                      incy: *const $int)
-            = Args::Swap { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into() }
-                .into());
+            = Args::Swap(Move { n: (*n).into(), x: (x.cast_const(), (*incx).into()),
+                y: (y, (*incy).into()) }).into());
 
         export!($spelling FAMILY, $Asum,
             fn $asum(n: *const $int, x: *const $t, incx: *const $int) -> $t
-            = Args::Asum { n: (*n).into(), x, incx: (*incx).into() }.into());
+            = Args::Reduce(Reduce { what: Reduction::Asum, n: (*n).into(), x: (x, (*incx).into()) }).into());
 
         export!($spelling FAMILY, $Gemv,
             fn $gemv(trans: *const c_char, m: *const $int, n: *const $int, alpha: *const $t,
@@ -83,11 +86,11 @@ macro_rules! fortran_reductions {
     ($spelling:tt $int:ty, $t:ty: $Nrm2:ident $nrm2:ident, $Iamax:ident $iamax:ident) => {
         export!($spelling FAMILY, $Nrm2,
             fn $nrm2(n: *const $int, x: *const $t, incx: *const $int) -> $t
-            = Args::Nrm2 { n: (*n).into(), x, incx: (*incx).into() }.into());
+            = Args::Reduce(Reduce { what: Reduction::Nrm2, n: (*n).into(), x: (x, (*incx).into()) }).into());
 
         export!($spelling FAMILY, $Iamax,
             fn $iamax(n: *const $int, x: *const $t, incx: *const $int) -> $int
-            = Args::Iamax { n: (*n).into(), x, incx: (*incx).into() }.into());
+            = Args::Reduce(Reduce { what: Reduction::Iamax, n: (*n).into(), x: (x, (*incx).into()) }).into());
     };
 }
 
@@ -177,13 +180,13 @@ macro_rules! fortran_level3 {
 ///
 /// # Safety
 /// Every pointer to a scalar or character argument is valid.
-unsafe fn tri_args<T: Real, I: Copy + Into<i64>>(
+unsafe fn tri_args<T: Real, I: Copy + Into<i64>, const SOLVE: bool>(
     [side, uplo, transa, diag]: [*const c_char; 4],
     [m, n]: [*const I; 2],
     alpha: *const T,
     (a, lda): (*const T, *const I),
     (b, ldb): (*mut T, *const I),
-) -> TriArgs<T> {
+) -> TriArgs<T, SOLVE> {
     let how = (
         Flag::from_fortran(&SIDE, side),
         Flag::from_fortran(&UPLO, uplo),

@@ -10,7 +10,7 @@
 //! nothing was copied) they count as having held NaN and infinity, so such a call raises
 //! nothing rather than a flag its data might not have caused.
 
-use super::call::{each_precision, Args, Call};
+use super::call::{each_precision, Args, Call, Use};
 use super::region::Region;
 use super::undo::Snapshot;
 use crate::engine::element::Real;
@@ -33,7 +33,7 @@ impl Seen {
 
     /// # Safety
     /// As for [`Region::values`].
-    unsafe fn within(regions: &[Region]) -> Seen {
+    unsafe fn within(regions: &[&Region]) -> Seen {
         Seen::of(regions.iter().flat_map(|r| unsafe { r.values() }))
     }
 
@@ -67,99 +67,41 @@ impl<T: Real> Args<T> {
     /// # Safety
     /// As for [`raise`].
     unsafe fn raise_flags(&self, value: f64, before: Option<&Snapshot>) {
-        let outputs = match self {
-            Args::Dot { .. } | Args::Asum { .. } | Args::Nrm2 { .. } => Seen::of([value]),
-            _ => Seen::within(&self.written()),
+        let operands = self.operands();
+        let regions = |pick: fn(Use) -> bool| -> Vec<&Region> {
+            operands
+                .iter()
+                .filter(|o| pick(o.usage))
+                .map(|o| &o.region)
+                .collect()
+        };
+        // Copy, swap and i?amax compute nothing: they move or compare, which raises nothing.
+        let outputs = if self.computes_value() {
+            Seen::of([value])
+        } else {
+            Seen::within(&regions(|u| {
+                matches!(u, Use::Written { computes: true, .. })
+            }))
         };
         if outputs == Seen::default() {
             return;
         }
         let before = match before {
             Some(saved) => Seen::of(saved.values()),
-            None if self.read_outputs().is_empty() => Seen::default(),
+            None if regions(|u| matches!(u, Use::Written { reads: true, .. })).is_empty() => {
+                Seen::default()
+            }
             None => Seen {
                 nan: true,
                 inf: true,
             },
         };
-        let (regions, scalars) = self.inputs();
-        let inputs = Seen::within(&regions)
-            .and(Seen::of(scalars.iter().map(|s| s.to_f64())))
+        // A symmetric or triangular A counts whole.
+        let inputs = Seen::within(&regions(|u| u == Use::Read))
+            .and(Seen::of(self.scalars().iter().map(|s| s.to_f64())))
             .and(before);
         let (invalid, overflow) = flags(outputs, inputs);
         fpenv::raise(invalid, overflow);
-    }
-
-    /// The elements the call computes (copy, swap and i?amax compute none: they move or
-    /// compare, which raises nothing here).
-    fn written(&self) -> Vec<Region> {
-        match *self {
-            Args::Axpy { n, y, incy, .. } => vec![Region::vector(y, n, incy)],
-            Args::Scal { n, x, incx, .. } => vec![Region::vector(x, n, incx)],
-            Args::Gemv(g) => vec![Region::vector(g.y, g.y_len(), g.incy)],
-            Args::Gemm(g) => vec![Region::matrix(g.c, g.c_shape(), g.ldc)],
-            Args::Symm(s) => vec![Region::matrix(s.c, s.c_shape(), s.ldc)],
-            Args::Syrk(s) => s
-                .c_triangle()
-                .map(|(column, len)| Region::matrix(column, (len, 1), s.ldc))
-                .collect(),
-            Args::Trmm(t) | Args::Trsm(t) => vec![Region::matrix(t.b, t.b_shape(), t.ldb)],
-            _ => vec![],
-        }
-    }
-
-    /// The operands the call only reads, where it reads them, and its scalars (the outputs it
-    /// reads too are in the snapshot). A symmetric or triangular A counts whole.
-    fn inputs(&self) -> (Vec<Region>, Vec<T>) {
-        let m = |p: *const T, shape, ld| Region::matrix(p.cast_mut(), shape, ld);
-        let v = |p: *const T, n, inc| Region::vector(p.cast_mut(), n, inc);
-        match *self {
-            Args::Axpy {
-                n, alpha, x, incx, ..
-            } => (vec![v(x, n, incx)], vec![alpha]),
-            Args::Scal { alpha, .. } => (vec![], vec![alpha]),
-            Args::Dot {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => (vec![v(x, n, incx), v(y, n, incy)], vec![]),
-            Args::Asum { n, x, incx } | Args::Nrm2 { n, x, incx } => (vec![v(x, n, incx)], vec![]),
-            Args::Gemv(g) if g.alpha != T::ZERO => {
-                let (_, rows, cols) = g.column_major();
-                let read = vec![m(g.a, (rows, cols), g.lda), v(g.x, g.x_len(), g.incx)];
-                (read, vec![g.alpha, g.beta])
-            }
-            Args::Gemv(g) => (vec![], vec![g.alpha, g.beta]),
-            Args::Gemm(g) if g.alpha != T::ZERO && g.k > 0 => {
-                let [a, b] = g.stored_ab();
-                (
-                    vec![m(g.a, a, g.lda), m(g.b, b, g.ldb)],
-                    vec![g.alpha, g.beta],
-                )
-            }
-            Args::Gemm(g) => (vec![], vec![g.alpha, g.beta]),
-            Args::Symm(s) if s.alpha != T::ZERO => {
-                let ka = s.a_order();
-                let read = vec![m(s.a, (ka, ka), s.lda), m(s.b, s.c_shape(), s.ldb)];
-                (read, vec![s.alpha, s.beta])
-            }
-            Args::Symm(s) => (vec![], vec![s.alpha, s.beta]),
-            Args::Syrk(s) if s.alpha != T::ZERO && s.k > 0 => {
-                let shape = s.a_shape();
-                let mut read = vec![m(s.a, shape, s.lda)];
-                read.extend(s.b.map(|(b, ldb)| m(b, shape, ldb)));
-                (read, vec![s.alpha, s.beta])
-            }
-            Args::Syrk(s) => (vec![], vec![s.alpha, s.beta]),
-            Args::Trmm(t) | Args::Trsm(t) if t.alpha != T::ZERO => {
-                let ka = t.a_order();
-                (vec![m(t.a, (ka, ka), t.lda)], vec![t.alpha])
-            }
-            Args::Trmm(t) | Args::Trsm(t) => (vec![], vec![t.alpha]),
-            Args::Copy { .. } | Args::Swap { .. } | Args::Iamax { .. } => (vec![], vec![]),
-        }
     }
 }
 

@@ -7,7 +7,9 @@
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
-use super::call::{cblas_enums, fault, Fault, Layout, Op};
+use super::call::{cblas_enums, fault, Describe, Fault, Layout, Op, Operand, Use};
+use super::call::{ILLEGAL_TRANSA, ILLEGAL_TRANSB};
+use super::region::Region;
 use crate::engine::element::Real;
 use crate::status::Result;
 use crate::{quick, routines};
@@ -127,7 +129,7 @@ fn sided(layout: Layout, side: Flag, uplo: Flag, [m, n]: [i64; 2]) -> (Flag, Fla
 }
 
 /// A matrix operand and its leading dimension.
-type Operand<P, I = i64> = (P, I);
+type Matrix<P, I = i64> = (P, I);
 
 /// The order of symm's, trmm's or trsm's A, from the column-major call's (side, uplo, m, n): m
 /// with A on the left, else n.
@@ -139,10 +141,164 @@ fn order_of_a((side, _, m, n): (Flag, Flag, i64, i64)) -> i64 {
     }
 }
 
+/// The arguments of sgemm (`T = f32`) or dgemm.
+#[derive(Clone, Copy, Debug)]
+pub struct GemmArgs<T: Real> {
+    pub layout: Layout,
+    pub transa: Op,
+    pub transb: Op,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub alpha: T,
+    pub a: *const T,
+    pub lda: i64,
+    pub b: *const T,
+    pub ldb: i64,
+    pub beta: T,
+    pub c: *mut T,
+    pub ldc: i64,
+}
+
+/// gemm's checks in the reference order; the Fortran parameter number of the first failure.
+#[allow(clippy::too_many_arguments)]
+fn gemm_info(ta: Op, tb: Op, m: i64, n: i64, k: i64, lda: i64, ldb: i64, ldc: i64) -> i32 {
+    let (Some(ta), Some(tb)) = (ta.transposed(), tb.transposed()) else {
+        return if ta.transposed().is_none() { 1 } else { 2 };
+    };
+    let nrowa = if ta { k } else { m };
+    let nrowb = if tb { n } else { k };
+    if m < 0 {
+        3
+    } else if n < 0 {
+        4
+    } else if k < 0 {
+        5
+    } else if lda < nrowa.max(1) {
+        8
+    } else if ldb < nrowb.max(1) {
+        10
+    } else if ldc < m.max(1) {
+        13
+    } else {
+        0
+    }
+}
+
+impl<T: Real> GemmArgs<T> {
+    /// C as the column-major matrix it is stored as, (rows, cols): row-major C (m×n) is the
+    /// column-major n×m matrix C^T.
+    pub fn c_shape(&self) -> (i64, i64) {
+        if self.layout == Layout::Row {
+            (self.n, self.m)
+        } else {
+            (self.m, self.n)
+        }
+    }
+
+    /// The column-major shapes (rows, cols) that A and B are stored as.
+    pub fn stored_ab(&self) -> [(i64, i64); 2] {
+        let (ta, tb) = (self.transa != Op::N, self.transb != Op::N);
+        let (m, n, k) = (self.m, self.n, self.k);
+        // A row-major matrix is stored as its transpose.
+        let row = self.layout == Layout::Row;
+        let a = if ta != row { (k, m) } else { (m, k) };
+        let b = if tb != row { (n, k) } else { (k, n) };
+        [a, b]
+    }
+}
+
+/// The trace's text of gemm's arguments.
+impl<T: Real> fmt::Display for GemmArgs<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let g = self;
+        write!(
+            f,
+            "{}transa={} transb={} m={} n={} k={} alpha={} lda={} ldb={} beta={} ldc={}",
+            g.layout, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.lda, g.ldb, g.beta, g.ldc
+        )
+    }
+}
+
+impl<T: Real> Describe<T> for GemmArgs<T> {
+    const LEVEL: u8 = 3;
+
+    fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Row-major CBLAS calls are checked as the column-major call they become (A and B, M and N
+    /// exchanged), so they report that call's positions, as the reference CBLAS does (its
+    /// `cblas_xerbla` swaps them back when printing).
+    fn check(&self) -> std::result::Result<(), Fault> {
+        let g = self;
+        let row = cblas_enums(
+            g.layout,
+            &[
+                (g.transa.bad(), 2, ILLEGAL_TRANSA),
+                (g.transb.bad(), 3, ILLEGAL_TRANSB),
+            ],
+        )?;
+        let info = if row {
+            gemm_info(g.transb, g.transa, g.n, g.m, g.k, g.ldb, g.lda, g.ldc)
+        } else {
+            gemm_info(g.transa, g.transb, g.m, g.n, g.k, g.lda, g.ldb, g.ldc)
+        };
+        fault(info, g.layout)
+    }
+
+    /// M and N, LDA and LDB.
+    fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
+        &[(4, 5), (9, 11)]
+    }
+
+    fn quick_return(&self) -> Option<f64> {
+        quick::gemm(self.m, self.n, self.k, self.alpha, self.beta).then_some(0.0)
+    }
+
+    fn flops(&self) -> [i64; 4] {
+        [2, self.m, self.n, self.k]
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        let [a, b] = self.stored_ab();
+        let ab = Use::read_if(self.alpha != T::ZERO && self.k > 0);
+        vec![
+            Operand::new(Region::matrix(self.a.cast_mut(), a, self.lda), ab),
+            Operand::new(Region::matrix(self.b.cast_mut(), b, self.ldb), ab),
+            Operand::new(
+                Region::matrix(self.c, self.c_shape(), self.ldc),
+                Use::output(self.beta != T::ZERO),
+            ),
+        ]
+    }
+
+    fn scalars(&self) -> Vec<T> {
+        vec![self.alpha, self.beta]
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
+        let g = self;
+        let ta = g.transa.transposed().unwrap_or(false);
+        let tb = g.transb.transposed().unwrap_or(false);
+        if g.layout == Layout::Row {
+            // Row-major C = op(A)op(B) is column-major C^T = op(B)^T op(A)^T.
+            routines::gemm(
+                tb, ta, g.n, g.m, g.k, g.alpha, g.b, g.ldb, g.a, g.lda, g.beta, g.c, g.ldc,
+            )
+        } else {
+            routines::gemm(
+                ta, tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
+            )
+        }
+        .map(|()| 0.0)
+    }
+}
+
 /// The arguments of ssymm (`T = f32`) or dsymm: C := alpha*A*B + beta*C (side L) or
 /// alpha*B*A + beta*C (side R), A symmetric.
 #[derive(Clone, Copy, Debug)]
-pub struct SymmArgs<T: Real = f32> {
+pub struct SymmArgs<T: Real> {
     pub layout: Layout,
     pub side: Flag,
     pub uplo: Flag,
@@ -165,10 +321,10 @@ impl<T: Real> SymmArgs<T> {
         [side, uplo]: [Flag; 2],
         [m, n]: [I; 2],
         alpha: T,
-        (a, lda): Operand<*const T, I>,
-        (b, ldb): Operand<*const T, I>,
+        (a, lda): Matrix<*const T, I>,
+        (b, ldb): Matrix<*const T, I>,
         beta: T,
-        (c, ldc): Operand<*mut T, I>,
+        (c, ldc): Matrix<*mut T, I>,
     ) -> SymmArgs<T> {
         SymmArgs {
             layout,
@@ -198,7 +354,31 @@ impl<T: Real> SymmArgs<T> {
         (m, n)
     }
 
-    pub(super) fn check(&self) -> std::result::Result<(), Fault> {
+    /// The order of A: m with A on the left, else n.
+    pub fn a_order(&self) -> i64 {
+        order_of_a(self.column_major())
+    }
+}
+
+impl<T: Real> fmt::Display for SymmArgs<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let s = self;
+        write!(
+            f,
+            "{}side={} uplo={} m={} n={} alpha={} lda={} ldb={} beta={} ldc={}",
+            s.layout, s.side, s.uplo, s.m, s.n, s.alpha, s.lda, s.ldb, s.beta, s.ldc
+        )
+    }
+}
+
+impl<T: Real> Describe<T> for SymmArgs<T> {
+    const LEVEL: u8 = 3;
+
+    fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    fn check(&self) -> std::result::Result<(), Fault> {
         cblas_enums(
             self.layout,
             &[
@@ -220,29 +400,43 @@ impl<T: Real> SymmArgs<T> {
         fault(info, self.layout)
     }
 
-    /// The order of A: m with A on the left, else n.
-    pub fn a_order(&self) -> i64 {
-        order_of_a(self.column_major())
+    /// M and N.
+    fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
+        &[(4, 5)]
     }
 
-    /// See [`quick::gemv`]: symm's rule is gemv's.
-    pub(super) fn quick_return(&self) -> bool {
-        quick::gemv(self.m, self.n, self.alpha, self.beta)
+    /// gemv's rule.
+    fn quick_return(&self) -> Option<f64> {
+        quick::gemv(self.m, self.n, self.alpha, self.beta).then_some(0.0)
     }
 
     /// 2m²n (A on the left) or 2mn², as the reference counts them.
-    pub(super) fn flops(&self) -> [i64; 4] {
+    fn flops(&self) -> [i64; 4] {
         let ka = if self.side.is(b'R') { self.n } else { self.m };
         [2, ka, self.m, self.n]
     }
 
-    pub(super) fn pointers(&self) -> [usize; 3] {
-        [self.a as usize, self.b as usize, self.c as usize]
+    fn operands(&self) -> Vec<Operand> {
+        let ka = self.a_order();
+        let ab = Use::read_if(self.alpha != T::ZERO);
+        vec![
+            Operand::new(Region::matrix(self.a.cast_mut(), (ka, ka), self.lda), ab),
+            Operand::new(
+                Region::matrix(self.b.cast_mut(), self.c_shape(), self.ldb),
+                ab,
+            ),
+            Operand::new(
+                Region::matrix(self.c, self.c_shape(), self.ldc),
+                Use::output(self.beta != T::ZERO),
+            ),
+        ]
     }
 
-    /// # Safety
-    /// As for `Call::run_gl`.
-    pub(super) unsafe fn run_gl(&self) -> Result<()> {
+    fn scalars(&self) -> Vec<T> {
+        vec![self.alpha, self.beta]
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
         let (side, uplo, m, n) = self.column_major();
         routines::symm(
             side.is(b'R'),
@@ -255,17 +449,7 @@ impl<T: Real> SymmArgs<T> {
             self.beta,
             (self.c, self.ldc),
         )
-    }
-}
-
-impl<T: Real> fmt::Display for SymmArgs<T> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let s = self;
-        write!(
-            f,
-            "{}side={} uplo={} m={} n={} alpha={} lda={} ldb={} beta={} ldc={}",
-            s.layout, s.side, s.uplo, s.m, s.n, s.alpha, s.lda, s.ldb, s.beta, s.ldc
-        )
+        .map(|()| 0.0)
     }
 }
 
@@ -273,7 +457,7 @@ impl<T: Real> fmt::Display for SymmArgs<T> {
 /// C := alpha*op(A)*op(A)^T + beta*C, or alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C,
 /// only C's uplo triangle read and written.
 #[derive(Clone, Copy, Debug)]
-pub struct SyrkArgs<T: Real = f32> {
+pub struct SyrkArgs<T: Real> {
     pub layout: Layout,
     pub uplo: Flag,
     pub trans: Op,
@@ -282,7 +466,7 @@ pub struct SyrkArgs<T: Real = f32> {
     pub alpha: T,
     pub a: *const T,
     pub lda: i64,
-    pub b: Option<Operand<*const T>>,
+    pub b: Option<Matrix<*const T>>,
     pub beta: T,
     pub c: *mut T,
     pub ldc: i64,
@@ -295,10 +479,10 @@ impl<T: Real> SyrkArgs<T> {
         (uplo, trans): (Flag, Op),
         [n, k]: [I; 2],
         alpha: T,
-        (a, lda): Operand<*const T, I>,
-        b: Option<Operand<*const T, I>>,
+        (a, lda): Matrix<*const T, I>,
+        b: Option<Matrix<*const T, I>>,
         beta: T,
-        (c, ldc): Operand<*mut T, I>,
+        (c, ldc): Matrix<*mut T, I>,
     ) -> SyrkArgs<T> {
         SyrkArgs {
             layout,
@@ -326,19 +510,39 @@ impl<T: Real> SyrkArgs<T> {
         }
     }
 
-    /// The stored triangle of C, column by column: (first element, length) of each column's
-    /// part (the call's only reads and writes of C).
-    pub fn c_triangle(&self) -> impl Iterator<Item = (*mut T, i64)> + '_ {
-        let upper = self.column_major().0.is(b'U');
-        let n = self.n.max(0);
-        (0..n).map(move |j| {
-            let (first, len) = if upper { (0, j + 1) } else { (j, n - j) };
-            let offset = (j as usize) * (self.ldc.max(0) as usize) + first as usize;
-            (self.c.wrapping_add(offset), len)
-        })
+    /// The column-major shape (rows, cols) that A (and B) are stored as.
+    pub fn a_shape(&self) -> (i64, i64) {
+        if self.column_major().1 == Op::N {
+            (self.n, self.k)
+        } else {
+            (self.k, self.n)
+        }
+    }
+}
+
+impl<T: Real> fmt::Display for SyrkArgs<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let s = self;
+        write!(
+            f,
+            "{}uplo={} trans={} n={} k={} alpha={} lda={}",
+            s.layout, s.uplo, s.trans, s.n, s.k, s.alpha, s.lda
+        )?;
+        if let Some((_, ldb)) = s.b {
+            write!(f, " ldb={ldb}")?;
+        }
+        write!(f, " beta={} ldc={}", s.beta, s.ldc)
+    }
+}
+
+impl<T: Real> Describe<T> for SyrkArgs<T> {
+    const LEVEL: u8 = 3;
+
+    fn layout(&self) -> Layout {
+        self.layout
     }
 
-    pub(super) fn check(&self) -> std::result::Result<(), Fault> {
+    fn check(&self) -> std::result::Result<(), Fault> {
         // The reference CBLAS reports a bad uplo of a row-major call as parameter 3.
         let uplo_position = if self.layout == Layout::Row { 3 } else { 2 };
         cblas_enums(
@@ -366,34 +570,42 @@ impl<T: Real> SyrkArgs<T> {
         fault(info, self.layout)
     }
 
-    /// The column-major shape (rows, cols) that A (and B) are stored as.
-    pub fn a_shape(&self) -> (i64, i64) {
-        if self.column_major().1 == Op::N {
-            (self.n, self.k)
-        } else {
-            (self.k, self.n)
-        }
-    }
-
-    /// See [`quick::syrk`].
-    pub(super) fn quick_return(&self) -> bool {
-        quick::syrk(self.n, self.k, self.alpha, self.beta)
+    fn quick_return(&self) -> Option<f64> {
+        quick::syrk(self.n, self.k, self.alpha, self.beta).then_some(0.0)
     }
 
     /// n²k (syrk) or 2n²k (syr2k), as the reference counts them.
-    pub(super) fn flops(&self) -> [i64; 4] {
+    fn flops(&self) -> [i64; 4] {
         let products = if self.b.is_some() { 2 } else { 1 };
         [products, self.n, self.n, self.k]
     }
 
-    pub(super) fn pointers(&self) -> [usize; 3] {
-        let b = self.b.map_or(0, |(b, _)| b as usize);
-        [self.a as usize, b, self.c as usize]
+    /// Only C's stored triangle: the other is never read or written, not even with its own
+    /// values.
+    fn operands(&self) -> Vec<Operand> {
+        let shape = self.a_shape();
+        let ab = Use::read_if(self.alpha != T::ZERO && self.k > 0);
+        let mut operands = vec![Operand::new(
+            Region::matrix(self.a.cast_mut(), shape, self.lda),
+            ab,
+        )];
+        operands.extend(
+            self.b
+                .map(|(b, ldb)| Operand::new(Region::matrix(b.cast_mut(), shape, ldb), ab)),
+        );
+        let upper = self.column_major().0.is(b'U');
+        operands.push(Operand::new(
+            Region::triangle(self.c, self.n, self.ldc, upper),
+            Use::output(self.beta != T::ZERO),
+        ));
+        operands
     }
 
-    /// # Safety
-    /// As for `Call::run_gl`.
-    pub(super) unsafe fn run_gl(&self) -> Result<()> {
+    fn scalars(&self) -> Vec<T> {
+        vec![self.alpha, self.beta]
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
         let (uplo, trans) = self.column_major();
         routines::syrk(
             uplo.is(b'U'),
@@ -406,21 +618,7 @@ impl<T: Real> SyrkArgs<T> {
             self.beta,
             (self.c, self.ldc),
         )
-    }
-}
-
-impl<T: Real> fmt::Display for SyrkArgs<T> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let s = self;
-        write!(
-            f,
-            "{}uplo={} trans={} n={} k={} alpha={} lda={}",
-            s.layout, s.uplo, s.trans, s.n, s.k, s.alpha, s.lda
-        )?;
-        if let Some((_, ldb)) = s.b {
-            write!(f, " ldb={ldb}")?;
-        }
-        write!(f, " beta={} ldc={}", s.beta, s.ldc)
+        .map(|()| 0.0)
     }
 }
 
@@ -428,7 +626,7 @@ impl<T: Real> fmt::Display for SyrkArgs<T> {
 /// L) or alpha*B*op(A), or the solution X of op(A)*X = alpha*B or X*op(A) = alpha*B; A
 /// triangular.
 #[derive(Clone, Copy, Debug)]
-pub struct TriArgs<T: Real = f32> {
+pub struct TriArgs<T: Real, const SOLVE: bool> {
     pub layout: Layout,
     pub side: Flag,
     pub uplo: Flag,
@@ -443,15 +641,15 @@ pub struct TriArgs<T: Real = f32> {
     pub ldb: i64,
 }
 
-impl<T: Real> TriArgs<T> {
+impl<T: Real, const SOLVE: bool> TriArgs<T, SOLVE> {
     pub fn new<I: Into<i64>>(
         layout: Layout,
         (side, uplo, transa, diag): (Flag, Flag, Op, Flag),
         [m, n]: [I; 2],
         alpha: T,
-        (a, lda): Operand<*const T, I>,
-        (b, ldb): Operand<*mut T, I>,
-    ) -> TriArgs<T> {
+        (a, lda): Matrix<*const T, I>,
+        (b, ldb): Matrix<*mut T, I>,
+    ) -> TriArgs<T, SOLVE> {
         TriArgs {
             layout,
             side,
@@ -479,7 +677,32 @@ impl<T: Real> TriArgs<T> {
         (m, n)
     }
 
-    pub(super) fn check(&self) -> std::result::Result<(), Fault> {
+    /// The order of A: m with A on the left, else n.
+    pub fn a_order(&self) -> i64 {
+        order_of_a(self.column_major())
+    }
+}
+
+impl<T: Real, const SOLVE: bool> fmt::Display for TriArgs<T, SOLVE> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let s = self;
+        write!(
+            f,
+            "{}side={} uplo={} transa={} diag={} m={} n={} alpha={} lda={} ldb={}",
+            s.layout, s.side, s.uplo, s.transa, s.diag, s.m, s.n, s.alpha, s.lda, s.ldb
+        )
+    }
+}
+
+/// trmm, or trsm when `SOLVE`.
+impl<T: Real, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
+    const LEVEL: u8 = 3;
+
+    fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    fn check(&self) -> std::result::Result<(), Fault> {
         cblas_enums(
             self.layout,
             &[
@@ -504,31 +727,41 @@ impl<T: Real> TriArgs<T> {
         fault(info, self.layout)
     }
 
-    /// The order of A: m with A on the left, else n.
-    pub fn a_order(&self) -> i64 {
-        order_of_a(self.column_major())
+    /// M and N.
+    fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
+        &[(6, 7)]
     }
 
-    /// See [`quick::triangular`].
-    pub(super) fn quick_return(&self) -> bool {
-        quick::triangular(self.m, self.n)
+    fn quick_return(&self) -> Option<f64> {
+        quick::triangular(self.m, self.n).then_some(0.0)
     }
 
     /// m²n (A on the left) or mn², as the reference counts them.
-    pub(super) fn flops(&self) -> [i64; 4] {
+    fn flops(&self) -> [i64; 4] {
         let ka = if self.side.is(b'R') { self.n } else { self.m };
         [1, ka, self.m, self.n]
     }
 
-    pub(super) fn pointers(&self) -> [usize; 3] {
-        [self.a as usize, self.b as usize, 0]
+    /// B is the right-hand side, read before the result overwrites it.
+    fn operands(&self) -> Vec<Operand> {
+        let ka = self.a_order();
+        vec![
+            Operand::new(
+                Region::matrix(self.a.cast_mut(), (ka, ka), self.lda),
+                Use::read_if(self.alpha != T::ZERO),
+            ),
+            Operand::new(
+                Region::matrix(self.b, self.b_shape(), self.ldb),
+                Use::output(true),
+            ),
+        ]
     }
 
-    /// trmm, or trsm when `solve`.
-    ///
-    /// # Safety
-    /// As for `Call::run_gl`.
-    pub(super) unsafe fn run_gl(&self, solve: bool) -> Result<()> {
+    fn scalars(&self) -> Vec<T> {
+        vec![self.alpha]
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
         let (side, uplo, m, n) = self.column_major();
         let how = (
             side.is(b'R'),
@@ -537,7 +770,7 @@ impl<T: Real> TriArgs<T> {
             self.diag.is(b'U'),
         );
         routines::triangular(
-            solve,
+            SOLVE,
             how,
             m,
             n,
@@ -545,17 +778,7 @@ impl<T: Real> TriArgs<T> {
             (self.a, self.lda),
             (self.b, self.ldb),
         )
-    }
-}
-
-impl<T: Real> fmt::Display for TriArgs<T> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let s = self;
-        write!(
-            f,
-            "{}side={} uplo={} transa={} diag={} m={} n={} alpha={} lda={} ldb={}",
-            s.layout, s.side, s.uplo, s.transa, s.diag, s.m, s.n, s.alpha, s.lda, s.ldb
-        )
+        .map(|()| 0.0)
     }
 }
 
@@ -609,16 +832,17 @@ mod tests {
 
     fn tri(layout: Layout, how: (Flag, Flag, Op, Flag), dims: [i64; 4]) -> i32 {
         let [m, n, lda, ldb] = dims;
-        let t = TriArgs::new(
-            layout,
-            how,
-            [m, n],
-            1.0,
-            (std::ptr::null(), lda),
-            (std::ptr::null_mut(), ldb),
-        );
-        assert_eq!(info(Args::Trmm(t)), info(Args::Trsm(t)));
-        info(Args::Trsm(t))
+        fn t<const SOLVE: bool>(
+            layout: Layout,
+            how: (Flag, Flag, Op, Flag),
+            [m, n, lda, ldb]: [i64; 4],
+        ) -> TriArgs<f32, SOLVE> {
+            let (a, b) = (std::ptr::null(), std::ptr::null_mut());
+            TriArgs::new(layout, how, [m, n], 1.0, (a, lda), (b, ldb))
+        }
+        let trsm = info(Args::Trsm(t(layout, how, [m, n, lda, ldb])));
+        assert_eq!(info(Args::Trmm(t(layout, how, [m, n, lda, ldb]))), trsm);
+        trsm
     }
 
     #[test]
@@ -805,6 +1029,7 @@ mod tests {
         assert_eq!(Args::Syrk(k(Some((a, 4)))).flops(), 2 * 4 * 4 * 7);
         let t = |side| TriArgs::new(Row, (side, U, N, NU), [3, 5], 1.0, (a, 5), (c, 5));
         assert_eq!(Args::Trsm(t(L)).flops(), 3 * 3 * 5);
+        let t = |side| TriArgs::new(Row, (side, U, N, NU), [3, 5], 1.0, (a, 5), (c, 5));
         assert_eq!(Args::Trmm(t(R)).flops(), 3 * 5 * 5);
     }
 
@@ -824,16 +1049,18 @@ mod tests {
                 (base, 4),
             )
         };
-        let offsets = |s: SyrkArgs<f32>| -> Vec<(usize, i64)> {
-            s.c_triangle()
-                .map(|(p, len)| ((p as usize - base as usize) / 4, len))
+        let offsets = |s: SyrkArgs<f32>| -> Vec<usize> {
+            let operands = s.operands();
+            let c = &operands.last().expect("C").region;
+            c.elements()
+                .map(|p| (p as usize - base as usize) / 4)
                 .collect()
         };
-        assert_eq!(offsets(k(Col, U)), [(0, 1), (4, 2), (8, 3)]);
-        assert_eq!(offsets(k(Col, L)), [(0, 3), (5, 2), (10, 1)]);
+        assert_eq!(offsets(k(Col, U)), [0, 4, 5, 8, 9, 10]);
+        assert_eq!(offsets(k(Col, L)), [0, 1, 2, 5, 6, 10]);
         assert_eq!(
             offsets(k(Row, U)),
-            [(0, 3), (5, 2), (10, 1)],
+            [0, 1, 2, 5, 6, 10],
             "row-major upper is lower"
         );
     }

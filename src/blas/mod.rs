@@ -4,8 +4,10 @@
 //! Unlike the glblas API they never return a status: they behave as the reference BLAS does, and
 //! each call is answered by GL or by the CPU BLAS.
 //!
-//! - `call.rs`: a call in one common form: reference argument checks, flops, GL execution.
-//! - `level3.rs`: the same for symm, syrk, syr2k, trmm and trsm.
+//! - `call.rs`: a call in one common form, and the trait (`Describe`) each routine is
+//!   described by once: reference argument checks, quick returns, flops, operand uses, GL
+//!   execution.
+//! - `level1.rs`, `level2.rs`, `level3.rs`: the routines' descriptions.
 //! - `route.rs`: GL or CPU (`GLBLAS_BACKEND`, thresholds).
 //! - `cpu.rs`: finding the CPU BLAS's definition of a symbol.
 //! - `xerbla.rs`: error exits.
@@ -36,6 +38,8 @@ use undo::Snapshot;
 pub mod call;
 pub mod cpu;
 mod fpflags;
+pub mod level1;
+pub mod level2;
 pub mod level3;
 mod region;
 pub mod route;
@@ -246,7 +250,11 @@ fn answer<R: Answer + Copy>(
     progress: &Progress<R>,
 ) -> (R, Outcome) {
     if let Err(fault) = call.check() {
-        xerbla::report(sym, &fault, call.layout() == Layout::Row);
+        let exchanged = match call.layout() {
+            Layout::Row => call.row_major_exchanges(),
+            _ => &[],
+        };
+        xerbla::report(sym, &fault, call.layout() == Layout::Row, exchanged);
         return (R::default(), Outcome::Error(fault.info));
     }
     let call = &call.as_addressed();
@@ -256,7 +264,7 @@ fn answer<R: Answer + Copy>(
     let cpu = sym.cpu();
     let on_device = call.touches_device_memory();
     fault::panic_point("routing");
-    let route = route::decide(sym.routine, call, on_device, cpu.is_some());
+    let route = route::decide(call, on_device, cpu.is_some());
     let failure = match (route, cpu) {
         (Route::Cpu(reason), Some(f)) => {
             return (on_cpu(f, forward, progress), Outcome::Cpu(reason))

@@ -5,7 +5,7 @@ use crate::engine::element::Real;
 
 /// Elements `base[r + c*ld]` for r < rows, c < cols, of `size` bytes each: a matrix, or a
 /// vector (rows = 1, ld = its increment's magnitude; a negative increment addresses the same
-/// elements).
+/// elements); or only a square matrix's upper or lower triangle.
 pub(super) struct Region {
     pub(super) base: *mut u8,
     /// Bytes per element: 4 (float) or 8 (double).
@@ -13,6 +13,8 @@ pub(super) struct Region {
     pub(super) rows: usize,
     pub(super) cols: usize,
     pub(super) ld: usize,
+    /// `Some(upper)`: the triangle only, diagonal included.
+    triangle: Option<bool>,
 }
 
 impl Region {
@@ -23,6 +25,7 @@ impl Region {
             rows: 1,
             cols: n.max(0) as usize,
             ld: inc.unsigned_abs() as usize,
+            triangle: None,
         }
     }
 
@@ -33,14 +36,28 @@ impl Region {
             rows: rows.max(0) as usize,
             cols: cols.max(0) as usize,
             ld: ld.max(0) as usize,
+            triangle: None,
+        }
+    }
+
+    /// The `upper` (else lower) triangle of the n×n matrix at `base`.
+    pub fn triangle<T: Real>(base: *mut T, n: i64, ld: i64, upper: bool) -> Region {
+        Region {
+            triangle: Some(upper),
+            ..Region::matrix(base, (n, n), ld)
         }
     }
 
     /// The first byte of each element.
     pub fn elements(&self) -> impl Iterator<Item = *mut u8> + '_ {
         (0..self.cols).flat_map(move |c| {
+            let rows = match self.triangle {
+                None => 0..self.rows,
+                Some(true) => 0..(c + 1).min(self.rows),
+                Some(false) => c.min(self.rows)..self.rows,
+            };
             // SAFETY (of the caller's use): inside the operand the caller passed.
-            (0..self.rows).map(move |r| self.base.wrapping_add((c * self.ld + r) * self.size))
+            rows.map(move |r| self.base.wrapping_add((c * self.ld + r) * self.size))
         })
     }
 

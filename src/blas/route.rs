@@ -16,7 +16,7 @@
 
 use once_cell::sync::OnceCell;
 
-use super::call::{Call, Routine};
+use super::call::Call;
 use crate::engine;
 
 /// sgemm size from which a GPU wins over the CPU BLAS with host operands (2·512³ flops).
@@ -61,7 +61,7 @@ pub enum Route {
 
 /// Picks the route of a checked call; `on_device` tells whether an operand is in device memory,
 /// `has_cpu` whether a CPU BLAS defines its symbol.
-pub fn decide(routine: Routine, call: &Call, on_device: bool, has_cpu: bool) -> Route {
+pub fn decide(call: &Call, on_device: bool, has_cpu: bool) -> Route {
     if on_device {
         return Route::Gl("device-pointer");
     }
@@ -71,7 +71,7 @@ pub fn decide(routine: Routine, call: &Call, on_device: bool, has_cpu: bool) -> 
     match backend() {
         Backend::Gl => Route::Gl("backend"),
         Backend::Cpu => Route::Cpu("backend"),
-        Backend::Auto => auto(routine, call.flops()),
+        Backend::Auto => auto(call.level(), call.flops()),
     }
 }
 
@@ -90,7 +90,7 @@ fn large(flops: u64) -> Route {
     }
 }
 
-fn auto(routine: Routine, flops: u64) -> Route {
+fn auto(level: u8, flops: u64) -> Route {
     if let Some(min) = min_flops_override() {
         return if flops >= min {
             large(flops)
@@ -98,24 +98,13 @@ fn auto(routine: Routine, flops: u64) -> Route {
             Route::Cpu("small")
         };
     }
-    let threshold = match routine {
-        // dgemm: the same estimate, unmeasured (GPUs' fp64 rates range from 1/64 of fp32 to
-        // 1/2).
-        Routine::Sgemm | Routine::Dgemm => GPU_GEMM_FLOPS,
-        // The rest of Level 3 is packing plus the same gemm kernel (trsm adds small diagonal
-        // solves): gemm's threshold on their reference flop counts, an estimate not measured.
-        Routine::Ssymm
-        | Routine::Ssyrk
-        | Routine::Ssyr2k
-        | Routine::Strmm
-        | Routine::Strsm
-        | Routine::Dsymm
-        | Routine::Dsyrk
-        | Routine::Dsyr2k
-        | Routine::Dtrmm
-        | Routine::Dtrsm => GPU_GEMM_FLOPS,
-        _ => return Route::Cpu("small"),
-    };
+    // Level 3 is packing plus the gemm kernel (trsm adds small diagonal solves): gemm's
+    // threshold on each routine's reference flop count, an estimate not measured (nor for
+    // double: GPUs' fp64 rates range from 1/64 of fp32 to 1/2).
+    if level < 3 {
+        return Route::Cpu("small");
+    }
+    let threshold = GPU_GEMM_FLOPS;
     if flops < threshold {
         return Route::Cpu("small");
     }

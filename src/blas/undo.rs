@@ -1,15 +1,15 @@
 //! Undoing a GL attempt that failed part-way. A kernel stores its results tile by tile (or chunk
 //! by chunk), so a failure after the first store leaves an output partly updated; the CPU BLAS
 //! must then start again from the caller's values. Before a GL attempt that has a CPU BLAS to
-//! fall back to, the outputs the call reads before writing them (y of saxpy, x of sscal, both
-//! vectors of sswap, y or C when beta is not zero, only C's triangle for syrk and syr2k, B of trmm
-//! and trsm) are copied; on failure they are put back. (The copy also tells `fpflags` what
+//! fall back to, the outputs the call reads before writing them (as each routine describes
+//! them, `call::Use`: y of saxpy, x of sscal, both vectors of sswap, y or C when beta is not
+//! zero, only C's triangle for syrk and syr2k, B of trmm and trsm) are copied; on failure they
+//! are put back. (The copy also tells `fpflags` what
 //! those outputs held before.)
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
-use super::call::{each_precision, Args, Call};
+use super::call::{each_precision, Call, Operand, Use};
 use super::region::{self, Region};
-use crate::engine::element::Real;
 
 /// The saved bytes of a call's read-then-written outputs.
 pub struct Snapshot(Vec<(Region, Vec<u8>)>);
@@ -21,11 +21,12 @@ impl Snapshot {
     /// The call's operands must be valid host memory for it (the call passed the reference
     /// checks and none of its operands is a device pointer).
     pub unsafe fn take(call: &Call) -> Snapshot {
-        let regions = each_precision!(call, a => a.read_outputs());
+        let operands = each_precision!(call, a => a.operands());
         Snapshot(
-            regions
+            operands
                 .into_iter()
-                .map(|r| {
+                .filter(|o| matches!(o.usage, Use::Written { reads: true, .. }))
+                .map(|Operand { region: r, .. }| {
                     let mut values = Vec::with_capacity(r.rows * r.cols * r.size);
                     for p in r.elements() {
                         // SAFETY: an element of the caller's operand.
@@ -54,38 +55,6 @@ impl Snapshot {
                 // SAFETY: the element was read from this address by `take`.
                 unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, region.size) };
             }
-        }
-    }
-}
-
-impl<T: Real> Args<T> {
-    /// The outputs the call reads before writing them.
-    pub(super) fn read_outputs(&self) -> Vec<Region> {
-        match *self {
-            Args::Axpy {
-                n, alpha, y, incy, ..
-            } if alpha != T::ZERO => vec![Region::vector(y, n, incy)],
-            Args::Scal { n, x, incx, .. } if incx > 0 => vec![Region::vector(x, n, incx)],
-            Args::Swap {
-                n,
-                x,
-                incx,
-                y,
-                incy,
-            } => vec![Region::vector(x, n, incx), Region::vector(y, n, incy)],
-            Args::Gemv(g) if g.beta != T::ZERO => vec![Region::vector(g.y, g.y_len(), g.incy)],
-            Args::Gemm(g) if g.beta != T::ZERO => {
-                vec![Region::matrix(g.c, g.c_shape(), g.ldc)]
-            }
-            Args::Symm(s) if s.beta != T::ZERO => vec![Region::matrix(s.c, s.c_shape(), s.ldc)],
-            // Only C's triangle: the other is never written, not even with its own values.
-            Args::Syrk(s) if s.beta != T::ZERO => s
-                .c_triangle()
-                .map(|(column, len)| Region::matrix(column, (len, 1), s.ldc))
-                .collect(),
-            // B is the right-hand side, read before the result overwrites it.
-            Args::Trmm(t) | Args::Trsm(t) => vec![Region::matrix(t.b, t.b_shape(), t.ldb)],
-            _ => vec![],
         }
     }
 }

@@ -23,15 +23,17 @@ pub static RowMajorStrg: AtomicI32 = AtomicI32::new(0);
 type FortranHandler<I> = unsafe extern "C" fn(*const c_char, *const I, usize);
 type CblasHandler = unsafe extern "C" fn(c_int, *const c_char, *const c_char, ...);
 
-/// Reports `fault` of a call to `sym` the way the reference library does.
-pub fn report(sym: &Symbol, fault: &Fault, row_major: bool) {
+/// Reports `fault` of a call to `sym` the way the reference library does; a row-major call
+/// reports positions of the column-major call it became, whose `exchanged` pairs the reference
+/// `cblas_xerbla` swaps back.
+pub fn report(sym: &Symbol, fault: &Fault, row_major: bool, exchanged: &[(i32, i32)]) {
     match sym.family {
         Family::Fortran {
             prefix,
             suffix,
             int64,
         } => fortran(sym.routine, fault.info, [prefix, suffix], int64),
-        Family::Cblas | Family::Ilp64 => cblas(sym, fault, row_major),
+        Family::Cblas | Family::Ilp64 => cblas(sym, fault, row_major, exchanged),
     }
 }
 
@@ -57,7 +59,7 @@ fn fortran(routine: Routine, info: i32, [prefix, suffix]: [&str; 2], int64: bool
     }
 }
 
-fn cblas(sym: &Symbol, fault: &Fault, row_major: bool) {
+fn cblas(sym: &Symbol, fault: &Fault, row_major: bool, exchanged: &[(i32, i32)]) {
     let rout = match sym.family {
         Family::Cblas => format!("cblas_{}", sym.routine.name()),
         _ => sym.name().to_owned(),
@@ -78,11 +80,14 @@ fn cblas(sym: &Symbol, fault: &Fault, row_major: bool) {
             RowMajorStrg.store(0, Ordering::SeqCst);
         }
         None => {
-            let info = if row_major {
-                c_position(sym.routine, fault.info)
-            } else {
-                fault.info
-            };
+            let info = exchanged
+                .iter()
+                .find_map(|&(a, b)| match fault.info {
+                    i if i == a => Some(b),
+                    i if i == b => Some(a),
+                    _ => None,
+                })
+                .unwrap_or(fault.info);
             let detail = fault.detail.map_or(String::new(), |(form, value)| {
                 form.to_string_lossy().replace("%d", &value.to_string())
             });
@@ -91,24 +96,6 @@ fn cblas(sym: &Symbol, fault: &Fault, row_major: bool) {
                 rout.to_string_lossy()
             ));
         }
-    }
-}
-
-/// The C position of a row-major call's reported parameter, as the reference `cblas_xerbla`
-/// prints it: the positions of the exchanged arguments swapped back.
-fn c_position(routine: Routine, info: i32) -> i32 {
-    match (routine, info) {
-        (Routine::Sgemm | Routine::Dgemm, 4) => 5,
-        (Routine::Sgemm | Routine::Dgemm, 5) => 4,
-        (Routine::Sgemm | Routine::Dgemm, 9) => 11,
-        (Routine::Sgemm | Routine::Dgemm, 11) => 9,
-        (Routine::Sgemv | Routine::Dgemv, 3) => 4,
-        (Routine::Sgemv | Routine::Dgemv, 4) => 3,
-        (Routine::Ssymm | Routine::Dsymm, 4) => 5,
-        (Routine::Ssymm | Routine::Dsymm, 5) => 4,
-        (Routine::Strmm | Routine::Dtrmm | Routine::Strsm | Routine::Dtrsm, 6) => 7,
-        (Routine::Strmm | Routine::Dtrmm | Routine::Strsm | Routine::Dtrsm, 7) => 6,
-        (_, i) => i,
     }
 }
 

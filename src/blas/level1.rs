@@ -1,0 +1,326 @@
+//! The Level 1 routines as BLAS-compatible calls: their arguments and their descriptions. They
+//! have no argument checks (the reference treats bad sizes as quick returns) and no layout.
+
+use std::fmt;
+
+use super::call::{addressed, Describe, Operand, Use};
+use super::region::Region;
+use crate::engine::element::Real;
+use crate::status::Result;
+use crate::{quick, routines};
+
+/// A vector operand as the caller gave it: where it starts and its increment.
+type Vector<P> = (P, i64);
+
+/// A vector of n elements, its start moved to where a wrapping byte stride puts it (see
+/// [`addressed`]).
+fn wrapped<T: Real, P: Copy>(n: i64, (p, inc): Vector<P>, at: fn(P, isize) -> P) -> Vector<P> {
+    let (start, step) = addressed::<T>(n, inc);
+    (at(p, start), step)
+}
+
+fn from_const<T>(p: *const T, o: isize) -> *const T {
+    p.wrapping_offset(o)
+}
+
+fn from_mut<T>(p: *mut T, o: isize) -> *mut T {
+    p.wrapping_offset(o)
+}
+
+/// Reductions return their value in double (exactly the float of the `s` routines).
+fn value<T: Real>(v: T) -> f64 {
+    v.to_f64()
+}
+
+/// y := alpha*x + y.
+#[derive(Clone, Copy, Debug)]
+pub struct Axpy<T: Real> {
+    pub n: i64,
+    pub alpha: T,
+    pub x: Vector<*const T>,
+    pub y: Vector<*mut T>,
+}
+
+impl<T: Real> Describe<T> for Axpy<T> {
+    const LEVEL: u8 = 1;
+
+    fn quick_return(&self) -> Option<f64> {
+        quick::axpy(self.n, self.alpha).then_some(0.0)
+    }
+
+    fn flops(&self) -> [i64; 4] {
+        [2, self.n, 1, 1]
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        vec![
+            Operand::new(
+                Region::vector(self.x.0.cast_mut(), self.n, self.x.1),
+                Use::Read,
+            ),
+            Operand::new(Region::vector(self.y.0, self.n, self.y.1), Use::UPDATED),
+        ]
+    }
+
+    fn scalars(&self) -> Vec<T> {
+        vec![self.alpha]
+    }
+
+    fn addressed(&self) -> Self {
+        Axpy {
+            x: wrapped::<T, _>(self.n, self.x, from_const),
+            y: wrapped::<T, _>(self.n, self.y, from_mut),
+            ..*self
+        }
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
+        let (x, y) = (self.x, self.y);
+        routines::axpy(self.n, self.alpha, x.0, x.1, y.0, y.1).map(|()| 0.0)
+    }
+}
+
+impl<T: Real> fmt::Display for Axpy<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let (n, alpha, incx, incy) = (self.n, self.alpha, self.x.1, self.y.1);
+        write!(f, "n={n} alpha={alpha} incx={incx} incy={incy}")
+    }
+}
+
+/// The result x·y.
+#[derive(Clone, Copy, Debug)]
+pub struct Dot<T: Real> {
+    pub n: i64,
+    pub x: Vector<*const T>,
+    pub y: Vector<*const T>,
+}
+
+impl<T: Real> Describe<T> for Dot<T> {
+    const LEVEL: u8 = 1;
+
+    fn computes_value(&self) -> bool {
+        true
+    }
+
+    fn quick_return(&self) -> Option<f64> {
+        quick::empty(self.n).then_some(0.0)
+    }
+
+    fn flops(&self) -> [i64; 4] {
+        [2, self.n, 1, 1]
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        vec![
+            Operand::new(
+                Region::vector(self.x.0.cast_mut(), self.n, self.x.1),
+                Use::Read,
+            ),
+            Operand::new(
+                Region::vector(self.y.0.cast_mut(), self.n, self.y.1),
+                Use::Read,
+            ),
+        ]
+    }
+
+    fn addressed(&self) -> Self {
+        Dot {
+            x: wrapped::<T, _>(self.n, self.x, from_const),
+            y: wrapped::<T, _>(self.n, self.y, from_const),
+            ..*self
+        }
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
+        let (x, y) = (self.x, self.y);
+        let mut v = T::ZERO;
+        routines::dot(self.n, x.0, x.1, y.0, y.1, &mut v).map(|()| value(v))
+    }
+}
+
+impl<T: Real> fmt::Display for Dot<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "n={} incx={} incy={}", self.n, self.x.1, self.y.1)
+    }
+}
+
+/// x := alpha*x.
+#[derive(Clone, Copy, Debug)]
+pub struct Scal<T: Real> {
+    pub n: i64,
+    pub alpha: T,
+    pub x: Vector<*mut T>,
+}
+
+impl<T: Real> Describe<T> for Scal<T> {
+    const LEVEL: u8 = 1;
+
+    fn quick_return(&self) -> Option<f64> {
+        quick::scal(self.n, self.alpha, self.x.1).then_some(0.0)
+    }
+
+    fn flops(&self) -> [i64; 4] {
+        [self.n, 1, 1, 1]
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        vec![Operand::new(
+            Region::vector(self.x.0, self.n, self.x.1),
+            Use::UPDATED,
+        )]
+    }
+
+    fn scalars(&self) -> Vec<T> {
+        vec![self.alpha]
+    }
+
+    fn addressed(&self) -> Self {
+        Scal {
+            x: wrapped::<T, _>(self.n, self.x, from_mut),
+            ..*self
+        }
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
+        routines::scal(self.n, self.alpha, self.x.0, self.x.1).map(|()| 0.0)
+    }
+}
+
+impl<T: Real> fmt::Display for Scal<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "n={} alpha={} incx={}", self.n, self.alpha, self.x.1)
+    }
+}
+
+/// y := x (copy), or x <-> y (swap, `x` written too).
+#[derive(Clone, Copy, Debug)]
+pub struct Move<T: Real, const SWAP: bool> {
+    pub n: i64,
+    pub x: Vector<*const T>,
+    pub y: Vector<*mut T>,
+}
+
+impl<T: Real, const SWAP: bool> Describe<T> for Move<T, SWAP> {
+    const LEVEL: u8 = 1;
+
+    fn quick_return(&self) -> Option<f64> {
+        quick::empty(self.n).then_some(0.0)
+    }
+
+    /// One per element moved.
+    fn flops(&self) -> [i64; 4] {
+        [self.n, 1, 1, 1]
+    }
+
+    /// Elements are moved, not computed; swap reads y before writing it, copy only writes it.
+    fn operands(&self) -> Vec<Operand> {
+        let moved = Use::Written {
+            reads: SWAP,
+            computes: false,
+        };
+        let x = if SWAP { moved } else { Use::Read };
+        vec![
+            Operand::new(Region::vector(self.x.0.cast_mut(), self.n, self.x.1), x),
+            Operand::new(Region::vector(self.y.0, self.n, self.y.1), moved),
+        ]
+    }
+
+    fn addressed(&self) -> Self {
+        Move {
+            x: wrapped::<T, _>(self.n, self.x, from_const),
+            y: wrapped::<T, _>(self.n, self.y, from_mut),
+            ..*self
+        }
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
+        let (n, x, y) = (self.n, self.x, self.y);
+        if SWAP {
+            // The caller's x, given as mutable to swap.
+            routines::swap(n, x.0.cast_mut(), x.1, y.0, y.1)
+        } else {
+            routines::copy(n, x.0, x.1, y.0, y.1)
+        }
+        .map(|()| 0.0)
+    }
+}
+
+impl<T: Real, const SWAP: bool> fmt::Display for Move<T, SWAP> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "n={} incx={} incy={}", self.n, self.x.1, self.y.1)
+    }
+}
+
+/// What a reduction of one vector computes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reduction {
+    /// The sum of |x[i]|.
+    Asum,
+    /// The Euclidean norm.
+    Nrm2,
+    /// The 1-based index of the first largest |x[i]| (Fortran's result; CBLAS's is one less,
+    /// see `Answer`).
+    Iamax,
+}
+
+/// asum, nrm2 or i?amax of x.
+#[derive(Clone, Copy, Debug)]
+pub struct Reduce<T: Real> {
+    pub what: Reduction,
+    pub n: i64,
+    pub x: Vector<*const T>,
+}
+
+impl<T: Real> Describe<T> for Reduce<T> {
+    const LEVEL: u8 = 1;
+
+    /// i?amax compares, and its index can raise no flag.
+    fn computes_value(&self) -> bool {
+        self.what != Reduction::Iamax
+    }
+
+    fn quick_return(&self) -> Option<f64> {
+        let (n, incx) = (self.n, self.x.1);
+        match self.what {
+            Reduction::Asum => quick::asum(n, incx).then_some(0.0),
+            Reduction::Nrm2 => quick::nrm2(n).then_some(0.0),
+            Reduction::Iamax => quick::iamax(n, incx).map(|i| i as f64),
+        }
+    }
+
+    fn flops(&self) -> [i64; 4] {
+        let per_element = if self.what == Reduction::Nrm2 { 2 } else { 1 };
+        [per_element, self.n, 1, 1]
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        vec![Operand::new(
+            Region::vector(self.x.0.cast_mut(), self.n, self.x.1),
+            Use::Read,
+        )]
+    }
+
+    fn addressed(&self) -> Self {
+        Reduce {
+            x: wrapped::<T, _>(self.n, self.x, from_const),
+            ..*self
+        }
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
+        let (n, (x, incx)) = (self.n, self.x);
+        let mut v = T::ZERO;
+        match self.what {
+            Reduction::Asum => routines::asum(n, x, incx, &mut v)?,
+            Reduction::Nrm2 => routines::nrm2(n, x, incx, &mut v)?,
+            Reduction::Iamax => return routines::iamax(n, x, incx).map(|i| i as f64),
+        }
+        Ok(value(v))
+    }
+}
+
+impl<T: Real> fmt::Display for Reduce<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "n={} incx={}", self.n, self.x.1)
+    }
+}

@@ -1,0 +1,166 @@
+//! gemv as a BLAS-compatible call: its arguments and its description. A row-major call is the
+//! column-major one on the transposed matrix (M and N exchanged, the operation flipped), and is
+//! checked as that call, so it reports that call's parameter numbers as the reference CBLAS does.
+
+use std::fmt;
+
+use super::call::ILLEGAL_TRANSA;
+use super::call::{addressed, cblas_enums, fault, Describe, Fault, Layout, Op, Operand, Use};
+use super::region::Region;
+use crate::engine::element::Real;
+use crate::status::Result;
+use crate::{quick, routines};
+
+/// The arguments of sgemv (`T = f32`) or dgemv.
+#[derive(Clone, Copy, Debug)]
+pub struct GemvArgs<T: Real = f32> {
+    pub layout: Layout,
+    pub trans: Op,
+    pub m: i64,
+    pub n: i64,
+    pub alpha: T,
+    pub a: *const T,
+    pub lda: i64,
+    pub x: *const T,
+    pub incx: i64,
+    pub beta: T,
+    pub y: *mut T,
+    pub incy: i64,
+}
+
+/// sgemv's checks in the reference order.
+fn gemv_info(t: Op, m: i64, n: i64, lda: i64, incx: i64, incy: i64) -> i32 {
+    if t.transposed().is_none() {
+        1
+    } else if m < 0 {
+        2
+    } else if n < 0 {
+        3
+    } else if lda < m.max(1) {
+        6
+    } else if incx == 0 {
+        8
+    } else if incy == 0 {
+        11
+    } else {
+        0
+    }
+}
+
+impl<T: Real> GemvArgs<T> {
+    /// The column-major call this is, (transposed, m, n) of the stored A: row-major A is the
+    /// column-major transpose (M and N exchanged, the operation flipped). Checked calls only.
+    pub fn column_major(&self) -> (bool, i64, i64) {
+        let t = self.trans.transposed().unwrap_or(false);
+        if self.layout == Layout::Row {
+            (!t, self.n, self.m)
+        } else {
+            (t, self.m, self.n)
+        }
+    }
+
+    /// Elements of x: the columns of op(A).
+    pub fn x_len(&self) -> i64 {
+        let (t, m, n) = self.column_major();
+        if t {
+            m
+        } else {
+            n
+        }
+    }
+
+    /// Elements of y: the rows of op(A).
+    pub fn y_len(&self) -> i64 {
+        let (t, m, n) = self.column_major();
+        if t {
+            n
+        } else {
+            m
+        }
+    }
+}
+
+impl<T: Real> Describe<T> for GemvArgs<T> {
+    const LEVEL: u8 = 2;
+
+    fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    fn check(&self) -> std::result::Result<(), Fault> {
+        let g = self;
+        let row = cblas_enums(g.layout, &[(g.trans.bad(), 2, ILLEGAL_TRANSA)])?;
+        let info = if row {
+            gemv_info(g.trans.flipped(), g.n, g.m, g.lda, g.incx, g.incy)
+        } else {
+            gemv_info(g.trans, g.m, g.n, g.lda, g.incx, g.incy)
+        };
+        fault(info, g.layout)
+    }
+
+    /// M and N.
+    fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
+        &[(3, 4)]
+    }
+
+    fn quick_return(&self) -> Option<f64> {
+        quick::gemv(self.m, self.n, self.alpha, self.beta).then_some(0.0)
+    }
+
+    fn flops(&self) -> [i64; 4] {
+        [2, self.m, self.n, 1]
+    }
+
+    fn operands(&self) -> Vec<Operand> {
+        let (_, rows, cols) = self.column_major();
+        let ax = Use::read_if(self.alpha != T::ZERO);
+        vec![
+            Operand::new(
+                Region::matrix(self.a.cast_mut(), (rows, cols), self.lda),
+                ax,
+            ),
+            Operand::new(
+                Region::vector(self.x.cast_mut(), self.x_len(), self.incx),
+                ax,
+            ),
+            Operand::new(
+                Region::vector(self.y, self.y_len(), self.incy),
+                Use::output(self.beta != T::ZERO),
+            ),
+        ]
+    }
+
+    fn scalars(&self) -> Vec<T> {
+        vec![self.alpha, self.beta]
+    }
+
+    fn addressed(&self) -> Self {
+        let mut g = *self;
+        let (x_len, y_len) = (g.x_len(), g.y_len());
+        let (start, step) = addressed::<T>(x_len, g.incx);
+        (g.x, g.incx) = (g.x.wrapping_offset(start), step);
+        let (start, step) = addressed::<T>(y_len, g.incy);
+        (g.y, g.incy) = (g.y.wrapping_offset(start), step);
+        g
+    }
+
+    unsafe fn run_gl(&self) -> Result<f64> {
+        let g = self;
+        let (t, m, n) = g.column_major();
+        routines::gemv(
+            t, m, n, g.alpha, g.a, g.lda, g.x, g.incx, g.beta, g.y, g.incy,
+        )
+        .map(|()| 0.0)
+    }
+}
+
+impl<T: Real> fmt::Display for GemvArgs<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let g = self;
+        write!(
+            f,
+            "{}trans={} m={} n={} alpha={} lda={} incx={} beta={} incy={}",
+            g.layout, g.trans, g.m, g.n, g.alpha, g.lda, g.incx, g.beta, g.incy
+        )
+    }
+}
