@@ -101,15 +101,30 @@ void add(inout REAL4 acc, REAL x, int i) {
     }
 }
 
-shared REAL4 states[64];
+// The invocations' states one accumulator at a time: component c of invocation i's state is
+// states[64 * c + i], so that each shared load and store moves one REAL. Mesa 22.3's
+// translation to TGSI (virgl's) moves a shared dvec4 as one TGSI access of two doubles, which
+// lost big and class: dnrm2 of a vector holding a NaN was finite.
+shared REAL states[4 * 64];
 
-void combine(int a, int b) {
-    states[a] = REAL4(states[a].xyz + states[b].xyz, max(states[a].w, states[b].w));
+void share(int i, REAL4 s) {
+    states[i] = s.x;
+    states[64 + i] = s.y;
+    states[128 + i] = s.z;
+    states[192 + i] = s.w;
 }
 
-void store(REAL4 s) {
+void combine(int a, int b) {
+    for (int c = 0; c < 192; c += 64) {
+        states[c + a] += states[c + b];
+    }
+    states[192 + a] = max(states[192 + a], states[192 + b]);
+}
+
+// Stores invocation 0's state, the workgroup's.
+void store() {
     for (int c = 0; c < 4; ++c) {
-        partials[4 * int(gl_WorkGroupID.x) + c] = s[c];
+        partials[4 * int(gl_WorkGroupID.x) + c] = states[64 * c];
     }
 }
 #elif defined(IAMAX)
@@ -141,13 +156,18 @@ void add(inout Best best, REAL x, int i) {
 
 shared Best states[64];
 
+void share(int i, Best s) {
+    states[i] = s;
+}
+
 void combine(int a, int b) {
     if (beats(states[b], states[a])) {
         states[a] = states[b];
     }
 }
 
-void store(Best s) {
+void store() {
+    Best s = states[0];
     uvec2 k = KEY_WORDS(s.key);
     int g = int(gl_WorkGroupID.x);
     partials[4 * g] = k.x;
@@ -195,7 +215,7 @@ void main() {
         add(acc, ELEMENT(i), i);
     }
 #endif
-    states[lid] = acc;
+    share(lid, acc);
     barrier();
     for (int w = 32; w > 0; w >>= 1) {
         if (lid < w) {
@@ -204,6 +224,6 @@ void main() {
         barrier();
     }
     if (lid == 0) {
-        store(states[0]);
+        store();
     }
 }
