@@ -1,15 +1,17 @@
 //! The elements of a host operand, whichever its precision: what the undo snapshot copies and
 //! the floating-point flags' scan reads.
 
-use crate::engine::element::Real;
+use crate::engine::element::{Precision, Real};
 
 /// Elements `base[r + c*ld]` for r < rows, c < cols, of `size` bytes each: a matrix, or a
 /// vector (rows = 1, ld = its increment's magnitude; a negative increment addresses the same
 /// elements); or only a square matrix's upper or lower triangle.
 pub(super) struct Region {
     pub(super) base: *mut u8,
-    /// Bytes per element: 4 (float) or 8 (double).
+    /// Bytes per element.
     pub(super) size: usize,
+    /// How to read an element's value.
+    precision: Precision,
     pub(super) rows: usize,
     pub(super) cols: usize,
     pub(super) ld: usize,
@@ -22,6 +24,7 @@ impl Region {
         Region {
             base: base.cast(),
             size: T::SIZE as usize,
+            precision: T::PRECISION,
             rows: 1,
             cols: n.max(0) as usize,
             ld: inc.unsigned_abs() as usize,
@@ -33,6 +36,7 @@ impl Region {
         Region {
             base: base.cast(),
             size: T::SIZE as usize,
+            precision: T::PRECISION,
             rows: rows.max(0) as usize,
             cols: cols.max(0) as usize,
             ld: ld.max(0) as usize,
@@ -68,14 +72,16 @@ impl Region {
     pub unsafe fn values(&self) -> impl Iterator<Item = f64> + '_ {
         // SAFETY: an element of the operand, as the caller guarantees.
         self.elements()
-            .map(|p| value(unsafe { std::slice::from_raw_parts(p, self.size) }))
+            .map(|p| self.value(unsafe { std::slice::from_raw_parts(p, self.size) }))
     }
-}
 
-/// The value of one element's bytes (a float's 4 or a double's 8, in native order).
-pub fn value(bytes: &[u8]) -> f64 {
-    match *bytes {
-        [a, b, c, d] => f64::from(f32::from_ne_bytes([a, b, c, d])),
-        _ => f64::from_ne_bytes(bytes.try_into().expect("an element of 4 or 8 bytes")),
+    /// The value of one element's bytes, in native order (NaN, which raises no flag, for bytes
+    /// that are not one element: none are).
+    pub fn value(&self, bytes: &[u8]) -> f64 {
+        match self.precision {
+            Precision::Single => bytes.try_into().map(|b| f64::from(f32::from_ne_bytes(b))),
+            Precision::Double => bytes.try_into().map(f64::from_ne_bytes),
+        }
+        .unwrap_or(f64::NAN)
     }
 }

@@ -9,7 +9,7 @@
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
 use super::call::{each_precision, Call, Operand, Use};
-use super::region::{self, Region};
+use super::region::Region;
 
 /// The saved bytes of a call's read-then-written outputs.
 pub struct Snapshot(Vec<(Region, Vec<u8>)>);
@@ -42,7 +42,7 @@ impl Snapshot {
     pub fn values(&self) -> impl Iterator<Item = f64> + '_ {
         self.0
             .iter()
-            .flat_map(|(r, values)| values.chunks_exact(r.size).map(region::value))
+            .flat_map(|(r, values)| values.chunks_exact(r.size).map(|v| r.value(v)))
     }
 
     /// Puts the saved values back.

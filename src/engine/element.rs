@@ -1,26 +1,13 @@
-//! The element types kernels compute in, and everything that differs between them: size, how a
-//! buffer texture or image views one, how a uniform carries one, and the shader define that
-//! selects the variant of a kernel's source (`shaders/real.glsl`). Engine paths generic over
+//! The element types kernels compute in, and everything that differs between them. Storage
+//! ([`Element`]): size, how a buffer texture or image views one, and the shader define that
+//! selects the variant of a kernel's source (`shaders/real.glsl`). Arithmetic ([`Real`]): the
+//! precision, how a uniform carries a scalar, and conversions. Engine paths generic over
 //! [`Real`] are the one path for both precisions.
 
 use glow::HasContext;
 
-/// `f32` or `f64`.
-pub trait Real:
-    Copy
-    + Default
-    + PartialEq
-    + PartialOrd
-    + std::fmt::Debug
-    + std::fmt::Display
-    + std::ops::Add<Output = Self>
-    + std::ops::Mul<Output = Self>
-    + std::ops::AddAssign
-    + std::ops::Neg<Output = Self>
-    + Send
-    + Sync
-    + 'static
-{
+/// How an element is stored in GL memory and seen by shaders.
+pub trait Element: Copy + Default + std::fmt::Debug + Send + Sync + 'static {
     /// Bytes per element.
     const SIZE: i64;
     /// Buffer-texture and image format of one element per texel: R32F, or RG32UI for a double
@@ -30,8 +17,32 @@ pub trait Real:
     const FORMAT16: u32;
     /// What `shaders/real.glsl` needs to be told: nothing for float, `DOUBLE` for double.
     const DEFINES: &'static [(&'static str, &'static str)];
-    /// For messages: "single" or "double".
-    const PRECISION: &'static str;
+
+    /// 4-byte words that `n` elements take: the unit scratch and staging buffers are sized in.
+    fn words(n: i64) -> i64 {
+        n * (Self::SIZE / 4)
+    }
+}
+
+/// The precision of a real type: what decides its arithmetic, never its size.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Precision {
+    Single,
+    Double,
+}
+
+/// `f32` or `f64`.
+pub trait Real:
+    Element
+    + PartialEq
+    + PartialOrd
+    + std::fmt::Display
+    + std::ops::Add<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::AddAssign
+    + std::ops::Neg<Output = Self>
+{
+    const PRECISION: Precision;
     const ZERO: Self;
     const ONE: Self;
 
@@ -46,19 +57,17 @@ pub trait Real:
 
     /// `v` rounded to this precision (host-side sums are kept in double).
     fn from_f64(v: f64) -> Self;
-
-    /// 4-byte words that `n` elements take: the unit scratch and staging buffers are sized in.
-    fn words(n: i64) -> i64 {
-        n * (Self::SIZE / 4)
-    }
 }
 
-impl Real for f32 {
+impl Element for f32 {
     const SIZE: i64 = 4;
     const FORMAT: u32 = glow::R32F;
     const FORMAT16: u32 = glow::RGBA32F;
     const DEFINES: &'static [(&'static str, &'static str)] = &[];
-    const PRECISION: &'static str = "single";
+}
+
+impl Real for f32 {
+    const PRECISION: Precision = Precision::Single;
     const ZERO: f32 = 0.0;
     const ONE: f32 = 1.0;
 
@@ -75,12 +84,15 @@ impl Real for f32 {
     }
 }
 
-impl Real for f64 {
+impl Element for f64 {
     const SIZE: i64 = 8;
     const FORMAT: u32 = glow::RG32UI;
     const FORMAT16: u32 = glow::RGBA32UI;
     const DEFINES: &'static [(&'static str, &'static str)] = &[("DOUBLE", "")];
-    const PRECISION: &'static str = "double";
+}
+
+impl Real for f64 {
+    const PRECISION: Precision = Precision::Double;
     const ZERO: f64 = 0.0;
     const ONE: f64 = 1.0;
 

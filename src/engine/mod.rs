@@ -30,7 +30,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::status::{Cause, Error, Result, Status};
 use context::GpuContext;
-use element::Real;
+use element::Element;
 use gl_ext::GlExt;
 use memory::{DeviceMemory, Location};
 use operand::{Matrix, Mem, OperandUnits, OutLayout, Vector};
@@ -411,14 +411,14 @@ impl Engine {
     }
 
     /// Makes `v` readable by kernels: host vectors are uploaded into staging buffer `unit`.
-    pub fn upload_vector<T: Real>(&mut self, unit: usize, v: &Vector<T>) -> Result<Vector<T>> {
+    pub fn upload_vector<T: Element>(&mut self, unit: usize, v: &Vector<T>) -> Result<Vector<T>> {
         self.staging
             .upload_vector(&self.ctx.gl, &self.ext, unit, v, 0)
     }
 
     /// As `upload_vector`, with the lowest element of a host vector placed `pad` elements into
     /// the staging buffer (to share another operand's alignment).
-    pub fn upload_vector_padded<T: Real>(
+    pub fn upload_vector_padded<T: Element>(
         &mut self,
         unit: usize,
         v: &Vector<T>,
@@ -430,7 +430,7 @@ impl Engine {
 
     /// A unit-stride host vector as device memory over the caller's own storage, where the
     /// device allows and it is worth it (see `Staging::pin`); kernels may write it in place.
-    pub fn pin_vector<T: Real>(&mut self, v: &Vector<T>) -> Option<Vector<T>> {
+    pub fn pin_vector<T: Element>(&mut self, v: &Vector<T>) -> Option<Vector<T>> {
         match v.mem {
             Mem::Host(p) if v.inc.abs() == 1 => {
                 let mem = self
@@ -443,7 +443,7 @@ impl Engine {
     }
 
     /// A host matrix as device memory over the caller's own storage (see `pin_vector`).
-    pub fn pin_matrix<T: Real>(&mut self, m: &Matrix<T>) -> Option<Matrix<T>> {
+    pub fn pin_matrix<T: Element>(&mut self, m: &Matrix<T>) -> Option<Matrix<T>> {
         match m.mem {
             Mem::Host(p) => {
                 let mem = self
@@ -456,7 +456,7 @@ impl Engine {
     }
 
     /// Makes `m` readable by kernels: host matrices are uploaded (packed) into staging buffer `unit`.
-    pub fn upload_matrix<T: Real>(&mut self, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
+    pub fn upload_matrix<T: Element>(&mut self, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
         self.staging
             .upload_matrix(&self.ctx.gl, &self.ext, unit, m, m.rows)
     }
@@ -470,7 +470,7 @@ impl Engine {
     }
 
     /// Binds device vector `v` to texture `unit` as operand `name` of program `p`.
-    pub fn bind_vector<T: Real>(
+    pub fn bind_vector<T: Element>(
         &self,
         p: &Program,
         unit: usize,
@@ -482,7 +482,7 @@ impl Engine {
     }
 
     /// Binds device matrix `m` (transposed when `t`) to texture `unit` as operand `name` of `p`.
-    pub fn bind_matrix<T: Real>(
+    pub fn bind_matrix<T: Element>(
         &self,
         p: &Program,
         unit: usize,
@@ -592,14 +592,14 @@ impl Engine {
 
     /// Resolves a pointer argument covering `elems` elements from it: host memory, or a device
     /// buffer with enough room (an out-of-range or misaligned device pointer is INVALID_VALUE).
-    pub fn mem<T: Real>(&self, ptr: *const T, elems: i64) -> Result<Mem<T>> {
+    pub fn mem<T: Element>(&self, ptr: *const T, elems: i64) -> Result<Mem<T>> {
         self.resolve(ptr, Some(elems))
     }
 
     /// As `mem`, for an extent that may be beyond 64-bit arithmetic (`None`). An extent no
     /// address space can hold runs past the end of any device allocation (INVALID_VALUE), and
     /// in host memory is DIMENSION_OVERFLOW: it is never wrapped to a smaller one.
-    fn resolve<T: Real>(&self, ptr: *const T, elems: Option<i64>) -> Result<Mem<T>> {
+    fn resolve<T: Element>(&self, ptr: *const T, elems: Option<i64>) -> Result<Mem<T>> {
         let need = elems
             .and_then(|e| e.checked_mul(T::SIZE))
             .filter(|&b| (ptr as usize).checked_add(b as usize).is_some());
@@ -639,7 +639,7 @@ impl Engine {
     /// Resolves a BLAS vector argument, its extent in checked 64-bit arithmetic (see
     /// `resolve`). The increment of a vector of at most one element is never applied, so it
     /// is kept to its sign (any value there, even i64::MIN, is valid).
-    pub fn vector<T: Real>(&self, ptr: *const T, n: i64, inc: i64) -> Result<Vector<T>> {
+    pub fn vector<T: Element>(&self, ptr: *const T, n: i64, inc: i64) -> Result<Vector<T>> {
         let inc = if n <= 1 { inc.signum() } else { inc };
         let span = match n {
             ..=0 => Some(0),
@@ -658,7 +658,7 @@ impl Engine {
     /// Resolves a column-major matrix argument, its extent in checked 64-bit arithmetic. The
     /// leading dimension of a single column is never applied, so it is replaced by the row
     /// count: kernels then never see a value beyond 32 bits there.
-    pub fn matrix<T: Real>(
+    pub fn matrix<T: Element>(
         &self,
         ptr: *const T,
         rows: i64,

@@ -9,7 +9,7 @@ use glow::HasContext;
 
 use super::barriers::Access;
 use super::context::DeviceInfo;
-use super::element::Real;
+use super::element::Element;
 use super::gl_ext::GlExt;
 use super::programs::Program;
 use super::scratch::GrowingBuffer;
@@ -17,7 +17,7 @@ use crate::status::{Error, Result};
 
 /// The first element of an operand's storage (its lowest address).
 #[derive(Clone, Copy, Debug)]
-pub enum Mem<T: Real = f32> {
+pub enum Mem<T: Element = f32> {
     Host(*mut T),
     /// `offset` elements into a device buffer of `len` elements.
     Device {
@@ -27,7 +27,7 @@ pub enum Mem<T: Real = f32> {
     },
 }
 
-impl<T: Real> Mem<T> {
+impl<T: Element> Mem<T> {
     pub fn advance(self, elems: i64) -> Mem<T> {
         match self {
             // SAFETY (of later use): callers stay inside the operand the pointer was checked for.
@@ -69,13 +69,13 @@ impl<T: Real> Mem<T> {
 /// A BLAS vector: `n` elements, logical element i at storage index `i*inc` (inc >= 0) or
 /// `(n-1-i)*|inc|` (inc < 0), counted from `mem`.
 #[derive(Clone, Copy, Debug)]
-pub struct Vector<T: Real = f32> {
+pub struct Vector<T: Element = f32> {
     pub mem: Mem<T>,
     pub n: i64,
     pub inc: i64,
 }
 
-impl<T: Real> Vector<T> {
+impl<T: Element> Vector<T> {
     /// Elements from the lowest to the highest address touched.
     pub fn span(&self) -> i64 {
         if self.n == 0 {
@@ -115,14 +115,14 @@ impl<T: Real> Vector<T> {
 
 /// A column-major matrix as BLAS describes it: `rows`×`cols`, column stride `ld`.
 #[derive(Clone, Copy, Debug)]
-pub struct Matrix<T: Real = f32> {
+pub struct Matrix<T: Element = f32> {
     pub mem: Mem<T>,
     pub rows: i64,
     pub cols: i64,
     pub ld: i64,
 }
 
-impl<T: Real> Matrix<T> {
+impl<T: Element> Matrix<T> {
     pub fn span(&self) -> i64 {
         if self.rows == 0 || self.cols == 0 {
             0
@@ -182,7 +182,7 @@ pub struct Window {
 
 impl Window {
     /// The window holding the `count` elements from device memory `mem`.
-    pub fn of<T: Real>(info: &DeviceInfo, mem: Mem<T>, count: i64) -> Window {
+    pub fn of<T: Element>(info: &DeviceInfo, mem: Mem<T>, count: i64) -> Window {
         let Mem::Device { buffer, offset, .. } = mem else {
             unreachable!("host operands are staged before they are viewed")
         };
@@ -268,7 +268,7 @@ impl OperandUnits {
 
     /// Binds elements `lo..lo+count` of `mem`'s buffer to texture unit `unit` for the next launch
     /// to sample, and returns the element index the window starts at.
-    fn bind_window<T: Real>(
+    fn bind_window<T: Element>(
         &self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -380,7 +380,7 @@ impl OperandUnits {
 
     /// Binds device vector `v` as operand `name` (uniforms u<name>, u<name>Start, u<name>Inc).
     #[allow(clippy::too_many_arguments)]
-    pub fn bind_vector<T: Real>(
+    pub fn bind_vector<T: Element>(
         &self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -407,7 +407,7 @@ impl OperandUnits {
     /// Binds device matrix `m` as operand `name`: element (r, c) of `m` (of its transpose when
     /// `transposed`) is texel `u<name>Start + r*u<name>Row + c*u<name>Col`.
     #[allow(clippy::too_many_arguments)]
-    pub fn bind_matrix<T: Real>(
+    pub fn bind_matrix<T: Element>(
         &self,
         gl: &glow::Context,
         ext: &GlExt,

@@ -5,7 +5,7 @@
 use glow::HasContext;
 
 use super::barriers::Access;
-use super::element::Real;
+use super::element::Element;
 use super::gl_ext::GlExt;
 use super::operand::Window;
 use crate::status::{Error, Result, Status};
@@ -202,7 +202,7 @@ impl Scratch {
     /// sampling: one element per texel (`T::FORMAT`), or in 16-byte texels when `rgba`
     /// (`T::FORMAT16`, for four-at-a-time reads; whole texels only: the elements of a partial
     /// last texel are read through the other view).
-    pub fn sample<T: Real>(
+    pub fn sample<T: Element>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,

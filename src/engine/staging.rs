@@ -16,7 +16,7 @@
 use glow::HasContext;
 
 use super::barriers::Access;
-use super::element::Real;
+use super::element::Element;
 use super::gl_ext::GlExt;
 use super::operand::{Matrix, Mem, Vector, OPERAND_UNITS};
 use super::scratch::GrowingBuffer;
@@ -74,7 +74,7 @@ impl Staging {
     /// "copy it". The buffer covers the whole pages holding the range (a page is readable
     /// wherever one of its bytes is); it lives until the end of the call, which waits for the
     /// device to finish with it.
-    pub fn pin<T: Real>(
+    pub fn pin<T: Element>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -265,7 +265,7 @@ impl Staging {
 
     /// Fills a staging buffer of `count` floats for `unit` through `fill` (given the host memory
     /// behind it) and returns it as device memory.
-    fn stage<T: Real>(
+    fn stage<T: Element>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -286,7 +286,7 @@ impl Staging {
 
     /// Copies the elements of host vector `v` (and only those) to the device, in memory order
     /// after `pad` unused elements, and returns the same vector as a device operand.
-    pub fn upload_vector<T: Real>(
+    pub fn upload_vector<T: Element>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -320,7 +320,7 @@ impl Staging {
 
     /// Copies the `rows`×`cols` elements of host matrix `m` to the device, columns `staged_ld`
     /// (at least `rows`) apart, the floats between them unset.
-    pub fn upload_matrix<T: Real>(
+    pub fn upload_matrix<T: Element>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -355,7 +355,7 @@ impl Staging {
 
     /// A staging buffer of at least `elems` elements of `T` for `unit` that a kernel will write
     /// results into (contents undefined), for `read_result` to read.
-    pub fn output<T: Real>(
+    pub fn output<T: Element>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
@@ -374,7 +374,7 @@ impl Staging {
 
     /// Waits for the device's writes to staging buffer `unit` (made by `output`) and gives
     /// `read` its first `elems` elements of `T`: from the persistent mapping, or read back.
-    pub fn read_result<T: Real, R>(
+    pub fn read_result<T: Element, R>(
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,

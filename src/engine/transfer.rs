@@ -5,7 +5,7 @@ use std::ffi::c_void;
 use glow::HasContext;
 
 use super::barriers::Access;
-use super::element::Real;
+use super::element::Element;
 use super::memory::Location;
 use super::operand::Mem;
 use super::{check_gl, Engine};
@@ -22,7 +22,7 @@ pub enum CopyKind {
 
 impl Engine {
     /// Reads `out.len()` elements from device memory or host memory.
-    pub fn read<T: Real>(&self, src: Mem<T>, out: &mut [T]) -> Result<()> {
+    pub fn read<T: Element>(&self, src: Mem<T>, out: &mut [T]) -> Result<()> {
         match src {
             // SAFETY: the caller checked `out.len()` elements at `p`.
             Mem::Host(p) => unsafe { std::ptr::copy(p, out.as_mut_ptr(), out.len()) },
@@ -38,7 +38,7 @@ impl Engine {
     }
 
     /// Writes `data` to device memory or host memory.
-    pub fn write<T: Real>(&self, dst: Mem<T>, data: &[T]) -> Result<()> {
+    pub fn write<T: Element>(&self, dst: Mem<T>, data: &[T]) -> Result<()> {
         match dst {
             // SAFETY: the caller checked `data.len()` elements at `p`.
             Mem::Host(p) => unsafe { std::ptr::copy(data.as_ptr(), p, data.len()) },
@@ -84,7 +84,7 @@ impl Engine {
 
     /// Copies `elems` elements from `src` to `dst`, each in device or host memory; two device
     /// ranges must not overlap (GL refuses such a copy).
-    pub fn copy<T: Real>(&self, src: Mem<T>, dst: Mem<T>, elems: i64) -> Result<()> {
+    pub fn copy<T: Element>(&self, src: Mem<T>, dst: Mem<T>, elems: i64) -> Result<()> {
         let bytes = elems * T::SIZE;
         match (src, dst) {
             (_, Mem::Host(p)) => {

@@ -10,7 +10,7 @@
 
 use super::stream::{self, Access};
 use super::texels::Grid;
-use crate::engine::element::Real;
+use crate::engine::element::{Precision, Real};
 use crate::engine::operand::{Mem, OutLayout, Vector, OPERAND_UNITS};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -104,12 +104,11 @@ pub struct Squares {
 /// (biased exponent below which |x| is small, biased exponent from which it is big, small
 /// scale, big scale, least normal exponent) of `T`.
 fn blue<T: Real>() -> (i32, i32, i32, i32, i32) {
-    if T::SIZE == 4 {
+    match T::PRECISION {
         // Small below 2^-63, big from 2^48.
-        (127 - 63, 127 + 48, 100, -80, -126)
-    } else {
+        Precision::Single => (127 - 63, 127 + 48, 100, -80, -126),
         // Small below 2^-511, big from 2^480.
-        (1023 - 511, 1023 + 480, 600, -540, -1022)
+        Precision::Double => (1023 - 511, 1023 + 480, 600, -540, -1022),
     }
 }
 

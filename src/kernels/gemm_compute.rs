@@ -9,7 +9,7 @@
 //! matrix column by column (so its padding rows are never written).
 
 use super::gemm::{copy_out, Gemm, Shape, Triangle, COPY, OUT, PANELS};
-use crate::engine::element::Real;
+use crate::engine::element::{Precision, Real};
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -85,9 +85,9 @@ impl Kernel {
             && info.max_compute_invocations >= 256
             && info.max_shared_memory >= 2 * 16 * (16 * 2) * 4 * T::SIZE;
         let large = e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled;
-        let block = match (large, T::SIZE) {
+        let block = match (large, T::PRECISION) {
             (false, _) => [8, 8],
-            (true, 4) => [16, 16],
+            (true, Precision::Single) => [16, 16],
             (true, _) if g.rules.triangle.is_some() => [16, 16],
             (true, _) => [16, 8],
         };

@@ -15,7 +15,7 @@ mod texels;
 
 use std::any::Any;
 
-use crate::engine::element::Real;
+use crate::engine::element::{Precision, Real};
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
 use crate::status::{Error, Result};
@@ -37,7 +37,7 @@ fn compute_available(e: &Engine) -> bool {
 /// Whether kernels can compute in `T`'s precision here: single everywhere; double only on the
 /// compute pipeline (the fragment kernels are float-only) of a device with fp64 shaders.
 pub fn precision_available<T: Real>(e: &Engine) -> Result<()> {
-    if T::SIZE == 4 || (compute_available(e) && e.ctx.info.fp64) {
+    if T::PRECISION == Precision::Single || (compute_available(e) && e.ctx.info.fp64) {
         return Ok(());
     }
     Err(Error::unsupported(
