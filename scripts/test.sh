@@ -29,6 +29,7 @@ cargo build --release
 if git rev-parse --git-dir >/dev/null 2>&1; then
   git diff --exit-code include/ || { echo "include/glblas.h is stale: commit the regenerated header" >&2; exit 1; }
 fi
+python3 scripts/generate.py --check
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
 # Every test binary, built once for all configurations.

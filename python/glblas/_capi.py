@@ -11,7 +11,9 @@ of every call.
 import ctypes
 import importlib.machinery
 import os
-from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_size_t, c_void_p
+from ctypes import POINTER, c_char_p, c_int, c_size_t, c_void_p
+
+from ._signatures import DECLARATIONS
 
 # ---- constants (values are the C ABI) ----------------------------------------------------------
 GLBLAS_STATUS_SUCCESS = 0
@@ -93,30 +95,13 @@ _declare("glblasSync", c_int, [])
 _declare("glblasWarm", c_int, [POINTER(c_int)])
 
 
-def _signatures(real):
-    """Argument types of each routine, with ``real`` for its scalars."""
-    i, p = c_int, c_void_p
-    return {
-        "axpy": [i, real, p, i, p, i],
-        "dot": [i, p, i, p, i, p],
-        "scal": [i, real, p, i],
-        "copy": [i, p, i, p, i],
-        "swap": [i, p, i, p, i],
-        "asum": [i, p, i, p],
-        "gemv": [i, i, i, real, p, i, p, i, real, p, i],
-        "gemm": [i, i, i, i, i, real, p, i, p, i, real, p, i],
-    }
-
-
-# The routines by (precision prefix, name). A library without double precision (yet) has no D
-# symbols; they are simply not in the table.
+# The routines by (precision prefix, name). A library without a routine's symbol (an older
+# build) simply does not have it in the table.
 ROUTINES = {}
-for _prefix, _real in (("S", c_float), ("D", c_double)):
-    for _name, _args in _signatures(_real).items():
-        _symbol = f"glblas{_prefix}{_name}"
-        if hasattr(lib, _symbol):
-            _declare(_symbol, c_int, _args)
-            ROUTINES[_prefix, _name] = getattr(lib, _symbol)
+for _prefix, _name, _symbol, _args in DECLARATIONS:
+    if hasattr(lib, _symbol):
+        _declare(_symbol, c_int, _args)
+        ROUTINES[_prefix, _name] = getattr(lib, _symbol)
 
 
 def status_string(status):

@@ -16,111 +16,6 @@ use crate::engine::element::Real;
 use crate::engine::memory::is_device_address;
 use crate::status::Result;
 
-/// The routines, for routing thresholds and the profile.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Routine {
-    Saxpy,
-    Sdot,
-    Sscal,
-    Scopy,
-    Sswap,
-    Sasum,
-    Sgemv,
-    Sgemm,
-    Dgemm,
-    Daxpy,
-    Ddot,
-    Dscal,
-    Dcopy,
-    Dswap,
-    Dasum,
-    Dgemv,
-    Snrm2,
-    Dnrm2,
-    Isamax,
-    Idamax,
-    Ssymm,
-    Ssyrk,
-    Ssyr2k,
-    Strmm,
-    Strsm,
-    Dsymm,
-    Dsyrk,
-    Dsyr2k,
-    Dtrmm,
-    Dtrsm,
-}
-
-impl Routine {
-    pub const ALL: [Routine; 30] = [
-        Routine::Saxpy,
-        Routine::Sdot,
-        Routine::Sscal,
-        Routine::Scopy,
-        Routine::Sswap,
-        Routine::Sasum,
-        Routine::Sgemv,
-        Routine::Sgemm,
-        Routine::Dgemm,
-        Routine::Daxpy,
-        Routine::Ddot,
-        Routine::Dscal,
-        Routine::Dcopy,
-        Routine::Dswap,
-        Routine::Dasum,
-        Routine::Dgemv,
-        Routine::Snrm2,
-        Routine::Dnrm2,
-        Routine::Isamax,
-        Routine::Idamax,
-        Routine::Ssymm,
-        Routine::Ssyrk,
-        Routine::Ssyr2k,
-        Routine::Strmm,
-        Routine::Strsm,
-        Routine::Dsymm,
-        Routine::Dsyrk,
-        Routine::Dsyr2k,
-        Routine::Dtrmm,
-        Routine::Dtrsm,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Routine::Saxpy => "saxpy",
-            Routine::Sdot => "sdot",
-            Routine::Sscal => "sscal",
-            Routine::Scopy => "scopy",
-            Routine::Sswap => "sswap",
-            Routine::Sasum => "sasum",
-            Routine::Sgemv => "sgemv",
-            Routine::Sgemm => "sgemm",
-            Routine::Dgemm => "dgemm",
-            Routine::Daxpy => "daxpy",
-            Routine::Ddot => "ddot",
-            Routine::Dscal => "dscal",
-            Routine::Dcopy => "dcopy",
-            Routine::Dswap => "dswap",
-            Routine::Dasum => "dasum",
-            Routine::Dgemv => "dgemv",
-            Routine::Snrm2 => "snrm2",
-            Routine::Dnrm2 => "dnrm2",
-            Routine::Isamax => "isamax",
-            Routine::Idamax => "idamax",
-            Routine::Ssymm => "ssymm",
-            Routine::Ssyrk => "ssyrk",
-            Routine::Ssyr2k => "ssyr2k",
-            Routine::Strmm => "strmm",
-            Routine::Strsm => "strsm",
-            Routine::Dsymm => "dsymm",
-            Routine::Dsyrk => "dsyrk",
-            Routine::Dsyr2k => "dsyr2k",
-            Routine::Dtrmm => "dtrmm",
-            Routine::Dtrsm => "dtrsm",
-        }
-    }
-}
-
 /// How a matrix argument is laid out: Fortran symbols have no layout argument; CBLAS ones may
 /// pass a value that is no layout.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -841,7 +736,8 @@ mod tests {
         let neg = Args::<f64>::Reduce(Reduce {
             what: super::super::level1::Reduction::Asum,
             n: -5,
-            x: (std::ptr::null(), 1),
+            x: std::ptr::null(),
+            incx: 1,
         });
         assert_eq!(neg.flops(), 0);
     }

@@ -9,14 +9,11 @@ use crate::engine::element::Real;
 use crate::status::Result;
 use crate::{quick, routines};
 
-/// A vector operand as the caller gave it: where it starts and its increment.
-type Vector<P> = (P, i64);
-
-/// A vector of n elements, its start moved to where a wrapping byte stride puts it (see
-/// [`addressed`]).
-fn wrapped<T: Real, P: Copy>(n: i64, (p, inc): Vector<P>, at: fn(P, isize) -> P) -> Vector<P> {
-    let (start, step) = addressed::<T>(n, inc);
-    (at(p, start), step)
+/// Vector `(x, incx)` of n elements, its start moved to where a wrapping byte stride puts it
+/// (see [`addressed`]).
+fn wrapped<T: Real, P: Copy>(n: i64, x: &mut P, incx: &mut i64, at: fn(P, isize) -> P) {
+    let (start, step) = addressed::<T>(n, *incx);
+    (*x, *incx) = (at(*x, start), step);
 }
 
 fn from_const<T>(p: *const T, o: isize) -> *const T {
@@ -37,8 +34,10 @@ fn value<T: Real>(v: T) -> f64 {
 pub struct Axpy<T: Real> {
     pub n: i64,
     pub alpha: T,
-    pub x: Vector<*const T>,
-    pub y: Vector<*mut T>,
+    pub x: *const T,
+    pub incx: i64,
+    pub y: *mut T,
+    pub incy: i64,
 }
 
 impl<T: Real> Describe<T> for Axpy<T> {
@@ -55,10 +54,10 @@ impl<T: Real> Describe<T> for Axpy<T> {
     fn operands(&self) -> Vec<Operand> {
         vec![
             Operand::new(
-                Region::vector(self.x.0.cast_mut(), self.n, self.x.1),
+                Region::vector(self.x.cast_mut(), self.n, self.incx),
                 Use::Read,
             ),
-            Operand::new(Region::vector(self.y.0, self.n, self.y.1), Use::UPDATED),
+            Operand::new(Region::vector(self.y, self.n, self.incy), Use::UPDATED),
         ]
     }
 
@@ -67,22 +66,21 @@ impl<T: Real> Describe<T> for Axpy<T> {
     }
 
     fn addressed(&self) -> Self {
-        Axpy {
-            x: wrapped::<T, _>(self.n, self.x, from_const),
-            y: wrapped::<T, _>(self.n, self.y, from_mut),
-            ..*self
-        }
+        let mut r = *self;
+        wrapped::<T, _>(r.n, &mut r.x, &mut r.incx, from_const);
+        wrapped::<T, _>(r.n, &mut r.y, &mut r.incy, from_mut);
+        r
     }
 
     unsafe fn run_gl(&self) -> Result<f64> {
-        let (x, y) = (self.x, self.y);
-        routines::axpy(self.n, self.alpha, x.0, x.1, y.0, y.1).map(|()| 0.0)
+        let r = self;
+        routines::axpy(r.n, r.alpha, r.x, r.incx, r.y, r.incy).map(|()| 0.0)
     }
 }
 
 impl<T: Real> fmt::Display for Axpy<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let (n, alpha, incx, incy) = (self.n, self.alpha, self.x.1, self.y.1);
+        let (n, alpha, incx, incy) = (self.n, self.alpha, self.incx, self.incy);
         write!(f, "n={n} alpha={alpha} incx={incx} incy={incy}")
     }
 }
@@ -91,8 +89,10 @@ impl<T: Real> fmt::Display for Axpy<T> {
 #[derive(Clone, Copy, Debug)]
 pub struct Dot<T: Real> {
     pub n: i64,
-    pub x: Vector<*const T>,
-    pub y: Vector<*const T>,
+    pub x: *const T,
+    pub incx: i64,
+    pub y: *const T,
+    pub incy: i64,
 }
 
 impl<T: Real> Describe<T> for Dot<T> {
@@ -113,34 +113,32 @@ impl<T: Real> Describe<T> for Dot<T> {
     fn operands(&self) -> Vec<Operand> {
         vec![
             Operand::new(
-                Region::vector(self.x.0.cast_mut(), self.n, self.x.1),
+                Region::vector(self.x.cast_mut(), self.n, self.incx),
                 Use::Read,
             ),
             Operand::new(
-                Region::vector(self.y.0.cast_mut(), self.n, self.y.1),
+                Region::vector(self.y.cast_mut(), self.n, self.incy),
                 Use::Read,
             ),
         ]
     }
 
     fn addressed(&self) -> Self {
-        Dot {
-            x: wrapped::<T, _>(self.n, self.x, from_const),
-            y: wrapped::<T, _>(self.n, self.y, from_const),
-            ..*self
-        }
+        let mut r = *self;
+        wrapped::<T, _>(r.n, &mut r.x, &mut r.incx, from_const);
+        wrapped::<T, _>(r.n, &mut r.y, &mut r.incy, from_const);
+        r
     }
 
     unsafe fn run_gl(&self) -> Result<f64> {
-        let (x, y) = (self.x, self.y);
-        let mut v = T::ZERO;
-        routines::dot(self.n, x.0, x.1, y.0, y.1, &mut v).map(|()| value(v))
+        let (r, mut v) = (self, T::ZERO);
+        routines::dot(r.n, r.x, r.incx, r.y, r.incy, &mut v).map(|()| value(v))
     }
 }
 
 impl<T: Real> fmt::Display for Dot<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "n={} incx={} incy={}", self.n, self.x.1, self.y.1)
+        write!(f, "n={} incx={} incy={}", self.n, self.incx, self.incy)
     }
 }
 
@@ -149,14 +147,15 @@ impl<T: Real> fmt::Display for Dot<T> {
 pub struct Scal<T: Real> {
     pub n: i64,
     pub alpha: T,
-    pub x: Vector<*mut T>,
+    pub x: *mut T,
+    pub incx: i64,
 }
 
 impl<T: Real> Describe<T> for Scal<T> {
     const LEVEL: u8 = 1;
 
     fn quick_return(&self) -> Option<f64> {
-        quick::scal(self.n, self.alpha, self.x.1).then_some(0.0)
+        quick::scal(self.n, self.alpha, self.incx).then_some(0.0)
     }
 
     fn flops(&self) -> [i64; 4] {
@@ -165,7 +164,7 @@ impl<T: Real> Describe<T> for Scal<T> {
 
     fn operands(&self) -> Vec<Operand> {
         vec![Operand::new(
-            Region::vector(self.x.0, self.n, self.x.1),
+            Region::vector(self.x, self.n, self.incx),
             Use::UPDATED,
         )]
     }
@@ -175,20 +174,19 @@ impl<T: Real> Describe<T> for Scal<T> {
     }
 
     fn addressed(&self) -> Self {
-        Scal {
-            x: wrapped::<T, _>(self.n, self.x, from_mut),
-            ..*self
-        }
+        let mut r = *self;
+        wrapped::<T, _>(r.n, &mut r.x, &mut r.incx, from_mut);
+        r
     }
 
     unsafe fn run_gl(&self) -> Result<f64> {
-        routines::scal(self.n, self.alpha, self.x.0, self.x.1).map(|()| 0.0)
+        routines::scal(self.n, self.alpha, self.x, self.incx).map(|()| 0.0)
     }
 }
 
 impl<T: Real> fmt::Display for Scal<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "n={} alpha={} incx={}", self.n, self.alpha, self.x.1)
+        write!(f, "n={} alpha={} incx={}", self.n, self.alpha, self.incx)
     }
 }
 
@@ -196,8 +194,10 @@ impl<T: Real> fmt::Display for Scal<T> {
 #[derive(Clone, Copy, Debug)]
 pub struct Move<T: Real, const SWAP: bool> {
     pub n: i64,
-    pub x: Vector<*const T>,
-    pub y: Vector<*mut T>,
+    pub x: *const T,
+    pub incx: i64,
+    pub y: *mut T,
+    pub incy: i64,
 }
 
 impl<T: Real, const SWAP: bool> Describe<T> for Move<T, SWAP> {
@@ -220,26 +220,25 @@ impl<T: Real, const SWAP: bool> Describe<T> for Move<T, SWAP> {
         };
         let x = if SWAP { moved } else { Use::Read };
         vec![
-            Operand::new(Region::vector(self.x.0.cast_mut(), self.n, self.x.1), x),
-            Operand::new(Region::vector(self.y.0, self.n, self.y.1), moved),
+            Operand::new(Region::vector(self.x.cast_mut(), self.n, self.incx), x),
+            Operand::new(Region::vector(self.y, self.n, self.incy), moved),
         ]
     }
 
     fn addressed(&self) -> Self {
-        Move {
-            x: wrapped::<T, _>(self.n, self.x, from_const),
-            y: wrapped::<T, _>(self.n, self.y, from_mut),
-            ..*self
-        }
+        let mut r = *self;
+        wrapped::<T, _>(r.n, &mut r.x, &mut r.incx, from_const);
+        wrapped::<T, _>(r.n, &mut r.y, &mut r.incy, from_mut);
+        r
     }
 
     unsafe fn run_gl(&self) -> Result<f64> {
-        let (n, x, y) = (self.n, self.x, self.y);
+        let r = self;
         if SWAP {
             // The caller's x, given as mutable to swap.
-            routines::swap(n, x.0.cast_mut(), x.1, y.0, y.1)
+            routines::swap(r.n, r.x.cast_mut(), r.incx, r.y, r.incy)
         } else {
-            routines::copy(n, x.0, x.1, y.0, y.1)
+            routines::copy(r.n, r.x, r.incx, r.y, r.incy)
         }
         .map(|()| 0.0)
     }
@@ -247,7 +246,7 @@ impl<T: Real, const SWAP: bool> Describe<T> for Move<T, SWAP> {
 
 impl<T: Real, const SWAP: bool> fmt::Display for Move<T, SWAP> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "n={} incx={} incy={}", self.n, self.x.1, self.y.1)
+        write!(f, "n={} incx={} incy={}", self.n, self.incx, self.incy)
     }
 }
 
@@ -268,7 +267,8 @@ pub enum Reduction {
 pub struct Reduce<T: Real> {
     pub what: Reduction,
     pub n: i64,
-    pub x: Vector<*const T>,
+    pub x: *const T,
+    pub incx: i64,
 }
 
 impl<T: Real> Describe<T> for Reduce<T> {
@@ -280,7 +280,7 @@ impl<T: Real> Describe<T> for Reduce<T> {
     }
 
     fn quick_return(&self) -> Option<f64> {
-        let (n, incx) = (self.n, self.x.1);
+        let (n, incx) = (self.n, self.incx);
         match self.what {
             Reduction::Asum => quick::asum(n, incx).then_some(0.0),
             Reduction::Nrm2 => quick::nrm2(n).then_some(0.0),
@@ -295,20 +295,19 @@ impl<T: Real> Describe<T> for Reduce<T> {
 
     fn operands(&self) -> Vec<Operand> {
         vec![Operand::new(
-            Region::vector(self.x.0.cast_mut(), self.n, self.x.1),
+            Region::vector(self.x.cast_mut(), self.n, self.incx),
             Use::Read,
         )]
     }
 
     fn addressed(&self) -> Self {
-        Reduce {
-            x: wrapped::<T, _>(self.n, self.x, from_const),
-            ..*self
-        }
+        let mut r = *self;
+        wrapped::<T, _>(r.n, &mut r.x, &mut r.incx, from_const);
+        r
     }
 
     unsafe fn run_gl(&self) -> Result<f64> {
-        let (n, (x, incx)) = (self.n, self.x);
+        let (n, x, incx) = (self.n, self.x, self.incx);
         let mut v = T::ZERO;
         match self.what {
             Reduction::Asum => routines::asum(n, x, incx, &mut v)?,
@@ -321,6 +320,6 @@ impl<T: Real> Describe<T> for Reduce<T> {
 
 impl<T: Real> fmt::Display for Reduce<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "n={} incx={}", self.n, self.x.1)
+        write!(f, "n={} incx={}", self.n, self.incx)
     }
 }

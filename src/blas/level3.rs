@@ -1,8 +1,8 @@
-//! The Level 3 routines beyond gemm as BLAS-compatible calls (symm, syrk, syr2k, trmm, trsm):
-//! their arguments, the reference checks, flops, trace text and computation on GL, next to each
-//! other. Row-major CBLAS calls become the column-major call the reference CBLAS makes: M and N
-//! exchanged (symm, trmm, trsm), side and uplo swapped, and syrk's/syr2k's trans flipped; they
-//! are checked as that call, so they report its parameter numbers as the reference does.
+//! The Level 3 routines as BLAS-compatible calls (gemm, symm, syrk, syr2k, trmm, trsm): their
+//! arguments and their descriptions. Row-major CBLAS calls become the column-major call the
+//! reference CBLAS makes: A and B exchanged (gemm), M and N exchanged (gemm, symm, trmm, trsm),
+//! side and uplo swapped, and syrk's/syr2k's trans flipped; they are checked as that call, so
+//! they report its parameter numbers as the reference does.
 
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
@@ -315,34 +315,6 @@ pub struct SymmArgs<T: Real> {
 }
 
 impl<T: Real> SymmArgs<T> {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new<I: Into<i64>>(
-        layout: Layout,
-        [side, uplo]: [Flag; 2],
-        [m, n]: [I; 2],
-        alpha: T,
-        (a, lda): Matrix<*const T, I>,
-        (b, ldb): Matrix<*const T, I>,
-        beta: T,
-        (c, ldc): Matrix<*mut T, I>,
-    ) -> SymmArgs<T> {
-        SymmArgs {
-            layout,
-            side,
-            uplo,
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
-        }
-    }
-
     /// (side, uplo, m, n) of the column-major call.
     fn column_major(&self) -> (Flag, Flag, i64, i64) {
         sided(self.layout, self.side, self.uplo, [self.m, self.n])
@@ -473,33 +445,6 @@ pub struct SyrkArgs<T: Real> {
 }
 
 impl<T: Real> SyrkArgs<T> {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new<I: Into<i64>>(
-        layout: Layout,
-        (uplo, trans): (Flag, Op),
-        [n, k]: [I; 2],
-        alpha: T,
-        (a, lda): Matrix<*const T, I>,
-        b: Option<Matrix<*const T, I>>,
-        beta: T,
-        (c, ldc): Matrix<*mut T, I>,
-    ) -> SyrkArgs<T> {
-        SyrkArgs {
-            layout,
-            uplo,
-            trans,
-            n: n.into(),
-            k: k.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b: b.map(|(b, ldb)| (b, ldb.into())),
-            beta,
-            c,
-            ldc: ldc.into(),
-        }
-    }
-
     /// (uplo, trans) of the column-major call: row-major C is stored as C^T, the other
     /// triangle, and op(A) is read as the other operation.
     fn column_major(&self) -> (Flag, Op) {
@@ -642,30 +587,6 @@ pub struct TriArgs<T: Real, const SOLVE: bool> {
 }
 
 impl<T: Real, const SOLVE: bool> TriArgs<T, SOLVE> {
-    pub fn new<I: Into<i64>>(
-        layout: Layout,
-        (side, uplo, transa, diag): (Flag, Flag, Op, Flag),
-        [m, n]: [I; 2],
-        alpha: T,
-        (a, lda): Matrix<*const T, I>,
-        (b, ldb): Matrix<*mut T, I>,
-    ) -> TriArgs<T, SOLVE> {
-        TriArgs {
-            layout,
-            side,
-            uplo,
-            transa,
-            diag,
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
-        }
-    }
-
     /// (side, uplo, m, n) of the column-major call (op and diag are the same).
     fn column_major(&self) -> (Flag, Flag, i64, i64) {
         sided(self.layout, self.side, self.uplo, [self.m, self.n])
@@ -786,6 +707,92 @@ impl<T: Real, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
 mod tests {
     use super::*;
     use crate::blas::call::Args;
+
+    impl<T: Real> SymmArgs<T> {
+        #[allow(clippy::too_many_arguments)]
+        fn new<I: Into<i64>>(
+            layout: Layout,
+            [side, uplo]: [Flag; 2],
+            [m, n]: [I; 2],
+            alpha: T,
+            (a, lda): Matrix<*const T, I>,
+            (b, ldb): Matrix<*const T, I>,
+            beta: T,
+            (c, ldc): Matrix<*mut T, I>,
+        ) -> SymmArgs<T> {
+            SymmArgs {
+                layout,
+                side,
+                uplo,
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+            }
+        }
+    }
+
+    impl<T: Real> SyrkArgs<T> {
+        #[allow(clippy::too_many_arguments)]
+        fn new<I: Into<i64>>(
+            layout: Layout,
+            (uplo, trans): (Flag, Op),
+            [n, k]: [I; 2],
+            alpha: T,
+            (a, lda): Matrix<*const T, I>,
+            b: Option<Matrix<*const T, I>>,
+            beta: T,
+            (c, ldc): Matrix<*mut T, I>,
+        ) -> SyrkArgs<T> {
+            SyrkArgs {
+                layout,
+                uplo,
+                trans,
+                n: n.into(),
+                k: k.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b: b.map(|(b, ldb)| (b, ldb.into())),
+                beta,
+                c,
+                ldc: ldc.into(),
+            }
+        }
+    }
+
+    impl<T: Real, const SOLVE: bool> TriArgs<T, SOLVE> {
+        fn new<I: Into<i64>>(
+            layout: Layout,
+            (side, uplo, transa, diag): (Flag, Flag, Op, Flag),
+            [m, n]: [I; 2],
+            alpha: T,
+            (a, lda): Matrix<*const T, I>,
+            (b, ldb): Matrix<*mut T, I>,
+        ) -> TriArgs<T, SOLVE> {
+            TriArgs {
+                layout,
+                side,
+                uplo,
+                transa,
+                diag,
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            }
+        }
+    }
+
     use Layout::{Col, Fortran, Row};
     use Op::{N, T};
 

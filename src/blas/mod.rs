@@ -9,6 +9,8 @@
 //!   execution.
 //! - `level1.rs`, `level2.rs`, `level3.rs`: the routines' descriptions.
 //! - `route.rs`: GL or CPU (`GLBLAS_BACKEND`, thresholds).
+//! - `cblas.rs`, `fortran.rs`, `routine.rs`: the symbols and the routines' names, written by
+//!   `scripts/generate.py` from its routine table.
 //! - `cpu.rs`: finding the CPU BLAS's definition of a symbol.
 //! - `xerbla.rs`: error exits.
 //! - `trace.rs`: `GLBLAS_TRACE` and `GLBLAS_PROFILE`.
@@ -30,8 +32,9 @@ use once_cell::sync::OnceCell;
 
 use crate::engine::fault;
 use crate::status::{Cause, Error, Status};
-use call::{Call, Layout, Routine};
+use call::{Call, Layout};
 use route::Route;
+use routine::Routine;
 use trace::Outcome;
 use undo::Snapshot;
 
@@ -43,6 +46,7 @@ pub mod level2;
 pub mod level3;
 mod region;
 pub mod route;
+pub mod routine;
 pub mod trace;
 pub mod undo;
 pub mod xerbla;
@@ -371,7 +375,7 @@ macro_rules! export {
         pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
             static SYMBOL: $crate::blas::Symbol = $crate::blas::Symbol::new(
                 concat!($prefix, stringify!($name), $suffix, "\0"),
-                $crate::blas::call::Routine::$routine,
+                $crate::blas::routine::Routine::$routine,
                 $family,
             );
             type CpuFn = unsafe extern "C" fn($($ty),*) $(-> $ret)?;

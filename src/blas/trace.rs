@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use once_cell::sync::OnceCell;
 
-use super::call::{Call, Routine};
+use super::call::Call;
+use super::routine::Routine;
 use super::Symbol;
 use crate::unlocked_io;
 

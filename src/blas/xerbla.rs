@@ -8,8 +8,9 @@
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::atomic::{AtomicI32, Ordering};
 
-use super::call::{Fault, Routine};
+use super::call::Fault;
 use super::cpu::{is_glblas, object_base, object_name};
+use super::routine::Routine;
 use super::{Family, Symbol};
 use crate::unlocked_io;
 
