@@ -48,6 +48,7 @@ c_tests!(
     test_egl_context,
     test_egl_threads,
     test_scenes,
+    test_every_routine_both_precisions,
 );
 
 // The same programs again with the library's launch limits lowered
