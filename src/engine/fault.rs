@@ -149,7 +149,9 @@ fn panics_armed() -> bool {
     PANICS_ARMED.load(Ordering::Relaxed)
         || *FROM_ENV.get_or_init(|| {
             std::env::var("GLBLAS_FAULT").is_ok_and(|spec| {
-                parse(&spec).iter().any(|&(kind, _, _)| kind == Fault::Panic)
+                parse(&spec)
+                    .iter()
+                    .any(|&(kind, _, _)| kind == Fault::Panic)
             })
         })
 }
