@@ -328,36 +328,43 @@ fn answer<R: Answer + Copy>(
     }
 }
 
+/// Prints `line()` on stderr the first time `warned` is asked.
+fn warn_once_of(warned: &AtomicBool, line: impl FnOnce() -> String) {
+    if !warned.swap(true, Ordering::Relaxed) {
+        crate::unlocked_io::to_stderr(&line());
+    }
+}
+
 /// The one line a panic prints, once per process: a bug in glblas, which the program survives.
 fn warn_of_panic(sym: &Symbol, answered: bool) {
     static WARNED: AtomicBool = AtomicBool::new(false);
-    if !WARNED.swap(true, Ordering::Relaxed) {
-        let then = if answered {
-            "the CPU BLAS answered it"
-        } else {
-            "it was left unanswered"
-        };
-        crate::unlocked_io::to_stderr(&format!(
+    let then = if answered {
+        "the CPU BLAS answered it"
+    } else {
+        "it was left unanswered"
+    };
+    warn_once_of(&WARNED, || {
+        format!(
             "glblas: warning: {} panicked (a glblas bug); {then}\n",
             sym.name()
-        ));
-    }
+        )
+    });
 }
 
 /// The one line a failing GL device prints, once per process.
 fn warn_once(e: &Error, has_cpu: bool) {
     static WARNED: AtomicBool = AtomicBool::new(false);
-    if !WARNED.swap(true, Ordering::Relaxed) {
-        let then = if has_cpu {
-            "BLAS calls it cannot run are answered by the CPU BLAS"
-        } else {
-            "there is no CPU BLAS to answer them instead"
-        };
-        crate::unlocked_io::to_stderr(&format!(
+    let then = if has_cpu {
+        "BLAS calls it cannot run are answered by the CPU BLAS"
+    } else {
+        "there is no CPU BLAS to answer them instead"
+    };
+    warn_once_of(&WARNED, || {
+        format!(
             "glblas: warning: GL failed ({:?}: {}); {then}\n",
             e.status, e.detail
-        ));
-    }
+        )
+    });
 }
 
 /// Defines one exported BLAS-compatible function: `$call` builds its [`Call`] from the
