@@ -187,7 +187,7 @@ glblasStatus_t glblasMemcpy(void *dst, const void *src, size_t bytes, glblasMemc
 glblasStatus_t glblasSync(void);
 
 /*
- y := alpha*x + y, single precision.
+ y := alpha*x + y; single precision.
 
  # Safety
  Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -195,8 +195,8 @@ glblasStatus_t glblasSync(void);
 glblasStatus_t glblasSaxpy(int n, float alpha, const float *x, int incx, float *y, int incy);
 
 /*
- y := alpha*x + y, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
- pipeline).
+ y := alpha*x + y; double precision (NOT_SUPPORTED on a device without fp64 shaders or the
+ compute pipeline).
 
  # Safety
  Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -204,7 +204,7 @@ glblasStatus_t glblasSaxpy(int n, float alpha, const float *x, int incx, float *
 glblasStatus_t glblasDaxpy(int n, double alpha, const double *x, int incx, double *y, int incy);
 
 /*
- *result := x·y. `result` may be a device pointer, single precision.
+ *result := x·y. `result` may be a device pointer; single precision.
 
  # Safety
  Host vectors must hold the elements BLAS addresses; `result` one float.
@@ -212,8 +212,8 @@ glblasStatus_t glblasDaxpy(int n, double alpha, const double *x, int incx, doubl
 glblasStatus_t glblasSdot(int n, const float *x, int incx, const float *y, int incy, float *result);
 
 /*
- *result := x·y. `result` may be a device pointer, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
- pipeline).
+ *result := x·y. `result` may be a device pointer; double precision (NOT_SUPPORTED on a device
+ without fp64 shaders or the compute pipeline).
 
  # Safety
  Host vectors must hold the elements BLAS addresses; `result` one double.
@@ -226,7 +226,7 @@ glblasStatus_t glblasDdot(int n,
                           double *result);
 
 /*
- x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS), single precision.
+ x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS); single precision.
 
  # Safety
  A host vector must hold the elements BLAS addresses for `n` and the increment.
@@ -234,19 +234,16 @@ glblasStatus_t glblasDdot(int n,
 glblasStatus_t glblasSscal(int n, float alpha, float *x, int incx);
 
 /*
- x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS), double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
- pipeline).
+ x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS); double precision
+ (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
 
  # Safety
  A host vector must hold the elements BLAS addresses for `n` and the increment.
  */
-glblasStatus_t glblasDscal(int n,
-                           double alpha,
-                           double *x,
-                           int incx);
+glblasStatus_t glblasDscal(int n, double alpha, double *x, int incx);
 
 /*
- y := x, single precision.
+ y := x; single precision.
 
  # Safety
  Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -254,7 +251,7 @@ glblasStatus_t glblasDscal(int n,
 glblasStatus_t glblasScopy(int n, const float *x, int incx, float *y, int incy);
 
 /*
- y := x, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ y := x; double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
  pipeline).
 
  # Safety
@@ -263,7 +260,7 @@ glblasStatus_t glblasScopy(int n, const float *x, int incx, float *y, int incy);
 glblasStatus_t glblasDcopy(int n, const double *x, int incx, double *y, int incy);
 
 /*
- x <-> y, single precision.
+ x <-> y; single precision.
 
  # Safety
  Host vectors must hold the elements BLAS addresses for `n` and the increments.
@@ -271,7 +268,7 @@ glblasStatus_t glblasDcopy(int n, const double *x, int incx, double *y, int incy
 glblasStatus_t glblasSswap(int n, float *x, int incx, float *y, int incy);
 
 /*
- x <-> y, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ x <-> y; double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
  pipeline).
 
  # Safety
@@ -281,7 +278,7 @@ glblasStatus_t glblasDswap(int n, double *x, int incx, double *y, int incy);
 
 /*
  *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
- device pointer, single precision.
+ device pointer; single precision.
 
  # Safety
  A host vector must hold the elements BLAS addresses; `result` one float.
@@ -290,7 +287,7 @@ glblasStatus_t glblasSasum(int n, const float *x, int incx, float *result);
 
 /*
  *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
- device pointer, double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ device pointer; double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
  pipeline).
 
  # Safety
@@ -300,9 +297,8 @@ glblasStatus_t glblasDasum(int n, const double *x, int incx, double *result);
 
 /*
  *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
- reference snrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
- elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer,
- single precision.
+ reference snrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same elements,
+ a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer; single precision.
 
  # Safety
  A host vector must hold the elements BLAS addresses; `result` one float.
@@ -311,9 +307,9 @@ glblasStatus_t glblasSnrm2(int n, const float *x, int incx, float *result);
 
 /*
  *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
- reference dnrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
- elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer,
- double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+ reference dnrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same elements,
+ a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer; double precision
+ (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
 
  # Safety
  A host vector must hold the elements BLAS addresses; `result` one double.
@@ -322,8 +318,8 @@ glblasStatus_t glblasDnrm2(int n, const double *x, int incx, double *result);
 
 /*
  *result := the 1-based index of the first largest |x[i]|, as cublasIsamax; 0 when `n <= 0` or
- `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference
- isamax). `result` (an int) may be a device pointer, single precision.
+ `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference isamax).
+ `result` (an int) may be a device pointer; single precision.
 
  # Safety
  A host vector must hold the elements BLAS addresses; `result` one int.
@@ -332,9 +328,9 @@ glblasStatus_t glblasIsamax(int n, const float *x, int incx, int *result);
 
 /*
  *result := the 1-based index of the first largest |x[i]|, as cublasIdamax; 0 when `n <= 0` or
- `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference
- idamax). `result` (an int) may be a device pointer, double precision (NOT_SUPPORTED on a
- device without fp64 shaders or the compute pipeline).
+ `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference idamax).
+ `result` (an int) may be a device pointer; double precision (NOT_SUPPORTED on a device without
+ fp64 shaders or the compute pipeline).
 
  # Safety
  A host vector must hold the elements BLAS addresses; `result` one int.
@@ -342,7 +338,7 @@ glblasStatus_t glblasIsamax(int n, const float *x, int incx, int *result);
 glblasStatus_t glblasIdamax(int n, const double *x, int incx, int *result);
 
 /*
- y := alpha*op(A)*x + beta*y, column-major A (m×n), single precision.
+ y := alpha*op(A)*x + beta*y, column-major A (m×n); single precision.
 
  # Safety
  Host operands must hold the elements their dimensions, `lda` and increments address.
@@ -351,7 +347,7 @@ glblasStatus_t glblasSgemv(glblasOperation_t trans,
                            int m,
                            int n,
                            float alpha,
-                           const float *A,
+                           const float *a,
                            int lda,
                            const float *x,
                            int incx,
@@ -360,8 +356,8 @@ glblasStatus_t glblasSgemv(glblasOperation_t trans,
                            int incy);
 
 /*
- y := alpha*op(A)*x + beta*y, column-major A (m×n), double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute
- pipeline).
+ y := alpha*op(A)*x + beta*y, column-major A (m×n); double precision (NOT_SUPPORTED on a device
+ without fp64 shaders or the compute pipeline).
 
  # Safety
  Host operands must hold the elements their dimensions, `lda` and increments address.
@@ -370,7 +366,7 @@ glblasStatus_t glblasDgemv(glblasOperation_t trans,
                            int m,
                            int n,
                            double alpha,
-                           const double *A,
+                           const double *a,
                            int lda,
                            const double *x,
                            int incx,
@@ -379,7 +375,7 @@ glblasStatus_t glblasDgemv(glblasOperation_t trans,
                            int incy);
 
 /*
- C := alpha*op(A)*op(B) + beta*C, column-major, single precision.
+ C := alpha*op(A)*op(B) + beta*C, column-major; single precision.
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -390,16 +386,16 @@ glblasStatus_t glblasSgemm(glblasOperation_t transa,
                            int n,
                            int k,
                            float alpha,
-                           const float *A,
+                           const float *a,
                            int lda,
-                           const float *B,
+                           const float *b,
                            int ldb,
                            float beta,
-                           float *C,
+                           float *c,
                            int ldc);
 
 /*
- C := alpha*op(A)*op(B) + beta*C, column-major, double precision (NOT_SUPPORTED on a device
+ C := alpha*op(A)*op(B) + beta*C, column-major; double precision (NOT_SUPPORTED on a device
  without fp64 shaders or the compute pipeline).
 
  # Safety
@@ -411,17 +407,17 @@ glblasStatus_t glblasDgemm(glblasOperation_t transa,
                            int n,
                            int k,
                            double alpha,
-                           const double *A,
+                           const double *a,
                            int lda,
-                           const double *B,
+                           const double *b,
                            int ldb,
                            double beta,
-                           double *C,
+                           double *c,
                            int ldc);
 
 /*
- C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its
- `uplo` triangle stored (the other is never read), single precision.
+ C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its `uplo`
+ triangle stored (the other is never read); single precision.
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -431,36 +427,38 @@ glblasStatus_t glblasSsymm(glblasSideMode_t side,
                            int m,
                            int n,
                            float alpha,
-                           const float *A,
+                           const float *a,
                            int lda,
-                           const float *B,
+                           const float *b,
                            int ldb,
                            float beta,
-                           float *C,
+                           float *c,
                            int ldc);
 
 /*
- glblasSsymm in double precision.
+ C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its `uplo`
+ triangle stored (the other is never read); double precision (NOT_SUPPORTED on a device without
+ fp64 shaders or the compute pipeline).
 
  # Safety
- As for glblasSsymm.
+ Host matrices must hold the elements their dimensions and leading dimensions address.
  */
 glblasStatus_t glblasDsymm(glblasSideMode_t side,
                            glblasFillMode_t uplo,
                            int m,
                            int n,
                            double alpha,
-                           const double *A,
+                           const double *a,
                            int lda,
-                           const double *B,
+                           const double *b,
                            int ldb,
                            double beta,
-                           double *C,
+                           double *c,
                            int ldc);
 
 /*
- C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's
- `uplo` triangle read and written, single precision.
+ C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's `uplo`
+ triangle read and written; single precision.
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -470,32 +468,34 @@ glblasStatus_t glblasSsyrk(glblasFillMode_t uplo,
                            int n,
                            int k,
                            float alpha,
-                           const float *A,
+                           const float *a,
                            int lda,
                            float beta,
-                           float *C,
+                           float *c,
                            int ldc);
 
 /*
- glblasSsyrk in double precision.
+ C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's `uplo`
+ triangle read and written; double precision (NOT_SUPPORTED on a device without fp64 shaders or
+ the compute pipeline).
 
  # Safety
- As for glblasSsyrk.
+ Host matrices must hold the elements their dimensions and leading dimensions address.
  */
 glblasStatus_t glblasDsyrk(glblasFillMode_t uplo,
                            glblasOperation_t trans,
                            int n,
                            int k,
                            double alpha,
-                           const double *A,
+                           const double *a,
                            int lda,
                            double beta,
-                           double *C,
+                           double *c,
                            int ldc);
 
 /*
  C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only C's `uplo`
- triangle read and written, single precision.
+ triangle read and written; single precision.
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -505,37 +505,39 @@ glblasStatus_t glblasSsyr2k(glblasFillMode_t uplo,
                             int n,
                             int k,
                             float alpha,
-                            const float *A,
+                            const float *a,
                             int lda,
-                            const float *B,
+                            const float *b,
                             int ldb,
                             float beta,
-                            float *C,
+                            float *c,
                             int ldc);
 
 /*
- glblasSsyr2k in double precision.
+ C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only C's `uplo`
+ triangle read and written; double precision (NOT_SUPPORTED on a device without fp64 shaders or
+ the compute pipeline).
 
  # Safety
- As for glblasSsyr2k.
+ Host matrices must hold the elements their dimensions and leading dimensions address.
  */
 glblasStatus_t glblasDsyr2k(glblasFillMode_t uplo,
                             glblasOperation_t trans,
                             int n,
                             int k,
                             double alpha,
-                            const double *A,
+                            const double *a,
                             int lda,
-                            const double *B,
+                            const double *b,
                             int ldb,
                             double beta,
-                            double *C,
+                            double *c,
                             int ldc);
 
 /*
- B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo`
- triangle stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the
- reference BLAS (and cuBLAS's legacy API) does; single precision.
+ B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo` triangle
+ stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the reference BLAS (and
+ cuBLAS's legacy API) does; single precision.
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -547,16 +549,19 @@ glblasStatus_t glblasStrmm(glblasSideMode_t side,
                            int m,
                            int n,
                            float alpha,
-                           const float *A,
+                           const float *a,
                            int lda,
-                           float *B,
+                           float *b,
                            int ldb);
 
 /*
- glblasStrmm in double precision.
+ B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo` triangle
+ stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the reference BLAS (and
+ cuBLAS's legacy API) does; double precision (NOT_SUPPORTED on a device without fp64 shaders or
+ the compute pipeline).
 
  # Safety
- As for glblasStrmm.
+ Host matrices must hold the elements their dimensions and leading dimensions address.
  */
 glblasStatus_t glblasDtrmm(glblasSideMode_t side,
                            glblasFillMode_t uplo,
@@ -565,14 +570,15 @@ glblasStatus_t glblasDtrmm(glblasSideMode_t side,
                            int m,
                            int n,
                            double alpha,
-                           const double *A,
+                           const double *a,
                            int lda,
-                           double *B,
+                           double *b,
                            int ldb);
 
 /*
- Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites
- B; A as for glblasStrmm; single precision.
+ Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites B; A
+ triangular with its `uplo` triangle stored and a `diag` diagonal (UNIT: ones, not read); single
+ precision.
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -584,16 +590,18 @@ glblasStatus_t glblasStrsm(glblasSideMode_t side,
                            int m,
                            int n,
                            float alpha,
-                           const float *A,
+                           const float *a,
                            int lda,
-                           float *B,
+                           float *b,
                            int ldb);
 
 /*
- glblasStrsm in double precision.
+ Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites B; A
+ triangular with its `uplo` triangle stored and a `diag` diagonal (UNIT: ones, not read); double
+ precision (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
 
  # Safety
- As for glblasStrsm.
+ Host matrices must hold the elements their dimensions and leading dimensions address.
  */
 glblasStatus_t glblasDtrsm(glblasSideMode_t side,
                            glblasFillMode_t uplo,
@@ -602,9 +610,9 @@ glblasStatus_t glblasDtrsm(glblasSideMode_t side,
                            int m,
                            int n,
                            double alpha,
-                           const double *A,
+                           const double *a,
                            int lda,
-                           double *B,
+                           double *b,
                            int ldb);
 
 #ifdef __cplusplus

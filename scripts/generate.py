@@ -5,6 +5,7 @@ scripts/generator is the model):
 - src/blas/cblas.rs: the CBLAS symbols and their ILP64 names (numpy's wheels);
 - src/blas/fortran.rs: the Fortran 77 symbols, under the plain names and the wheels' spellings;
 - src/blas/routine.rs: the `Routine` list (trace, profile, error reports);
+- src/api/routines.rs: the glblas API's routines (and so include/glblas.h's prototypes);
 - python/glblas/_signatures.py: the ctypes argument types of every glblas API routine;
 - README.md: the list of routines the BLAS symbols intercept (between its routine-list marks).
 
@@ -36,11 +37,17 @@ class Routine:
     `args` its arguments in the reference order as `name:kind`; `variant` the `blas::call::Args`
     variant and `struct` the description it holds, whose fields are the arguments (`fields`
     overrides or adds some, `{arg}` standing for an argument's value; `omit` leaves arguments
-    out); `returns` None, "value" (dot, asum, nrm2) or "index" (i?amax); `summary` its line in
-    the README list."""
+    out); `returns` None, "value" (dot, asum, nrm2) or "index" (i?amax). The glblas API function
+    has `doc` (`{name}` the routine's name in the precision) and `safety` as its documentation;
+    it runs `api`, a function of `crate::routines` that takes the arguments and the result
+    pointer, or where there is none, checks and runs the description (`api::run`)."""
 
-    def __init__(self, name, args, variant, struct, returns=None, fields=None, omit=()):
+    def __init__(self, name, args, variant, struct, doc, safety, returns=None, fields=None,
+                 omit=(), api=None):
         self.name = name
+        self.doc = doc
+        self.safety = safety
+        self.api = api
         self.args = [tuple(a.split(":")) for a in args.split()]
         self.variant = variant
         self.struct = struct
@@ -52,34 +59,71 @@ class Routine:
         return self.name.format(p=p)
 
 
-VECTORS = "n:int x:in incx:int y:in incy:int"
+VECTORS = "Host vectors must hold the elements BLAS addresses for `n` and the increments."
+VECTOR_RESULT = "A host vector must hold the elements BLAS addresses; `result` one {result}."
+MATRICES = "Host matrices must hold the elements their dimensions and leading dimensions address."
 ROUTINES = [
-    Routine("{p}axpy", "n:int alpha:scalar x:in incx:int y:out incy:int", "Axpy", "Axpy"),
-    Routine("{p}dot", VECTORS, "Dot", "Dot", returns="value"),
-    Routine("{p}scal", "n:int alpha:scalar x:out incx:int", "Scal", "Scal"),
-    Routine("{p}copy", "n:int x:in incx:int y:out incy:int", "Copy", "Move"),
-    Routine("{p}swap", "n:int x:out_read incx:int y:out incy:int", "Swap", "Move"),
-    Routine("{p}asum", "n:int x:in incx:int", "Reduce", "Reduce", returns="value",
-            fields={"what": "Reduction::Asum"}),
-    Routine("{p}nrm2", "n:int x:in incx:int", "Reduce", "Reduce", returns="value",
-            fields={"what": "Reduction::Nrm2"}),
-    Routine("i{p}amax", "n:int x:in incx:int", "Reduce", "Reduce", returns="index",
-            fields={"what": "Reduction::Iamax"}),
+    Routine("{p}axpy", "n:int alpha:scalar x:in incx:int y:out incy:int", "Axpy", "Axpy",
+            "y := alpha*x + y.", VECTORS, api="axpy"),
+    Routine("{p}dot", "n:int x:in incx:int y:in incy:int", "Dot", "Dot",
+            "*result := x·y. `result` may be a device pointer.",
+            "Host vectors must hold the elements BLAS addresses; `result` one {result}.",
+            returns="value", api="dot"),
+    Routine("{p}scal", "n:int alpha:scalar x:out incx:int", "Scal", "Scal",
+            "x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS).",
+            "A host vector must hold the elements BLAS addresses for `n` and the increment.",
+            api="scal"),
+    Routine("{p}copy", "n:int x:in incx:int y:out incy:int", "Copy", "Move", "y := x.",
+            VECTORS, api="copy"),
+    Routine("{p}swap", "n:int x:out_read incx:int y:out incy:int", "Swap", "Move", "x <-> y.",
+            VECTORS, api="swap"),
+    Routine("{p}asum", "n:int x:in incx:int", "Reduce", "Reduce",
+            "*result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). "
+            "`result` may be a device pointer.", VECTOR_RESULT, returns="value",
+            fields={"what": "Reduction::Asum"}, api="asum"),
+    Routine("{p}nrm2", "n:int x:in incx:int", "Reduce", "Reduce",
+            "*result := the Euclidean norm of x, computed without overflow or underflow (scaled "
+            "as the reference {name} scales); 0 when `n <= 0`; a negative `incx` gives the norm "
+            "of the same elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be "
+            "a device pointer.", VECTOR_RESULT, returns="value",
+            fields={"what": "Reduction::Nrm2"}, api="nrm2"),
+    Routine("i{p}amax", "n:int x:in incx:int", "Reduce", "Reduce",
+            "*result := the 1-based index of the first largest |x[i]|, as cublas{Name}; 0 when "
+            "`n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1, which is "
+            "kept (reference {name}). `result` (an int) may be a device pointer.",
+            VECTOR_RESULT, returns="index", fields={"what": "Reduction::Iamax"},
+            api="iamax_into"),
     Routine("{p}gemv", "layout:layout trans:op m:int n:int alpha:scalar a:in lda:int x:in "
-            "incx:int beta:scalar y:out incy:int", "Gemv", "GemvArgs"),
+            "incx:int beta:scalar y:out incy:int", "Gemv", "GemvArgs",
+            "y := alpha*op(A)*x + beta*y, column-major A (m×n).",
+            "Host operands must hold the elements their dimensions, `lda` and increments "
+            "address."),
     Routine("{p}gemm", "layout:layout transa:op transb:op m:int n:int k:int alpha:scalar a:in "
-            "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Gemm", "GemmArgs"),
+            "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Gemm", "GemmArgs",
+            "C := alpha*op(A)*op(B) + beta*C, column-major.", MATRICES),
     Routine("{p}symm", "layout:layout side:side uplo:uplo m:int n:int alpha:scalar a:in "
-            "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Symm", "SymmArgs"),
+            "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Symm", "SymmArgs",
+            "C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric "
+            "with its `uplo` triangle stored (the other is never read).", MATRICES),
     Routine("{p}syrk", "layout:layout uplo:uplo trans:op n:int k:int alpha:scalar a:in "
-            "lda:int beta:scalar c:out ldc:int", "Syrk", "SyrkArgs", fields={"b": "None"}),
+            "lda:int beta:scalar c:out ldc:int", "Syrk", "SyrkArgs",
+            "C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only "
+            "C's `uplo` triangle read and written.", MATRICES, fields={"b": "None"}),
     Routine("{p}syr2k", "layout:layout uplo:uplo trans:op n:int k:int alpha:scalar a:in "
             "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Syrk", "SyrkArgs",
+            "C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only "
+            "C's `uplo` triangle read and written.", MATRICES,
             fields={"b": "Some(({b}, {ldb}))"}, omit=("b", "ldb")),
     Routine("{p}trmm", "layout:layout side:side uplo:uplo transa:op diag:diag m:int n:int "
-            "alpha:scalar a:in lda:int b:out ldb:int", "Trmm", "TriArgs"),
+            "alpha:scalar a:in lda:int b:out ldb:int", "Trmm", "Trmm",
+            "B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its "
+            "`uplo` triangle stored and a `diag` diagonal (UNIT: ones, not read), in place in B "
+            "as the reference BLAS (and cuBLAS's legacy API) does.", MATRICES),
     Routine("{p}trsm", "layout:layout side:side uplo:uplo transa:op diag:diag m:int n:int "
-            "alpha:scalar a:in lda:int b:out ldb:int", "Trsm", "TriArgs"),
+            "alpha:scalar a:in lda:int b:out ldb:int", "Trsm", "Trsm",
+            "Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which "
+            "overwrites B; A triangular with its `uplo` triangle stored and a `diag` diagonal "
+            "(UNIT: ones, not read).", MATRICES),
 ]
 
 # Precision letter, Rust type, ctypes scalar.
@@ -109,13 +153,18 @@ def c_type(kind, t, fortran, int_t):
     return f"*mut {t}"
 
 
-def value(name, kind, fortran):
-    """The description field's value for argument `name` as the symbol received it."""
+def value(name, kind, fortran, api=False):
+    """The description field's value for argument `name` as the symbol received it (a glblas
+    API function's when `api`)."""
     if kind == "layout":
         return "Layout::from_cblas(layout)"
     if kind == "op":
+        if api:
+            return f"Op::from_glblas({name}.0)"
         return f"Op::from_fortran({name})" if fortran else f"Op::from_cblas({name})"
     if kind in FLAGS:
+        if api:
+            return f"Flag::from_glblas(&{FLAGS[kind]}, {name}.0)"
         how = "from_fortran" if fortran else "from_cblas"
         return f"Flag::{how}(&{FLAGS[kind]}, {name})"
     if kind == "int":
@@ -127,20 +176,27 @@ def value(name, kind, fortran):
     return name
 
 
-def construction(r, fortran):
-    """The `Args` expression a symbol of routine `r` hands to `dispatch`."""
-    values = {name: value(name, kind, fortran) for name, kind in r.args}
+def description(r, fortran, api=False):
+    """The fields of routine `r`'s description as a symbol (or a glblas API function, `api`)
+    received its arguments."""
+    values = {name: value(name, kind, fortran, api) for name, kind in r.args}
     fields = []
-    if fortran and any(kind == "layout" for _, kind in r.args):
+    if (fortran or api) and any(kind == "layout" for _, kind in r.args):
         fields.append("layout: Layout::Fortran")
     for name, kind in r.args:
-        if name in r.omit or (fortran and kind == "layout"):
+        if name in r.omit or ((fortran or api) and kind == "layout"):
             continue
         v = values[name]
         fields.append(name if v == name else f"{name}: {v}")
     for name, v in r.fields.items():
         fields.append(f"{name}: {v.format(**values)}")
-    return wrapped(f"Args::{r.variant}({r.struct} {{ ", fields, " }).into()", 14)
+    return fields
+
+
+def construction(r, fortran):
+    """The `Args` expression a symbol of routine `r` hands to `dispatch`."""
+    return wrapped(f"Args::{r.variant}({r.struct} {{ ", description(r, fortran),
+                   " }).into()", 14)
 
 
 def wrapped(head, items, tail, indent):
@@ -198,10 +254,10 @@ def cblas_rs():
 
 use std::ffi::c_int;
 
-use super::call::{Args, Layout, Op};
+use super::call::{Args, Layout, Op, Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
-use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, TriArgs, DIAG, SIDE, UPLO};
+use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::CblasIndex;
 ''')
     for r in ROUTINES:
@@ -225,10 +281,10 @@ def fortran_rs():
 
 use std::ffi::{c_char, c_int};
 
-use super::call::{Args, Layout, Op};
+use super::call::{Args, Layout, Op, Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
-use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, TriArgs, DIAG, SIDE, UPLO};
+use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::Family;
 ''')
     for r in ROUTINES:
@@ -268,6 +324,76 @@ pub mod scipy64 {
 }
 ''')
     return "".join(out)
+
+
+
+API_TYPES = {"op": "OperationArg", "side": "SideArg", "uplo": "FillArg", "diag": "DiagArg",
+             "int": "c_int"}
+DOUBLE_NOTE = "(NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline)"
+
+
+def api_rs():
+    """The glblas API's routines: the BLAS arguments without the layout, scalars by value, enums
+    as glblas's, and a result (dot, asum, nrm2, i?amax) through a last pointer."""
+    out = [HEADER]
+    out.append('''\
+//! The glblas API's routines, one function per routine and precision. Level 1 runs its routine
+//! of `crate::routines` (which writes a result to host or device memory); the others check
+//! their arguments as the reference BLAS does and run on GL ([`super::run`]).
+
+#![allow(clippy::too_many_arguments)]
+
+use std::ffi::c_int;
+
+use super::run;
+use crate::blas::call::{Layout, Op, Trmm, Trsm};
+use crate::blas::level2::GemvArgs;
+use crate::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
+use crate::ffi::{guard, DiagArg, FillArg, OperationArg, SideArg};
+use crate::routines;
+use crate::status::glblasStatus_t;
+''')
+    for r in ROUTINES:
+        for p, t, _ in PRECISIONS:
+            name = r.named(p)
+            params = [(n, API_TYPES.get(kind) or (t if kind == "scalar" else
+                       f"*const {t}" if kind == "in" else f"*mut {t}"))
+                      for n, kind in r.args if kind != "layout"]
+            result = {"value": (f"*mut {t}", "float" if p == "s" else "double"),
+                      "index": ("*mut c_int", "int")}.get(r.returns)
+            if result:
+                params.append(("result", result[0]))
+            precision = "single precision" if p == "s" else f"double precision {DOUBLE_NOTE}"
+            doc = r.doc.format(name=name, Name=variant_name(name))
+            doc = doc[:-1] + f"; {precision}."
+            safety = r.safety.format(result=result[1] if result else "")
+            out.append("\n" + "".join(f"///{' ' if line else ''}{line}\n"
+                                        for line in lines(doc) + ["", "# Safety"] +
+                                        lines(safety)))
+            out.append("#[no_mangle]\n")
+            out.append(f"pub unsafe extern \"C\" fn glblas{variant_name(name)}(")
+            out.append(", ".join(f"{n}: {ty}" for n, ty in params) + ") -> glblasStatus_t {\n")
+            if r.api:
+                args = [f"{n}.into()" if kind == "int" else n for n, kind in r.args]
+                args += ["result"] if result else []
+                out.append(f"    guard(|| routines::{r.api}({', '.join(args)}))\n}}\n")
+            else:
+                names = ", ".join(f'"{n}"' for n, kind in r.args if kind != "layout")
+                fields = ", ".join(description(r, False, api=True))
+                out.append(f"    run(&[{names}], {r.struct} {{ {fields} }})\n}}\n")
+    return "".join(out)
+
+
+def lines(text, width=96):
+    """`text` in lines of at most `width` characters."""
+    out, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return out + [line]
 
 
 def routines_rs():
@@ -358,6 +484,7 @@ def outputs():
         "src/blas/cblas.rs": rustfmt(cblas_rs()),
         "src/blas/fortran.rs": rustfmt(fortran_rs()),
         "src/blas/routine.rs": rustfmt(routines_rs()),
+        "src/api/routines.rs": rustfmt(api_rs()),
         "python/glblas/_signatures.py": signatures_py(),
         "README.md": readme(current_readme),
     }

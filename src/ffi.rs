@@ -109,48 +109,6 @@ pub enum glblasMemcpyKind {
 #[allow(non_camel_case_types)]
 pub type glblasMemcpyKind_t = glblasMemcpyKind;
 
-impl OperationArg {
-    /// Whether op(X) is the transpose; N is 0, T is 1, and C (conjugate transpose) is T for
-    /// real data.
-    pub fn transposed(self) -> Result<bool> {
-        match self.0 {
-            0 => Ok(false),
-            1 | 2 => Ok(true),
-            v => Err(Error::invalid(format!("{v} is not a glblasOperation_t"))),
-        }
-    }
-}
-
-/// The one of two values an enum argument may hold: `first` (0) or the other (1).
-fn either(v: c_int, what: &str) -> Result<bool> {
-    match v {
-        0 => Ok(false),
-        1 => Ok(true),
-        v => Err(Error::invalid(format!("{v} is not a {what}"))),
-    }
-}
-
-impl SideArg {
-    /// Whether A is on the right of B.
-    pub fn right(self) -> Result<bool> {
-        either(self.0, "glblasSideMode_t")
-    }
-}
-
-impl FillArg {
-    /// Whether the upper triangle is the stored one.
-    pub fn upper(self) -> Result<bool> {
-        either(self.0, "glblasFillMode_t")
-    }
-}
-
-impl DiagArg {
-    /// Whether the diagonal is all ones (and not read).
-    pub fn unit(self) -> Result<bool> {
-        either(self.0, "glblasDiagType_t")
-    }
-}
-
 impl MemcpyKindArg {
     pub fn kind(self) -> Result<CopyKind> {
         match self.0 {
@@ -173,35 +131,6 @@ impl StatusArg {
 pub fn non_null<T>(p: *const T, name: &str) -> Result<()> {
     if p.is_null() {
         Err(Error::invalid(format!("{name} is NULL")))
-    } else {
-        Ok(())
-    }
-}
-
-/// A BLAS leading dimension: at least max(1, rows).
-pub fn leading_dimension(ld: c_int, rows: c_int, name: &str) -> Result<()> {
-    if ld < rows.max(1) {
-        Err(Error::invalid(format!(
-            "{name} = {ld} is less than max(1, {rows})"
-        )))
-    } else {
-        Ok(())
-    }
-}
-
-/// A dimension: not negative.
-pub fn dimension(v: c_int, name: &str) -> Result<()> {
-    if v < 0 {
-        Err(Error::invalid(format!("{name} = {v} is negative")))
-    } else {
-        Ok(())
-    }
-}
-
-/// An increment that must not be zero (sgemv).
-pub fn nonzero_increment(inc: c_int, name: &str) -> Result<()> {
-    if inc == 0 {
-        Err(Error::invalid(format!("{name} is zero")))
     } else {
         Ok(())
     }

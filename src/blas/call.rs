@@ -58,6 +58,16 @@ impl Op {
         }
     }
 
+    /// A `glblasOperation_t` (C means T for real data).
+    pub fn from_glblas(v: c_int) -> Op {
+        match v {
+            0 => Op::N,
+            1 => Op::T,
+            2 => Op::C,
+            v => Op::Bad(v),
+        }
+    }
+
     /// # Safety
     /// `c` must point to a readable character (Fortran passes every argument by reference).
     pub unsafe fn from_fortran(c: *const c_char) -> Op {

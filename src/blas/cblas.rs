@@ -5,10 +5,10 @@
 
 use std::ffi::c_int;
 
-use super::call::{Args, Layout, Op};
+use super::call::{Args, Layout, Op, Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
-use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, TriArgs, DIAG, SIDE, UPLO};
+use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::CblasIndex;
 
 /// `?axpy`.
@@ -211,7 +211,7 @@ macro_rules! trmm {
         export!($family, $routine,
             fn $name(layout: c_int, side: c_int, uplo: c_int, transa: c_int, diag: c_int, m: $int,
                 n: $int, alpha: $t, a: *const $t, lda: $int, b: *mut $t, ldb: $int)
-            = Args::Trmm(TriArgs { layout: Layout::from_cblas(layout),
+            = Args::Trmm(Trmm { layout: Layout::from_cblas(layout),
                   side: Flag::from_cblas(&SIDE, side), uplo: Flag::from_cblas(&UPLO, uplo),
                   transa: Op::from_cblas(transa), diag: Flag::from_cblas(&DIAG, diag), m: m.into(),
                   n: n.into(), alpha, a, lda: lda.into(), b, ldb: ldb.into() }).into());
@@ -228,7 +228,7 @@ macro_rules! trsm {
         export!($family, $routine,
             fn $name(layout: c_int, side: c_int, uplo: c_int, transa: c_int, diag: c_int, m: $int,
                 n: $int, alpha: $t, a: *const $t, lda: $int, b: *mut $t, ldb: $int)
-            = Args::Trsm(TriArgs { layout: Layout::from_cblas(layout),
+            = Args::Trsm(Trsm { layout: Layout::from_cblas(layout),
                   side: Flag::from_cblas(&SIDE, side), uplo: Flag::from_cblas(&UPLO, uplo),
                   transa: Op::from_cblas(transa), diag: Flag::from_cblas(&DIAG, diag), m: m.into(),
                   n: n.into(), alpha, a, lda: lda.into(), b, ldb: ldb.into() }).into());

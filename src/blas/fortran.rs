@@ -7,10 +7,10 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::call::{Args, Layout, Op};
+use super::call::{Args, Layout, Op, Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
-use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, TriArgs, DIAG, SIDE, UPLO};
+use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::Family;
 
 /// `?axpy`.
@@ -171,7 +171,7 @@ macro_rules! trmm {
                 diag: *const c_char, m: *const $int, n: *const $int, alpha: *const $t,
                 a: *const $t, lda: *const $int, b: *mut $t, ldb: *const $int, side_len: usize,
                 uplo_len: usize, transa_len: usize, diag_len: usize)
-            = Args::Trmm(TriArgs { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
+            = Args::Trmm(Trmm { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
                   uplo: Flag::from_fortran(&UPLO, uplo), transa: Op::from_fortran(transa),
                   diag: Flag::from_fortran(&DIAG, diag), m: (*m).into(), n: (*n).into(),
                   alpha: *alpha, a, lda: (*lda).into(), b, ldb: (*ldb).into() }).into());
@@ -186,7 +186,7 @@ macro_rules! trsm {
                 diag: *const c_char, m: *const $int, n: *const $int, alpha: *const $t,
                 a: *const $t, lda: *const $int, b: *mut $t, ldb: *const $int, side_len: usize,
                 uplo_len: usize, transa_len: usize, diag_len: usize)
-            = Args::Trsm(TriArgs { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
+            = Args::Trsm(Trsm { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
                   uplo: Flag::from_fortran(&UPLO, uplo), transa: Op::from_fortran(transa),
                   diag: Flag::from_fortran(&DIAG, diag), m: (*m).into(), n: (*n).into(),
                   alpha: *alpha, a, lda: (*lda).into(), b, ldb: (*ldb).into() }).into());

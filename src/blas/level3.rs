@@ -14,27 +14,32 @@ use crate::engine::element::Real;
 use crate::status::Result;
 use crate::{quick, routines};
 
-/// The two values a side, uplo or diag argument may take: the Fortran letters (upper case) and
-/// the CBLAS values of the same two, and what the reference CBLAS prints for anything else.
+/// The two values a side, uplo or diag argument may take: the Fortran letters (upper case), the
+/// CBLAS values and the glblas API's values of the same two, and what the reference CBLAS
+/// prints for anything else.
 pub struct Choices {
     letters: [u8; 2],
     values: [c_int; 2],
+    glblas: [c_int; 2],
     message: &'static CStr,
 }
 
 pub const SIDE: Choices = Choices {
     letters: *b"LR",
     values: [141, 142],
+    glblas: [0, 1],
     message: c"Illegal Side setting, %d\n",
 };
 pub const UPLO: Choices = Choices {
     letters: *b"UL",
     values: [121, 122],
+    glblas: [1, 0],
     message: c"Illegal Uplo setting, %d\n",
 };
 pub const DIAG: Choices = Choices {
     letters: *b"NU",
     values: [131, 132],
+    glblas: [0, 1],
     message: c"Illegal Diag setting, %d\n",
 };
 const ILLEGAL_TRANS: &CStr = c"Illegal Trans setting, %d\n";
@@ -52,7 +57,16 @@ pub enum Flag {
 
 impl Flag {
     pub fn from_cblas(choices: &Choices, v: c_int) -> Flag {
-        match choices.values.iter().position(|&c| c == v) {
+        Flag::from_values(choices, &choices.values, v)
+    }
+
+    /// A `glblasSideMode_t`, `glblasFillMode_t` or `glblasDiagType_t`.
+    pub fn from_glblas(choices: &Choices, v: c_int) -> Flag {
+        Flag::from_values(choices, &choices.glblas, v)
+    }
+
+    fn from_values(choices: &Choices, values: &[c_int; 2], v: c_int) -> Flag {
+        match values.iter().position(|&c| c == v) {
             Some(i) => Flag::Is(choices.letters[i]),
             None => Flag::Bad(v),
         }

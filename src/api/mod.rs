@@ -1,0 +1,222 @@
+//! The glblas C API. Each export checks its arguments and runs one routine (`routines`), inside
+//! the panic guard; outputs are untouched when a call is refused (a device failure part-way
+//! through a call of several launches may leave earlier launches' results stored). The
+//! routines' exports (`routines.rs`) are written by `scripts/generate.py` from its table.
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+use crate::blas::call::Describe;
+use crate::engine::element::Real;
+use crate::engine::{self, with_engine};
+use crate::ffi::{guard, non_null, MemcpyKindArg, StatusArg};
+use crate::status::{glblasStatus_t, Error};
+
+mod routines;
+pub use routines::*;
+
+/// Creates the GL context now (otherwise the first call does). Idempotent; retries after a
+/// failure.
+#[no_mangle]
+pub extern "C" fn glblasInit() -> glblasStatus_t {
+    guard(engine::init)
+}
+
+/// Compiles every shader the routines use on host operands, in each precision the device has,
+/// by running each routine on small operands of every shape that selects a variant (seconds
+/// to minutes on a CPU rasterizer, once). Drivers with a disk cache (Mesa's) keep the result,
+/// so that later processes' first calls do not compile. Writes the number of programs compiled
+/// to `programs` when it is not NULL.
+///
+/// # Safety
+/// `programs` is NULL or points to a writable int.
+#[no_mangle]
+pub unsafe extern "C" fn glblasWarm(programs: *mut c_int) -> glblasStatus_t {
+    guard(|| {
+        let count = crate::warm::warm()?;
+        if !programs.is_null() {
+            // SAFETY: the caller's writable int.
+            unsafe { *programs = count as c_int };
+        }
+        Ok(())
+    })
+}
+
+/// Frees every device buffer, GL object and the context. A later call initialises again.
+#[no_mangle]
+pub extern "C" fn glblasShutdown() -> glblasStatus_t {
+    guard(engine::shutdown)
+}
+
+/// Static text describing `status`; never NULL, also for values that are no status.
+#[no_mangle]
+pub extern "C" fn glblasGetStatusString(status: StatusArg) -> *const c_char {
+    match status.status() {
+        Some(s) => s.description().as_ptr(),
+        None => c"unknown glblasStatus_t value".as_ptr(),
+    }
+}
+
+/// The GL renderer string, or NULL when no GL context can be created.
+#[no_mangle]
+pub extern "C" fn glblasGetDeviceName() -> *const c_char {
+    // The name lives as long as the process (see `engine::device_name`).
+    std::panic::catch_unwind(engine::device_name)
+        .ok()
+        .flatten()
+        .map_or(std::ptr::null(), CStr::as_ptr)
+}
+
+/// What the GL device is, as `glblasGetDeviceInfo` fills it in. The strings live as long as the
+/// process.
+#[repr(C)]
+pub struct glblasDeviceInfo {
+    /// The GL renderer string (as `glblasGetDeviceName`).
+    pub renderer: *const c_char,
+    /// The GL version string.
+    pub version: *const c_char,
+    /// The pipeline kernels take (for calls that fit one buffer-texture window): "compute" or
+    /// "fragment".
+    pub pipeline: *const c_char,
+    /// 1 for an OpenGL ES context, 0 for desktop GL.
+    pub gles: c_int,
+    /// 1 where shaders have double precision (desktop GL 4.0, or `GL_ARB_gpu_shader_fp64`).
+    pub fp64: c_int,
+    /// Live `glblasMalloc` allocations.
+    pub allocations: usize,
+}
+
+/// The name C programs use.
+#[allow(non_camel_case_types)]
+pub type glblasDeviceInfo_t = glblasDeviceInfo;
+
+/// Describes the GL device (creating the context if there is none) and its live allocations.
+///
+/// # Safety
+/// `info` must be NULL or point to writable storage for one `glblasDeviceInfo_t`.
+#[no_mangle]
+pub unsafe extern "C" fn glblasGetDeviceInfo(info: *mut glblasDeviceInfo_t) -> glblasStatus_t {
+    guard(|| {
+        non_null(info, "info")?;
+        let r = engine::report()?;
+        // SAFETY: checked non-NULL; the caller provides storage for one struct.
+        unsafe {
+            *info = glblasDeviceInfo {
+                renderer: r.renderer.as_ptr(),
+                version: r.version.as_ptr(),
+                pipeline: r.pipeline.as_ptr(),
+                gles: r.gles.into(),
+                fp64: r.fp64.into(),
+                allocations: r.allocations,
+            }
+        };
+        Ok(())
+    })
+}
+
+/// Allocates `bytes` of device memory. `bytes == 0` gives NULL.
+///
+/// # Safety
+/// `devPtr` must be NULL or point to writable storage for one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn glblasMalloc(devPtr: *mut *mut c_void, bytes: usize) -> glblasStatus_t {
+    guard(|| {
+        non_null(devPtr, "devPtr")?;
+        let p = with_engine(|e| {
+            if bytes == 0 {
+                return Ok(std::ptr::null_mut());
+            }
+            e.memory.alloc(&e.ctx.gl, &e.ext, bytes)
+        })?;
+        // SAFETY: checked non-NULL; the caller provides storage for one pointer.
+        unsafe { *devPtr = p };
+        Ok(())
+    })
+}
+
+/// Frees a device allocation. NULL is a no-op; anything else that is not the start of a live
+/// allocation is INVALID_VALUE.
+#[no_mangle]
+pub extern "C" fn glblasFree(devPtr: *mut c_void) -> glblasStatus_t {
+    guard(|| {
+        if devPtr.is_null() {
+            return Ok(());
+        }
+        with_engine(|e| e.memory.free(&e.ctx.gl, &e.ext, devPtr as usize))
+    })
+}
+
+/// Copies `bytes` between host and device memory, or within device memory.
+///
+/// # Safety
+/// Host pointers must be valid for `bytes` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn glblasMemcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    bytes: usize,
+    kind: MemcpyKindArg,
+) -> glblasStatus_t {
+    guard(|| {
+        let kind = kind.kind()?;
+        if bytes > 0 {
+            non_null(dst, "dst")?;
+            non_null(src, "src")?;
+        }
+        if bytes > isize::MAX as usize {
+            return Err(Error::invalid("byte count too large"));
+        }
+        with_engine(|e| e.memcpy(dst, src, bytes, kind))
+    })
+}
+
+/// Waits until all device work issued so far has completed.
+#[no_mangle]
+pub extern "C" fn glblasSync() -> glblasStatus_t {
+    guard(|| with_engine(|e| e.sync()))
+}
+
+/// A Level 2 or 3 routine: the reference BLAS's checks (INVALID_VALUE naming the first failing
+/// argument of `params`, the routine's parameters in order), then the routine on GL.
+///
+/// # Safety
+/// As for the routine: host operands must hold the elements their sizes address.
+unsafe fn run<T: Real>(params: &[&str], call: impl Describe<T>) -> glblasStatus_t {
+    guard(|| {
+        if let Err(fault) = call.check() {
+            let name = usize::try_from(fault.info - 1)
+                .ok()
+                .and_then(|i| params.get(i))
+                .unwrap_or(&"an argument");
+            return Err(Error::invalid(format!(
+                "{name} (argument {}) is invalid",
+                fault.info
+            )));
+        }
+        // SAFETY: checked as the reference checks; the operands are the caller's.
+        unsafe { call.run_gl() }.map(drop)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::status::Status;
+
+    #[test]
+    fn every_status_has_its_own_text() {
+        let texts: Vec<&CStr> = Status::ALL
+            .iter()
+            .map(|s| unsafe { CStr::from_ptr(glblasGetStatusString(StatusArg(*s as c_int))) })
+            .collect();
+        for (s, t) in Status::ALL.iter().zip(&texts) {
+            assert!(
+                t.to_str().unwrap().contains(&format!("{s:?}")),
+                "{s:?}: {t:?}"
+            );
+        }
+        assert!(!glblasGetStatusString(StatusArg(99)).is_null());
+        assert!(!glblasGetStatusString(StatusArg(-1)).is_null());
+    }
+}
