@@ -5,6 +5,7 @@ scripts/generator is the model):
 - src/blas/cblas.rs: the CBLAS symbols and their ILP64 names (numpy's wheels);
 - src/blas/fortran.rs: the Fortran 77 symbols, under the plain names and the wheels' spellings;
 - src/blas/routine.rs: the `Routine` list (trace, profile, error reports);
+- src/blas/args.rs: `Args`, a call of any routine, and `each_routine!`, which dispatches on it;
 - src/api/routines.rs: the glblas API's routines (and so include/glblas.h's prototypes);
 - python/glblas/_signatures.py: the ctypes argument types of every glblas API routine;
 - README.md: the list of routines the BLAS symbols intercept (between its routine-list marks).
@@ -37,14 +38,17 @@ class Routine:
     `args` its arguments in the reference order as `name:kind`; `variant` the `blas::call::Args`
     variant and `struct` the description it holds, whose fields are the arguments (`fields`
     overrides or adds some, `{arg}` standing for an argument's value; `omit` leaves arguments
-    out); `returns` None, "value" (dot, asum, nrm2) or "index" (i?amax). The glblas API function
+    out; `generics` its type's parameters, `about` a line on a variant several routines share);
+    `returns` None, "value" (dot, asum, nrm2) or "index" (i?amax). The glblas API function
     has `doc` (`{name}` the routine's name in the precision) and `safety` as its documentation;
     it runs `api`, a function of `crate::routines` that takes the arguments and the result
     pointer, or where there is none, checks and runs the description (`api::run`)."""
 
     def __init__(self, name, args, variant, struct, doc, safety, returns=None, fields=None,
-                 omit=(), api=None):
+                 omit=(), api=None, generics="<T>", about=None):
         self.name = name
+        self.generics = generics
+        self.about = about
         self.doc = doc
         self.safety = safety
         self.api = api
@@ -74,13 +78,13 @@ ROUTINES = [
             "A host vector must hold the elements BLAS addresses for `n` and the increment.",
             api="scal"),
     Routine("{p}copy", "n:int x:in incx:int y:out incy:int", "Copy", "Move", "y := x.",
-            VECTORS, api="copy"),
+            VECTORS, api="copy", generics="<T, false>"),
     Routine("{p}swap", "n:int x:out_read incx:int y:out incy:int", "Swap", "Move", "x <-> y.",
-            VECTORS, api="swap"),
+            VECTORS, api="swap", generics="<T, true>"),
     Routine("{p}asum", "n:int x:in incx:int", "Reduce", "Reduce",
             "*result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). "
             "`result` may be a device pointer.", VECTOR_RESULT, returns="value",
-            fields={"what": "Reduction::Asum"}, api="asum"),
+            fields={"what": "Reduction::Asum"}, api="asum", about="asum, nrm2 and i?amax."),
     Routine("{p}nrm2", "n:int x:in incx:int", "Reduce", "Reduce",
             "*result := the Euclidean norm of x, computed without overflow or underflow (scaled "
             "as the reference {name} scales); 0 when `n <= 0`; a negative `incx` gives the norm "
@@ -108,7 +112,8 @@ ROUTINES = [
     Routine("{p}syrk", "layout:layout uplo:uplo trans:op n:int k:int alpha:scalar a:in "
             "lda:int beta:scalar c:out ldc:int", "Syrk", "SyrkArgs",
             "C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only "
-            "C's `uplo` triangle read and written.", MATRICES, fields={"b": "None"}),
+            "C's `uplo` triangle read and written.", MATRICES, fields={"b": "None"},
+            about="syrk, or syr2k when `b` is given."),
     Routine("{p}syr2k", "layout:layout uplo:uplo trans:op n:int k:int alpha:scalar a:in "
             "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Syrk", "SyrkArgs",
             "C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only "
@@ -396,6 +401,41 @@ def lines(text, width=96):
     return out + [line]
 
 
+def args_rs():
+    """The call of any routine in one type, and the macro that runs code on its description."""
+    variants = {}
+    for r in ROUTINES:
+        variants.setdefault(r.variant, r)
+    enum = "".join((f"    /// {r.about}\n" if r.about else "") +
+                   f"    {v}({r.struct}{r.generics}),\n" for v, r in variants.items())
+    arms = "".join(f"            Args::{v}($r) => {{\n                let $wrap = Self::{v};\n"
+                   f"                $body\n            }}\n" for v in variants)
+    return (HEADER + f'''\
+//! A BLAS-compatible call's routine and arguments as given, in precision `T`: one variant per
+//! description (`call::Describe`).
+
+use super::call::{{Trmm, Trsm}};
+use super::level1::{{Axpy, Dot, Move, Reduce, Scal}};
+use super::level2::GemvArgs;
+use super::level3::{{GemmArgs, SymmArgs, SyrkArgs}};
+use crate::engine::element::Real;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Args<T: Real> {{
+{enum}}}
+
+/// Runs `$body` with `$r` bound to the routine's description, and `$wrap` the variant that holds
+/// it (inside `impl Args`).
+macro_rules! each_routine {{
+    ($args:expr, $r:ident, $wrap:ident => $body:expr) => {{
+        match $args {{
+{arms}        }}
+    }};
+}}
+pub(crate) use each_routine;
+''')
+
+
 def routines_rs():
     names = [r.named(p) for r in ROUTINES for p, _, _ in PRECISIONS]
     variants = "".join(f"    {variant_name(n)},\n" for n in names)
@@ -484,6 +524,7 @@ def outputs():
         "src/blas/cblas.rs": rustfmt(cblas_rs()),
         "src/blas/fortran.rs": rustfmt(fortran_rs()),
         "src/blas/routine.rs": rustfmt(routines_rs()),
+        "src/blas/args.rs": rustfmt(args_rs()),
         "src/api/routines.rs": rustfmt(api_rs()),
         "python/glblas/_signatures.py": signatures_py(),
         "README.md": readme(current_readme),

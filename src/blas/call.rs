@@ -8,9 +8,9 @@
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
-use super::level1::{Axpy, Dot, Move, Reduce};
-use super::level2::GemvArgs;
-use super::level3::{GemmArgs, SymmArgs, SyrkArgs, TriArgs};
+use super::args::each_routine;
+pub use super::args::Args;
+use super::level3::TriArgs;
 use super::region::Region;
 use crate::engine::element::Real;
 use crate::engine::memory::is_device_address;
@@ -248,82 +248,6 @@ pub trait Describe<T: Real>: Copy + fmt::Display {
 pub type Trmm<T> = TriArgs<T, false>;
 /// trsm: B := the solution X of op(A)*X = alpha*B or X*op(A) = alpha*B.
 pub type Trsm<T> = TriArgs<T, true>;
-
-/// A call's routine and arguments as given, in precision `T`.
-#[derive(Clone, Copy, Debug)]
-pub enum Args<T: Real> {
-    Axpy(Axpy<T>),
-    Dot(Dot<T>),
-    Scal(super::level1::Scal<T>),
-    Copy(Move<T, false>),
-    Swap(Move<T, true>),
-    /// asum, nrm2 and i?amax.
-    Reduce(Reduce<T>),
-    Gemv(GemvArgs<T>),
-    Gemm(GemmArgs<T>),
-    Symm(SymmArgs<T>),
-    /// syrk, or syr2k when `b` is given.
-    Syrk(SyrkArgs<T>),
-    Trmm(Trmm<T>),
-    Trsm(Trsm<T>),
-}
-
-/// Runs `$body` with `$r` bound to the routine's arguments (a [`Describe`]), and with
-/// `$wrap` the variant that holds them.
-macro_rules! each_routine {
-    ($args:expr, $r:ident, $wrap:ident => $body:expr) => {
-        match $args {
-            Args::Axpy($r) => {
-                let $wrap = Self::Axpy;
-                $body
-            }
-            Args::Dot($r) => {
-                let $wrap = Self::Dot;
-                $body
-            }
-            Args::Scal($r) => {
-                let $wrap = Self::Scal;
-                $body
-            }
-            Args::Copy($r) => {
-                let $wrap = Self::Copy;
-                $body
-            }
-            Args::Swap($r) => {
-                let $wrap = Self::Swap;
-                $body
-            }
-            Args::Reduce($r) => {
-                let $wrap = Self::Reduce;
-                $body
-            }
-            Args::Gemv($r) => {
-                let $wrap = Self::Gemv;
-                $body
-            }
-            Args::Gemm($r) => {
-                let $wrap = Self::Gemm;
-                $body
-            }
-            Args::Symm($r) => {
-                let $wrap = Self::Symm;
-                $body
-            }
-            Args::Syrk($r) => {
-                let $wrap = Self::Syrk;
-                $body
-            }
-            Args::Trmm($r) => {
-                let $wrap = Self::Trmm;
-                $body
-            }
-            Args::Trsm($r) => {
-                let $wrap = Self::Trsm;
-                $body
-            }
-        }
-    };
-}
 
 /// A call in either precision: what the exports hand to `dispatch` (`Args::….into()`).
 #[derive(Clone, Copy, Debug)]
@@ -565,6 +489,9 @@ impl<T: Real> fmt::Display for Args<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blas::level1::{Reduce, Reduction};
+    use crate::blas::level2::GemvArgs;
+    use crate::blas::level3::GemmArgs;
 
     fn gemm(layout: Layout, ta: Op, tb: Op, dims: [i64; 6]) -> i32 {
         let [m, n, k, lda, ldb, ldc] = dims;
@@ -744,7 +671,7 @@ mod tests {
         };
         assert_eq!(Args::Gemm(g).flops(), u64::MAX);
         let neg = Args::<f64>::Reduce(Reduce {
-            what: super::super::level1::Reduction::Asum,
+            what: Reduction::Asum,
             n: -5,
             x: std::ptr::null(),
             incx: 1,

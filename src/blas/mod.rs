@@ -9,8 +9,8 @@
 //!   execution.
 //! - `level1.rs`, `level2.rs`, `level3.rs`: the routines' descriptions.
 //! - `route.rs`: GL or CPU (`GLBLAS_BACKEND`, thresholds).
-//! - `cblas.rs`, `fortran.rs`, `routine.rs`: the symbols and the routines' names, written by
-//!   `scripts/generate.py` from its routine table.
+//! - `cblas.rs`, `fortran.rs`, `routine.rs`, `args.rs`: the symbols, the routines' names and
+//!   the call of any routine, written by `scripts/generate.py` from its routine table.
 //! - `cpu.rs`: finding the CPU BLAS's definition of a symbol.
 //! - `xerbla.rs`: error exits.
 //! - `trace.rs`: `GLBLAS_TRACE` and `GLBLAS_PROFILE`.
@@ -38,6 +38,7 @@ use routine::Routine;
 use trace::Outcome;
 use undo::Snapshot;
 
+pub mod args;
 pub mod call;
 pub mod cpu;
 mod fpflags;
