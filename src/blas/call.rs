@@ -151,12 +151,6 @@ pub enum Use {
 }
 
 impl Use {
-    /// Read, then computed.
-    pub const UPDATED: Use = Use::Written {
-        reads: true,
-        computes: true,
-    };
-
     pub fn read_if(read: bool) -> Use {
         if read {
             Use::Read
@@ -172,9 +166,20 @@ impl Use {
             computes: true,
         }
     }
+
+    /// Written after being read: what a failed GL attempt must put back.
+    pub fn read_first(self) -> bool {
+        matches!(self, Use::Written { reads: true, .. })
+    }
+
+    /// Written with computed values, which may raise floating-point flags.
+    pub fn computed(self) -> bool {
+        matches!(self, Use::Written { computes: true, .. })
+    }
 }
 
 /// One operand of a call: its elements (its whole extent, also when unread) and their use.
+#[derive(Clone)]
 pub struct Operand {
     pub(super) region: Region,
     pub(super) usage: Use,
@@ -184,6 +189,14 @@ impl Operand {
     pub(super) fn new(region: Region, usage: Use) -> Operand {
         Operand { region, usage }
     }
+}
+
+/// Whether one of `operands` is a glblas device pointer (which only GL can read).
+pub(super) fn on_device(operands: &[Operand]) -> bool {
+    operands.iter().any(|o| {
+        let p = o.region.base as usize;
+        p != 0 && is_device_address(p)
+    })
 }
 
 /// A routine, described once: what a BLAS-compatible call of it checks, skips, counts, reads
@@ -357,14 +370,6 @@ impl<T: Real> Args<T> {
         each_routine!(self, r, _w => r.scalars())
     }
 
-    /// Whether an operand is a glblas device pointer (which only GL can read).
-    pub fn touches_device_memory(&self) -> bool {
-        self.operands().iter().any(|o| {
-            let p = o.region.base as usize;
-            p != 0 && is_device_address(p)
-        })
-    }
-
     pub fn as_addressed(&self) -> Args<T> {
         each_routine!(self, r, wrap => wrap(r.addressed()))
     }
@@ -384,7 +389,7 @@ impl<T: Real> Args<T> {
 /// increment is negative, as BLAS counts a negative increment), and the increment; the call is
 /// then the reference's with that increment, quick returns included (asum, iamax and scal do
 /// nothing with a negative one). Any other vector is as given.
-pub(super) fn addressed<T: Real>(n: i64, inc: i64) -> (isize, i64) {
+fn addressed<T: Real>(n: i64, inc: i64) -> (isize, i64) {
     if n <= 1 || inc.checked_mul(T::SIZE).is_some() {
         return (0, inc);
     }
@@ -395,6 +400,21 @@ pub(super) fn addressed<T: Real>(n: i64, inc: i64) -> (isize, i64) {
         0
     };
     (start as isize, step)
+}
+
+/// Vector `(x, incx)` of n elements, its start and increment as [`addressed`] reads them; `at`
+/// offsets the pointer ([`from_const`] or [`from_mut`]).
+pub(super) fn wrapped<T: Real, P: Copy>(n: i64, x: &mut P, incx: &mut i64, at: fn(P, isize) -> P) {
+    let (start, step) = addressed::<T>(n, *incx);
+    (*x, *incx) = (at(*x, start), step);
+}
+
+pub(super) fn from_const<T>(p: *const T, o: isize) -> *const T {
+    p.wrapping_offset(o)
+}
+
+pub(super) fn from_mut<T>(p: *mut T, o: isize) -> *mut T {
+    p.wrapping_offset(o)
 }
 
 /// Runs `$body` with `$a` bound to the call's `Args`, whichever its precision.
@@ -447,9 +467,14 @@ impl Call {
         each_precision!(self, a => a.row_major_exchanges())
     }
 
-    /// See [`Args::touches_device_memory`].
+    /// Every operand, with its use (see [`Describe::operands`]).
+    pub(super) fn operands(&self) -> Vec<Operand> {
+        each_precision!(self, a => a.operands())
+    }
+
+    /// Whether an operand is a glblas device pointer (which only GL can read).
     pub fn touches_device_memory(&self) -> bool {
-        each_precision!(self, a => a.touches_device_memory())
+        on_device(&self.operands())
     }
 
     /// Computes the (checked) call on GL; the value is the result of dot, asum and nrm2, in

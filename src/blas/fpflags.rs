@@ -10,7 +10,7 @@
 //! nothing was copied) they count as having held NaN and infinity, so such a call raises
 //! nothing rather than a flag its data might not have caused.
 
-use super::call::{each_precision, Args, Call, Use};
+use super::call::{each_precision, Args, Call, Operand, Use};
 use super::region::Region;
 use super::undo::Snapshot;
 use crate::engine::element::Real;
@@ -53,21 +53,20 @@ fn flags(outputs: Seen, inputs: Seen) -> (bool, bool) {
     )
 }
 
-/// Raises the flags of `call`, just answered on GL with host operands: `value` is its result
-/// (dot, asum, nrm2), `before` holds the outputs it read before writing them, if they were
-/// copied.
+/// Raises the flags of `call`, just answered on GL with host `operands` (its own): `value` is
+/// its result (dot, asum, nrm2), `before` holds the outputs it read before writing them, if they
+/// were copied.
 ///
 /// # Safety
 /// The call's operands must be valid host memory for it (it passed the reference checks).
-pub unsafe fn raise(call: &Call, value: f64, before: Option<&Snapshot>) {
-    each_precision!(call, a => a.raise_flags(value, before))
+pub unsafe fn raise(call: &Call, operands: &[Operand], value: f64, before: Option<&Snapshot>) {
+    each_precision!(call, a => a.raise_flags(operands, value, before))
 }
 
 impl<T: Real> Args<T> {
     /// # Safety
     /// As for [`raise`].
-    unsafe fn raise_flags(&self, value: f64, before: Option<&Snapshot>) {
-        let operands = self.operands();
+    unsafe fn raise_flags(&self, operands: &[Operand], value: f64, before: Option<&Snapshot>) {
         let regions = |pick: fn(Use) -> bool| -> Vec<&Region> {
             operands
                 .iter()
@@ -79,18 +78,14 @@ impl<T: Real> Args<T> {
         let outputs = if self.computes_value() {
             Seen::of([value])
         } else {
-            Seen::within(&regions(|u| {
-                matches!(u, Use::Written { computes: true, .. })
-            }))
+            Seen::within(&regions(Use::computed))
         };
         if outputs == Seen::default() {
             return;
         }
         let before = match before {
             Some(saved) => Seen::of(saved.values()),
-            None if regions(|u| matches!(u, Use::Written { reads: true, .. })).is_empty() => {
-                Seen::default()
-            }
+            None if regions(Use::read_first).is_empty() => Seen::default(),
             None => Seen {
                 nan: true,
                 inf: true,

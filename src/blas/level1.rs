@@ -3,31 +3,11 @@
 
 use std::fmt;
 
-use super::call::{addressed, Describe, Operand, Use};
+use super::call::{from_const, from_mut, wrapped, Describe, Operand, Use};
 use super::region::Region;
 use crate::engine::element::Real;
 use crate::status::Result;
 use crate::{quick, routines};
-
-/// Vector `(x, incx)` of n elements, its start moved to where a wrapping byte stride puts it
-/// (see [`addressed`]).
-fn wrapped<T: Real, P: Copy>(n: i64, x: &mut P, incx: &mut i64, at: fn(P, isize) -> P) {
-    let (start, step) = addressed::<T>(n, *incx);
-    (*x, *incx) = (at(*x, start), step);
-}
-
-fn from_const<T>(p: *const T, o: isize) -> *const T {
-    p.wrapping_offset(o)
-}
-
-fn from_mut<T>(p: *mut T, o: isize) -> *mut T {
-    p.wrapping_offset(o)
-}
-
-/// Reductions return their value in double (exactly the float of the `s` routines).
-fn value<T: Real>(v: T) -> f64 {
-    v.to_f64()
-}
 
 /// y := alpha*x + y.
 #[derive(Clone, Copy, Debug)]
@@ -57,7 +37,7 @@ impl<T: Real> Describe<T> for Axpy<T> {
                 Region::vector(self.x.cast_mut(), self.n, self.incx),
                 Use::Read,
             ),
-            Operand::new(Region::vector(self.y, self.n, self.incy), Use::UPDATED),
+            Operand::new(Region::vector(self.y, self.n, self.incy), Use::output(true)),
         ]
     }
 
@@ -132,7 +112,7 @@ impl<T: Real> Describe<T> for Dot<T> {
 
     unsafe fn run_gl(&self) -> Result<f64> {
         let (r, mut v) = (self, T::ZERO);
-        routines::dot(r.n, r.x, r.incx, r.y, r.incy, &mut v).map(|()| value(v))
+        routines::dot(r.n, r.x, r.incx, r.y, r.incy, &mut v).map(|()| v.to_f64())
     }
 }
 
@@ -165,7 +145,7 @@ impl<T: Real> Describe<T> for Scal<T> {
     fn operands(&self) -> Vec<Operand> {
         vec![Operand::new(
             Region::vector(self.x, self.n, self.incx),
-            Use::UPDATED,
+            Use::output(true),
         )]
     }
 
@@ -314,7 +294,7 @@ impl<T: Real> Describe<T> for Reduce<T> {
             Reduction::Nrm2 => routines::nrm2(n, x, incx, &mut v)?,
             Reduction::Iamax => return routines::iamax(n, x, incx).map(|i| i as f64),
         }
-        Ok(value(v))
+        Ok(v.to_f64())
     }
 }
 

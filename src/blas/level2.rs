@@ -5,7 +5,9 @@
 use std::fmt;
 
 use super::call::ILLEGAL_TRANSA;
-use super::call::{addressed, cblas_enums, fault, Describe, Fault, Layout, Op, Operand, Use};
+use super::call::{
+    cblas_enums, fault, from_const, from_mut, wrapped, Describe, Fault, Layout, Op, Operand, Use,
+};
 use super::region::Region;
 use crate::engine::element::Real;
 use crate::status::Result;
@@ -137,10 +139,8 @@ impl<T: Real> Describe<T> for GemvArgs<T> {
     fn addressed(&self) -> Self {
         let mut g = *self;
         let (x_len, y_len) = (g.x_len(), g.y_len());
-        let (start, step) = addressed::<T>(x_len, g.incx);
-        (g.x, g.incx) = (g.x.wrapping_offset(start), step);
-        let (start, step) = addressed::<T>(y_len, g.incy);
-        (g.y, g.incy) = (g.y.wrapping_offset(start), step);
+        wrapped::<T, _>(x_len, &mut g.x, &mut g.incx, from_const);
+        wrapped::<T, _>(y_len, &mut g.y, &mut g.incy, from_mut);
         g
     }
 

@@ -32,7 +32,7 @@ use once_cell::sync::OnceCell;
 
 use crate::engine::fault;
 use crate::status::{Cause, Error, Status};
-use call::{Call, Layout};
+use call::Call;
 use route::Route;
 use routine::Routine;
 use trace::Outcome;
@@ -255,11 +255,7 @@ fn answer<R: Answer + Copy>(
     progress: &Progress<R>,
 ) -> (R, Outcome) {
     if let Err(fault) = call.check() {
-        let exchanged = match call.layout() {
-            Layout::Row => call.row_major_exchanges(),
-            _ => &[],
-        };
-        xerbla::report(sym, &fault, call.layout() == Layout::Row, exchanged);
+        xerbla::report(sym, &fault, call);
         return (R::default(), Outcome::Error(fault.info));
     }
     let call = &call.as_addressed();
@@ -267,7 +263,9 @@ fn answer<R: Answer + Copy>(
         return (R::from_value(value), Outcome::Quick);
     }
     let cpu = sym.cpu();
-    let on_device = call.touches_device_memory();
+    // Described once, for the device check, the undo snapshot and the flags.
+    let operands = call.operands();
+    let on_device = call::on_device(&operands);
     fault::panic_point("routing");
     let route = route::decide(call, on_device, cpu.is_some());
     let failure = match (route, cpu) {
@@ -279,7 +277,7 @@ fn answer<R: Answer + Copy>(
             // SAFETY: host operands, valid for the checked call (the CPU BLAS would read them
             // too; without one, GL may refuse a NULL operand, which must not be read here).
             fault::panic_point("the undo snapshot");
-            let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(call) });
+            let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(&operands) });
             progress.touched.set(true);
             // SAFETY: the call passed the reference checks; operands are the caller's.
             let run = || catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() }));
@@ -295,7 +293,7 @@ fn answer<R: Answer + Copy>(
                     fault::panic_point("after the GL run");
                     if !on_device {
                         // SAFETY: the same call's host operands, which GL has just used.
-                        unsafe { fpflags::raise(call, v, saved.as_ref()) };
+                        unsafe { fpflags::raise(call, &operands, v, saved.as_ref()) };
                     }
                     return (R::from_value(v), Outcome::Gl(reason));
                 }

@@ -6,6 +6,7 @@ use crate::engine::element::{Precision, Real};
 /// Elements `base[r + c*ld]` for r < rows, c < cols, of `size` bytes each: a matrix, or a
 /// vector (rows = 1, ld = its increment's magnitude; a negative increment addresses the same
 /// elements); or only a square matrix's upper or lower triangle.
+#[derive(Clone)]
 pub(super) struct Region {
     pub(super) base: *mut u8,
     /// Bytes per element.

@@ -4,35 +4,33 @@
 //! fall back to, the outputs the call reads before writing them (as each routine describes
 //! them, `call::Use`: y of saxpy, x of sscal, both vectors of sswap, y or C when beta is not
 //! zero, only C's triangle for syrk and syr2k, B of trmm and trsm) are copied; on failure they
-//! are put back. (The copy also tells `fpflags` what
-//! those outputs held before.)
+//! are put back. (The copy also tells `fpflags` what those outputs held before.)
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
-use super::call::{each_precision, Call, Operand, Use};
+use super::call::Operand;
 use super::region::Region;
 
 /// The saved bytes of a call's read-then-written outputs.
 pub struct Snapshot(Vec<(Region, Vec<u8>)>);
 
 impl Snapshot {
-    /// Copies the outputs `call` reads before writing.
+    /// Copies the outputs a call reads before writing, among its `operands`.
     ///
     /// # Safety
-    /// The call's operands must be valid host memory for it (the call passed the reference
-    /// checks and none of its operands is a device pointer).
-    pub unsafe fn take(call: &Call) -> Snapshot {
-        let operands = each_precision!(call, a => a.operands());
+    /// The operands must be valid host memory for the call (it passed the reference checks and
+    /// none of its operands is a device pointer).
+    pub unsafe fn take(operands: &[Operand]) -> Snapshot {
         Snapshot(
             operands
-                .into_iter()
-                .filter(|o| matches!(o.usage, Use::Written { reads: true, .. }))
+                .iter()
+                .filter(|o| o.usage.read_first())
                 .map(|Operand { region: r, .. }| {
                     let mut values = Vec::with_capacity(r.rows * r.cols * r.size);
                     for p in r.elements() {
                         // SAFETY: an element of the caller's operand.
                         values.extend_from_slice(unsafe { std::slice::from_raw_parts(p, r.size) });
                     }
-                    (r, values)
+                    (r.clone(), values)
                 })
                 .collect(),
         )

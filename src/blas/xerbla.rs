@@ -8,7 +8,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::atomic::{AtomicI32, Ordering};
 
-use super::call::Fault;
+use super::call::{Call, Fault, Layout};
 use super::cpu::{is_glblas, object_base, object_name};
 use super::routine::Routine;
 use super::{Family, Symbol};
@@ -24,17 +24,15 @@ pub static RowMajorStrg: AtomicI32 = AtomicI32::new(0);
 type FortranHandler<I> = unsafe extern "C" fn(*const c_char, *const I, usize);
 type CblasHandler = unsafe extern "C" fn(c_int, *const c_char, *const c_char, ...);
 
-/// Reports `fault` of a call to `sym` the way the reference library does; a row-major call
-/// reports positions of the column-major call it became, whose `exchanged` pairs the reference
-/// `cblas_xerbla` swaps back.
-pub fn report(sym: &Symbol, fault: &Fault, row_major: bool, exchanged: &[(i32, i32)]) {
+/// Reports `fault` of `call` to `sym` the way the reference library does.
+pub fn report(sym: &Symbol, fault: &Fault, call: &Call) {
     match sym.family {
         Family::Fortran {
             prefix,
             suffix,
             int64,
         } => fortran(sym.routine, fault.info, [prefix, suffix], int64),
-        Family::Cblas | Family::Ilp64 => cblas(sym, fault, row_major, exchanged),
+        Family::Cblas | Family::Ilp64 => cblas(sym, fault, call.layout() == Layout::Row, call),
     }
 }
 
@@ -60,7 +58,9 @@ fn fortran(routine: Routine, info: i32, [prefix, suffix]: [&str; 2], int64: bool
     }
 }
 
-fn cblas(sym: &Symbol, fault: &Fault, row_major: bool, exchanged: &[(i32, i32)]) {
+/// A row-major call reports positions of the column-major call it became, whose exchanged
+/// arguments the reference `cblas_xerbla` swaps back when it prints them.
+fn cblas(sym: &Symbol, fault: &Fault, row_major: bool, call: &Call) {
     let rout = match sym.family {
         Family::Cblas => format!("cblas_{}", sym.routine.name()),
         _ => sym.name().to_owned(),
@@ -81,6 +81,11 @@ fn cblas(sym: &Symbol, fault: &Fault, row_major: bool, exchanged: &[(i32, i32)])
             RowMajorStrg.store(0, Ordering::SeqCst);
         }
         None => {
+            let exchanged = if row_major {
+                call.row_major_exchanges()
+            } else {
+                &[]
+            };
             let info = exchanged
                 .iter()
                 .find_map(|&(a, b)| match fault.info {
