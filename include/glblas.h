@@ -104,6 +104,34 @@ struct glblasDeviceInfo {
  */
 typedef struct glblasDeviceInfo glblasDeviceInfo_t;
 
+/*
+ A complex number as BLAS stores it: the real part, then the imaginary part (C's `float
+ _Complex`, Fortran's COMPLEX).
+ */
+struct Complex_f32 {
+  float re;
+  float im;
+};
+
+/*
+ A single-precision complex number: `{re, im}`, laid out as C's `float _Complex`.
+ */
+typedef struct Complex_f32 glblasComplex;
+
+/*
+ A complex number as BLAS stores it: the real part, then the imaginary part (C's `float
+ _Complex`, Fortran's COMPLEX).
+ */
+struct Complex_f64 {
+  double re;
+  double im;
+};
+
+/*
+ A double-precision complex number: `{re, im}`, laid out as C's `double _Complex`.
+ */
+typedef struct Complex_f64 glblasDoubleComplex;
+
 typedef enum glblasOperation glblasOperation_t;
 
 typedef enum glblasMemcpyKind glblasMemcpyKind_t;
@@ -260,6 +288,28 @@ glblasStatus_t glblasScopy(int n, const float *x, int incx, float *y, int incy);
 glblasStatus_t glblasDcopy(int n, const double *x, int incx, double *y, int incy);
 
 /*
+ y := x; single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the
+ compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasCcopy(int n, const glblasComplex *x, int incx, glblasComplex *y, int incy);
+
+/*
+ y := x; double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64
+ shaders or the compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasZcopy(int n,
+                           const glblasDoubleComplex *x,
+                           int incx,
+                           glblasDoubleComplex *y,
+                           int incy);
+
+/*
  x <-> y; single precision.
 
  # Safety
@@ -275,6 +325,28 @@ glblasStatus_t glblasSswap(int n, float *x, int incx, float *y, int incy);
  Host vectors must hold the elements BLAS addresses for `n` and the increments.
  */
 glblasStatus_t glblasDswap(int n, double *x, int incx, double *y, int incy);
+
+/*
+ x <-> y; single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the
+ compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasCswap(int n, glblasComplex *x, int incx, glblasComplex *y, int incy);
+
+/*
+ x <-> y; double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64
+ shaders or the compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasZswap(int n,
+                           glblasDoubleComplex *x,
+                           int incx,
+                           glblasDoubleComplex *y,
+                           int incy);
 
 /*
  *result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
@@ -413,6 +485,48 @@ glblasStatus_t glblasDgemm(glblasOperation_t transa,
                            int ldb,
                            double beta,
                            double *c,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(B) + beta*C, column-major; single-precision complex, scalars by pointer
+ (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasCgemm(glblasOperation_t transa,
+                           glblasOperation_t transb,
+                           int m,
+                           int n,
+                           int k,
+                           const glblasComplex *alpha,
+                           const glblasComplex *a,
+                           int lda,
+                           const glblasComplex *b,
+                           int ldb,
+                           const glblasComplex *beta,
+                           glblasComplex *c,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(B) + beta*C, column-major; double-precision complex, scalars by pointer
+ (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZgemm(glblasOperation_t transa,
+                           glblasOperation_t transb,
+                           int m,
+                           int n,
+                           int k,
+                           const glblasDoubleComplex *alpha,
+                           const glblasDoubleComplex *a,
+                           int lda,
+                           const glblasDoubleComplex *b,
+                           int ldb,
+                           const glblasDoubleComplex *beta,
+                           glblasDoubleComplex *c,
                            int ldc);
 
 /*

@@ -38,10 +38,44 @@ def doubles_on_gl(lib_path):
     return _succeeds(_PROBE, lib_path)
 
 
+_COMPLEX_PROBE = """
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+z = ctypes.c_float * 2
+p = ctypes.c_void_p
+lib.glblasCgemm.argtypes = [ctypes.c_int] * 5 + [p, p, ctypes.c_int, p, ctypes.c_int, p, p,
+                                                 ctypes.c_int]
+one, a, c = z(1.0, 0.0), z(2.0, 0.0), z(0.0, 0.0)
+zero = z(0.0, 0.0)
+s = lib.glblasCgemm(0, 0, 1, 1, 1, one, a, 1, a, 1, zero, c, 1)
+print(s, c[0] if c[1] == 0.0 else "nan")
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def complex_on_gl(lib_path):
+    """Whether the device computes in complex: a 1×1×1 glblasCgemm succeeds (and is right),
+    where it is NOT_SUPPORTED without the compute pipeline."""
+    return _succeeds(_COMPLEX_PROBE, lib_path)
+
+
+def refusal(lib_path, routine):
+    """The trace's reason for the CPU BLAS answering BLAS routine `routine` (a name such as
+    "dtrsm") under GLBLAS_BACKEND=gl because the device cannot compute its type: "no-complex" for
+    a complex one without the compute pipeline, "no-double" for a double-precision one without
+    doubles; None where the device runs it."""
+    double = routine.startswith(("d", "z")) or routine in ("idamax", "izamax")
+    complex_ = routine.startswith(("c", "z")) or routine in ("icamax", "izamax")
+    if complex_ and not complex_on_gl(lib_path):
+        return "no-complex"
+    if double and not doubles_on_gl(lib_path):
+        return "no-double"
+    return None
+
+
 def routine_on_gl(lib_path, routine):
-    """Whether the device answers BLAS routine `routine` (a name such as "dtrsm") on GL: every
-    routine but the double-precision ones where it has no doubles."""
-    return not (routine.startswith("d") or routine == "idamax") or doubles_on_gl(lib_path)
+    """Whether the device answers BLAS routine `routine` on GL (see `refusal`)."""
+    return refusal(lib_path, routine) is None
 
 
 LEVEL3_BEYOND_GEMM = ("symm", "syrk", "syr2k", "trmm", "trsm")

@@ -58,9 +58,9 @@ def make_inputs(np):
 
 def _cases(np):
     F = np.asfortranarray
-    # name -> (kind, function of the input dict).  kind "f32" ("f64"): float32 (float64) result
-    # that may be computed by glblas (checked against an fp32 (fp64) bound); kind "exact":
-    # float64/complex result that glblas never sees (checked for bitwise equality with the run
+    # name -> (kind, function of the input dict).  kind "f32" ("f64", "c64", "c128"): a result
+    # of that type that may be computed by glblas (checked against a bound in its precision);
+    # kind "exact": a result that glblas never sees (checked for bitwise equality with the run
     # without LD_PRELOAD).  Every f32 and f64 function is a sum of products of its operands
     # (bilinear), so the caller evaluates it on more precise copies (float64, long double) for
     # the exact value and on |operands| for the bound's |A|@|B|.
@@ -96,11 +96,15 @@ def _cases(np):
         "d_dot": ("f64", lambda X: np.dot(X["dx"], X["dy"])),
         "d_dot_strided": ("f64", lambda X: np.dot(X["dx"][::3], X["dy"][1::3])),
         "d_syrk": ("f64", lambda X: X["da"] @ X["da"].T),
-        "c_mm": ("exact", lambda X: X["ca"] @ X["cb"]),
+        "c_mm": ("c64", lambda X: X["ca"] @ X["cb"]),
+        "c_mm_t": ("c64", lambda X: X["cb"].T @ X["ca"].T),
+        "c_mm_h": ("c64", lambda X: X["cb"].conj().T @ X["ca"].conj().T),
+        "c_mm_f": ("c64", lambda X: F(X["ca"]) @ X["cb"]),
         "c_mv": ("exact", lambda X: X["ca"] @ X["cv"]),
         "c_dot": ("exact", lambda X: np.dot(X["cx"], X["cy"])),
         "c_vdot": ("exact", lambda X: np.vdot(X["cx"], X["cy"])),
-        "z_mm": ("exact", lambda X: X["za"] @ X["zb"]),
+        "z_mm": ("c128", lambda X: X["za"] @ X["zb"]),
+        "z_mm_h": ("c128", lambda X: X["zb"].conj().T @ X["za"].conj().T),
         "z_mv": ("exact", lambda X: X["za"] @ X["zv"]),
         "z_dot": ("exact", lambda X: np.dot(X["zx"], X["zy"])),
         "z_vdot": ("exact", lambda X: np.vdot(X["zx"], X["zy"])),

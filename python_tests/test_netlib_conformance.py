@@ -1,10 +1,10 @@
 """The reference BLAS's own test programs (netlib's xblat1/2/3 for the Fortran names and the
-CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, as Debian's
-libblas-test ships them) run with glblas preloaded and
+CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, and the complex level-3
+ones for cgemm and zgemm, as Debian's libblas-test ships them) run with glblas preloaded and
 ``GLBLAS_BACKEND=gl``: every computational test and every error exit of the routines glblas
 defines must pass as it does without the preload, and the profile must show that GL answered
 the calls (the double-precision ones only where the device computes in double: elsewhere the CPU
-BLAS answers every one of them). Both runs use the reference BLAS itself (Debian's libblas3, not
+BLAS answers every one of them; complex ones need the compute pipeline). Both runs use the reference BLAS itself (Debian's libblas3, not
 the OpenBLAS that is the system default) for every routine glblas does not define."""
 
 import os
@@ -56,6 +56,11 @@ SUITES = [
                                       "cblas_dgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_dgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
     ("xdcblat3", "din3", ["dgemm", *LEVEL3_D], cblas_lines(["dgemm", *LEVEL3_D])),
+    # Complex: glblas defines gemm; the reference answers the other routines in both runs.
+    ("xblat3c", "cblat3.in", ["cgemm"], fortran_lines(["cgemm"])),
+    ("xccblat3", "cin3", ["cgemm"], cblas_lines(["cgemm"])),
+    ("xblat3z", "zblat3.in", ["zgemm"], fortran_lines(["zgemm"])),
+    ("xzcblat3", "zin3", ["zgemm"], cblas_lines(["zgemm"])),
 ]
 
 FAILURE = re.compile(r"FAIL|SUSPECT|NOT DETECTED|XERBLA WAS CALLED|\*\*\*\*\*")

@@ -49,7 +49,7 @@ def precision(routine, dtype, call):
     library without glblasD<routine> (a TypeError saying so), or, with the routine, by a device
     without fp64 shaders or the compute pipeline (NOT_SUPPORTED)."""
     if np.dtype(dtype) == np.float64 and not glblas.supports(routine, dtype):
-        with pytest.raises(TypeError, match=f"no double precision {routine} .glblasD{routine}."):
+        with pytest.raises(TypeError, match=f"no float64 {routine} .glblasD{routine}."):
             call()
         return None
     try:
@@ -169,6 +169,53 @@ def test_gemm(rng, dtype, layout_a, layout_c):
     bound = 2 * (k + 2) * U[np.dtype(dtype)] * (abs(alpha) * np.abs(opa) @ np.abs(opb)
                                                 + abs(beta) * np.abs(c64))
     close(got, ref, bound, f"gemm {layout_a} x {layout_b} -> {layout_c}")
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout_a", LAYOUTS_2D)
+@pytest.mark.parametrize("layout_c", ["new", "F", "C", "device_F", "device_T"])
+def test_complex_gemm(rng, dtype, layout_a, layout_c):
+    """cgemm and zgemm, complex alpha and beta. Each part of an element is a real sum of 2k
+    products of parts (|ar br| + |ai bi| <= |a||b|), so within 2*(2k+4)*u of the moduli's
+    |alpha||A||B| + |beta||C|. NOT_SUPPORTED without the compute pipeline (and, for
+    complex128, fp64)."""
+    m, n, k = 13, 7, 11
+    trans_a, trans_b = layout_a in ("F", "device_C"), layout_c in ("C", "device_T")
+    cvalues = (lambda shape: values(rng, shape, np.float64) + 1j * values(rng, shape, np.float64))
+    a, b, c0 = (cvalues(s).astype(dtype) for s in ((k, m) if trans_a else (m, k),
+                                                   (n, k) if trans_b else (k, n), (m, n)))
+    alpha, beta = (1.5 - 0.5j, 0.0) if layout_c == "new" else (-0.75 + 0.25j, 2.0j)
+    layout_b = LAYOUTS_2D[(LAYOUTS_2D.index(layout_a) + 3) % len(LAYOUTS_2D)]
+    A, B = place(a, layout_a), place(b, layout_b)
+    C = None if layout_c == "new" else place(c0, layout_c)
+    info = glblas.device_info()
+    able = info["pipeline"] == "compute" and (dtype == np.complex64 or info["fp64"])
+    call = lambda: glblas.gemm(A, B, C, alpha=alpha, beta=beta,  # noqa: E731
+                               trans_a=trans_a, trans_b=trans_b)
+    if not able:
+        with pytest.raises(GlblasError) as e:
+            call()
+        assert e.value.status == glblas.GLBLAS_STATUS_NOT_SUPPORTED
+        return
+    got = call()
+    if C is not None:
+        assert got is C
+    wide = (x.astype(np.clongdouble) for x in (a, b, c0))
+    a_, b_, c_ = wide
+    opa, opb = (a_.T if trans_a else a_), (b_.T if trans_b else b_)
+    ref = alpha * opa @ opb + beta * c_
+    scale = abs(alpha) * np.abs(opa) @ np.abs(opb) + abs(beta) * np.abs(c_)
+    bound = (2 * (2 * k + 4) * U[np.dtype(np.float32 if dtype == np.complex64 else np.float64)]
+             * scale.astype(np.float64))
+    g = host(got)
+    close(g.real, ref.real.astype(np.float64), bound, f"gemm {layout_a} x {layout_b} -> {layout_c}")
+    close(g.imag, ref.imag.astype(np.float64), bound, f"gemm {layout_a} x {layout_b} -> {layout_c}")
+
+
+def test_complex_scalars_need_complex_arrays():
+    f32 = np.ones((2, 2), np.float32)
+    with pytest.raises(TypeError, match="gemm: alpha = 1j is complex, but the arrays are real"):
+        glblas.gemm(f32, f32, alpha=1j)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)

@@ -24,7 +24,7 @@ import pytest
 
 import glblas
 import numpy_fp_errors
-from gl_device import driver_env, routine_on_gl
+from gl_device import driver_env, refusal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "numpy_fp_errors.py")
@@ -63,7 +63,8 @@ def routine(symbol):
 def assert_routed_to_gl(line):
     words = line.split()
     sym, route = words[1], line.split(" route=")[1].split(" us=")[0]
-    want = "gl reason=backend" if routine_on_gl(LIB, routine(sym)) else "cpu reason=no-double"
+    no = refusal(LIB, routine(sym))
+    want = f"cpu reason={no}" if no else "gl reason=backend"
     assert route == want, line
 
 

@@ -54,7 +54,7 @@ import pytest
 import numpy_workload as wl
 import glblas
 from helpers import EPS
-from gl_device import doubles_on_gl, routine_on_gl
+from gl_device import refusal
 from reference import C_SAFETY, assert_close
 from workload_child import child_env, load_results
 
@@ -66,7 +66,8 @@ DEBIAN_PYTHON = "/usr/bin/python3"
 DEBIAN_NUMPY_DIR = "/usr/lib/python3/dist-packages/numpy"
 
 ROUTINES = ("saxpy", "sdot", "sscal", "scopy", "sswap", "sasum", "sgemv", "sgemm", "ssyrk",
-            "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dgemv", "dgemm", "dsyrk")
+            "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dgemv", "dgemm", "dsyrk",
+            "cgemm", "zgemm")
 EPS64 = 2.0 ** -53
 INTERPRETERS = ("pip", "debian")
 
@@ -83,8 +84,10 @@ EXPORTED = frozenset([f"cblas_{r}" for r in ROUTINES] + [f"{r}_" for r in ROUTIN
 # ---- expected BLAS calls per workload case ---------------------------------------------------
 
 def gemm(layout, ta, tb, m, n, k, lda, ldb, ldc, routine="sgemm"):
+    # The trace writes a complex scalar as re+imi.
+    one, zero = ("1+0i", "0+0i") if routine[0] in "cz" else (1.0, 0.0)
     return (routine, dict(layout=layout, transa=ta, transb=tb, m=m, n=n, k=k, lda=lda, ldb=ldb, ldc=ldc,
-                          alpha=1.0, beta=0.0))
+                          alpha=one, beta=zero))
 
 
 def gemv(layout, trans, m, n, lda, incx, incy, routine="sgemv"):
@@ -137,13 +140,20 @@ EXPECTED = {
     "d_dot": [dot(1001, 1, 1, "ddot")],
     "d_dot_strided": [dot(334, 3, 3, "ddot")],
     "d_syrk": [syrk("dsyrk")],
+    "c_mm": [gemm("row", "N", "N", 67, 53, 45, 45, 53, 53, "cgemm")],
+    "c_mm_t": [gemm("row", "T", "T", 53, 67, 45, 53, 45, 67, "cgemm")],
+    # numpy conjugates into a new array, then calls cgemm on its transposed view.
+    "c_mm_h": [gemm("row", "T", "T", 53, 67, 45, 53, 45, 67, "cgemm")],
+    "c_mm_f": [gemm("row", "T", "N", 67, 53, 45, 67, 53, 53, "cgemm")],
+    "z_mm": [gemm("row", "N", "N", 67, 53, 45, 45, 53, 53, "zgemm")],
+    "z_mm_h": [gemm("row", "T", "T", 53, 67, 45, 53, 45, 67, "zgemm")],
 }
 
 
 def expected_calls(interp, case):
     kind = CASES[case][0]
     if kind == "exact":
-        return []  # float64 / complex: never glblas
+        return []  # never glblas
     e = EXPECTED[case]
     return e[interp] if isinstance(e, dict) else e
 
@@ -151,11 +161,12 @@ def expected_calls(interp, case):
 CASES = wl.cases(np)
 F32_CASES = [c for c, (kind, _) in CASES.items() if kind == "f32"]
 F64_CASES = [c for c, (kind, _) in CASES.items() if kind == "f64"]
+COMPLEX_CASES = [c for c, (kind, _) in CASES.items() if kind in ("c64", "c128")]
 EXACT_CASES = [c for c, (kind, _) in CASES.items() if kind == "exact"]
 
 
 def test_expected_table_covers_workload():
-    assert set(EXPECTED) == set(F32_CASES + F64_CASES)
+    assert set(EXPECTED) == set(F32_CASES + F64_CASES + COMPLEX_CASES)
 
 
 # ---- running the workload --------------------------------------------------------------------
@@ -254,31 +265,43 @@ def runs(tmp_path_factory):
 
 # ---- checks ----------------------------------------------------------------------------------
 
+# Per case kind: the result's type, the type its exact value is computed in, and the unit
+# roundoff of its precision.
+PRECISIONS = {"f32": (np.float32, np.float64, EPS), "f64": (np.float64, np.longdouble, EPS64),
+              "c64": (np.complex64, np.clongdouble, EPS), "c128": (np.complex128, np.clongdouble, EPS64)}
+
+
 @functools.lru_cache(maxsize=None)
 def exact_and_bound(case):
-    """Exact value (float64 for a float32 case, long double for a float64 one), error bound and
-    term count of a case (from its inputs)."""
+    """Exact value (float64 for a float32 case, long double for the others), and the error bound
+    of each part: gamma_k|A||B| for a real case; for a complex one, each part is a real sum of 2k
+    products (|ar br| + |ai bi| <= |a||b|), so gamma_2k of the product of the moduli."""
     X = wl.make_inputs(np)
+    kind = CASES[case][0]
     fn = CASES[case][1]
-    dtype, wide, eps = ((np.float32, np.float64, EPS) if CASES[case][0] == "f32"
-                        else (np.float64, np.longdouble, EPS64))
+    dtype, wide, eps = PRECISIONS[kind]
     Xw = {k: v.astype(wide) for k, v in X.items() if v.dtype == dtype}
     exact = np.asarray(fn(Xw), dtype=wide)
-    mag = np.asarray(fn({k: np.abs(v) for k, v in Xw.items()}), dtype=wide)
-    k = np.asarray(fn({k: np.ones_like(v) for k, v in Xw.items()}), dtype=wide)
-    return exact, C_SAFETY * (k + 2) * eps * mag
+    mag = np.abs(np.asarray(fn({k: np.abs(v) for k, v in Xw.items()})))
+    k = np.abs(np.asarray(fn({k: np.ones_like(v) for k, v in Xw.items()})))
+    terms = 2 * k if kind in ("c64", "c128") else k
+    return exact, C_SAFETY * (terms + 2) * eps * mag
 
 
 def check_results(run, ref):
-    """float32 (float64) cases within the fp32 (fp64) bound of the exact value; the rest bitwise
-    equal to ref."""
-    for case in F32_CASES + F64_CASES:
+    """float32, float64 and complex cases within the bound of their precision of the exact
+    value; the rest bitwise equal to ref."""
+    for case in F32_CASES + F64_CASES + COMPLEX_CASES:
         got = run.result(case)
-        want_dtype = np.float32 if case in F32_CASES else np.float64
+        want_dtype = PRECISIONS[CASES[case][0]][0]
         assert got.dtype == want_dtype, f"{run.what} {case}: dtype {got.dtype}"
         exact, bound = exact_and_bound(case)
         assert got.shape == exact.shape, f"{run.what} {case}: shape {got.shape} != {exact.shape}"
-        assert_close(got, exact, bound, f"{run.what} {case}")
+        if np.iscomplexobj(exact):
+            assert_close(got.real, exact.real, bound, f"{run.what} {case} (real part)")
+            assert_close(got.imag, exact.imag, bound, f"{run.what} {case} (imaginary part)")
+        else:
+            assert_close(got, exact, bound, f"{run.what} {case}")
     for case in EXACT_CASES:
         got, want = run.result(case), ref.result(case)
         assert got.dtype == want.dtype and got.shape == want.shape, (
@@ -307,8 +330,8 @@ def check_trace(run, route, reason):
             f"{run.what}: unexpected symbol flavour for {interp} numpy: {t['line']}")
         r = routine_of[t["symbol"]]
         want = (route, reason)
-        if route == "gl" and not routine_on_gl(lib, r):
-            want = ("cpu", "no-double")
+        if route == "gl" and refusal(lib, r):
+            want = ("cpu", refusal(lib, r))
         assert (t["fields"]["route"], t["fields"]["reason"]) == want, (
             f"{run.what}: expected route={want[0]} reason={want[1]}: {t['line']}")
     for case in CASES:
@@ -329,7 +352,7 @@ def check_trace(run, route, reason):
         assert t["symbol"] == symbol(interp, "sdot"), f"{run.what}: unexpected call at import: {t['line']}"
     # the routines numpy uses must all have been intercepted
     seen = {t["symbol"] for t in run.all_trace}
-    for r in ("sgemm", "sgemv", "sdot", "ssyrk", "dgemm", "dgemv", "ddot", "dsyrk"):
+    for r in ("sgemm", "sgemv", "sdot", "ssyrk", "dgemm", "dgemv", "ddot", "dsyrk", "cgemm", "zgemm"):
         assert symbol(interp, r) in seen, f"{run.what}: no trace line for {symbol(interp, r)}"
 
 

@@ -47,7 +47,7 @@ import scipy  # pip's, which scripts/setup.sh installs
 
 import glblas
 import scipy_workload as wl
-from gl_device import routine_on_gl
+from gl_device import refusal
 from helpers import EPS
 from quick import QUICK, is_quick
 from reference import C_SAFETY
@@ -215,7 +215,8 @@ def check_trace(run, route):
             routine = routine.removesuffix("64")
             want = ("cpu", "backend")
             if route == "gl":
-                want = ("gl", "backend") if routine_on_gl(lib, routine) else ("cpu", "no-double")
+                no = refusal(lib, routine)
+                want = ("cpu", no) if no else ("gl", "backend")
             assert (fields["route"], fields["reason"]) == want, f"{run.what} {case}: {line}"
 
 

@@ -45,8 +45,9 @@ class Routine:
     pointer, or where there is none, checks and runs the description (`api::run`)."""
 
     def __init__(self, name, args, variant, struct, doc, safety, returns=None, fields=None,
-                 omit=(), api=None, generics="<T>", about=None):
+                 omit=(), api=None, generics="<T>", about=None, types="sd"):
         self.name = name
+        self.types = types
         self.generics = generics
         self.about = about
         self.doc = doc
@@ -61,6 +62,10 @@ class Routine:
 
     def named(self, p):
         return self.name.format(p=p)
+
+    def precisions(self):
+        """The precisions the routine is in."""
+        return [p for p in PRECISIONS if p.letter in self.types]
 
 
 VECTORS = "Host vectors must hold the elements BLAS addresses for `n` and the increments."
@@ -78,9 +83,9 @@ ROUTINES = [
             "A host vector must hold the elements BLAS addresses for `n` and the increment.",
             api="scal"),
     Routine("{p}copy", "n:int x:in incx:int y:out incy:int", "Copy", "Move", "y := x.",
-            VECTORS, api="copy", generics="<T, false>"),
+            VECTORS, api="copy", generics="<T, false>", types="sdcz"),
     Routine("{p}swap", "n:int x:out_read incx:int y:out incy:int", "Swap", "Move", "x <-> y.",
-            VECTORS, api="swap", generics="<T, true>"),
+            VECTORS, api="swap", generics="<T, true>", types="sdcz"),
     Routine("{p}asum", "n:int x:in incx:int", "Reduce", "Reduce",
             "*result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). "
             "`result` may be a device pointer.", VECTOR_RESULT, returns="value",
@@ -104,7 +109,7 @@ ROUTINES = [
             "address."),
     Routine("{p}gemm", "layout:layout transa:op transb:op m:int n:int k:int alpha:scalar a:in "
             "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Gemm", "GemmArgs",
-            "C := alpha*op(A)*op(B) + beta*C, column-major.", MATRICES),
+            "C := alpha*op(A)*op(B) + beta*C, column-major.", MATRICES, types="sdcz"),
     Routine("{p}symm", "layout:layout side:side uplo:uplo m:int n:int alpha:scalar a:in "
             "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Symm", "SymmArgs",
             "C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric "
@@ -131,8 +136,38 @@ ROUTINES = [
             "(UNIT: ones, not read).", MATRICES),
 ]
 
-# Precision letter, Rust type, ctypes scalar.
-PRECISIONS = [("s", "f32", "c_float"), ("d", "f64", "c_double")]
+
+
+class Precision:
+    """One of BLAS's four: its letter, its Rust type (the symbols') and the glblas API's, the
+    ctypes type of a scalar in the glblas API (a complex one is passed by pointer), and the
+    `Args` enum its calls are (real and complex routines are described apart)."""
+
+    def __init__(self, letter, rust, api, ctype, args, words):
+        self.letter = letter
+        self.rust = rust
+        self.api = api
+        self.ctype = ctype
+        self.args = args
+        self.words = words
+
+    @property
+    def complex(self):
+        return self.letter in "cz"
+
+
+PRECISIONS = [
+    Precision("s", "f32", "f32", "c_float", "Args", "single precision"),
+    Precision("d", "f64", "f64", "c_double", "Args",
+              "double precision (NOT_SUPPORTED on a device without fp64 shaders or the compute "
+              "pipeline)"),
+    Precision("c", "Complex<f32>", "glblasComplex", "p", "ComplexArgs",
+              "single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without "
+              "the compute pipeline)"),
+    Precision("z", "Complex<f64>", "glblasDoubleComplex", "p", "ComplexArgs",
+              "double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without "
+              "fp64 shaders or the compute pipeline)"),
+]
 
 FLAGS = {"side": "SIDE", "uplo": "UPLO", "diag": "DIAG"}
 # The glblas API's enum arguments, as `crate::ffi` receives them.
@@ -155,7 +190,11 @@ def c_type(kind, t, fortran, int_t, api=False):
     if kind == "int":
         return f"*const {int_t}" if fortran else int_t
     if kind == "scalar":
-        return f"*const {t}" if fortran else t
+        if fortran:
+            return f"*const {t}"
+        if api:
+            return f"*const {t}" if t.startswith("glblas") else t
+        return f"<{t} as CblasScalar>::Arg"
     if kind == "in":
         return f"*const {t}"
     return f"*mut {t}"
@@ -178,7 +217,11 @@ def value(name, kind, fortran, api=False):
     if kind == "int":
         return f"(*{name}).into()" if fortran else f"{name}.into()"
     if kind == "scalar":
-        return f"*{name}" if fortran else name
+        if fortran:
+            return f"*{name}"
+        if api:
+            return f'scalar({name}, "{name}")?' if api == "complex" else name
+        return f"<$t as CblasScalar>::read({name})"
     if kind == "out_read":
         return f"{name}.cast_const()"
     return name
@@ -203,7 +246,7 @@ def description(r, fortran, api=False):
 
 def construction(r, fortran):
     """The `Args` expression a symbol of routine `r` hands to `dispatch`."""
-    return wrapped(f"Args::{r.variant}({r.struct} {{ ", description(r, fortran),
+    return wrapped(f"$args::{r.variant}({r.struct} {{ ", description(r, fortran),
                    " }).into()", 14)
 
 
@@ -239,10 +282,11 @@ def macro(r, fortran):
     CBLAS's from a family and a name, Fortran's from a spelling of its names."""
     params, ret = signature(r, "$t", fortran, "$int")
     if fortran:
-        head = "[$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident"
+        head = ("[$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident "
+                "$name:ident")
         family = "[$prefix, $suffix] FAMILY"
     else:
-        head = "$family:ident, $int:ty, $t:ty, $routine:ident $name:ident"
+        head = "$family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident"
         family = "$family"
     return (f"/// `{r.name.format(p='?')}`.\n"
             f"macro_rules! {r.named('')} {{\n"
@@ -262,19 +306,21 @@ def cblas_rs():
 
 use std::ffi::c_int;
 
-use super::call::{Args, Layout, Op, Trmm, Trsm};
+use super::call::{Args, CblasScalar, ComplexArgs, Layout, Op, Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
 use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::CblasIndex;
+use crate::engine::element::Complex;
 ''')
     for r in ROUTINES:
         out.append("\n" + macro(r, False))
         for family, int_t, spell in (("Cblas", "c_int", "cblas_{}"),
                                      ("Ilp64", "i64", "scipy_cblas_{}64_")):
-            for p, t, _ in PRECISIONS:
-                out.append(f"{r.named('')}!({family}, {int_t}, {t}, "
-                           f"{variant_name(r.named(p))} {spell.format(r.named(p))});\n")
+            for p in r.precisions():
+                out.append(f"{r.named('')}!({family}, {int_t}, {p.rust}, {p.args} "
+                           f"{variant_name(r.named(p.letter))} "
+                           f"{spell.format(r.named(p.letter))});\n")
     return "".join(out)
 
 
@@ -289,11 +335,12 @@ def fortran_rs():
 
 use std::ffi::{c_char, c_int};
 
-use super::call::{Args, Layout, Op, Trmm, Trsm};
+use super::call::{Args, ComplexArgs, Layout, Op, Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
 use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::Family;
+use crate::engine::element::Complex;
 ''')
     for r in ROUTINES:
         out.append("\n" + macro(r, True))
@@ -309,9 +356,9 @@ macro_rules! fortran_interface {
         };
 ''')
     for r in ROUTINES:
-        for p, t, _ in PRECISIONS:
-            out.append(f"        {r.named('')}!([$prefix, $suffix] $int, {t}, "
-                       f"{variant_name(r.named(p))} {r.named(p)}_);\n")
+        for p in r.precisions():
+            out.append(f"        {r.named('')}!([$prefix, $suffix] $int, {p.rust}, {p.args} "
+                       f"{variant_name(r.named(p.letter))} {r.named(p.letter)}_);\n")
     out.append('''    };
 }
 
@@ -335,9 +382,6 @@ pub mod scipy64 {
 
 
 
-DOUBLE_NOTE = "(NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline)"
-
-
 def api_rs():
     """The glblas API's routines: the BLAS arguments without the layout, scalars by value, enums
     as glblas's, and a result (dot, asum, nrm2, i?amax) through a last pointer."""
@@ -351,26 +395,27 @@ def api_rs():
 
 use std::ffi::c_int;
 
-use super::run;
+use super::{run, scalar};
 use crate::blas::call::{Layout, Op, Trmm, Trsm};
 use crate::blas::level2::GemvArgs;
 use crate::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
-use crate::ffi::{guard, DiagArg, FillArg, OperationArg, SideArg};
+use crate::ffi::{
+    glblasComplex, glblasDoubleComplex, guard, DiagArg, FillArg, OperationArg, SideArg,
+};
 use crate::routines;
 use crate::status::glblasStatus_t;
 ''')
     for r in ROUTINES:
-        for p, t, _ in PRECISIONS:
-            name = r.named(p)
+        for p in r.precisions():
+            name, t = r.named(p.letter), p.api
             params = [(n, c_type(kind, t, False, "c_int", api=True))
                       for n, kind in r.args if kind != "layout"]
-            result = {"value": (f"*mut {t}", "float" if p == "s" else "double"),
+            result = {"value": (f"*mut {t}", "float" if p.letter == "s" else "double"),
                       "index": ("*mut c_int", "int")}.get(r.returns)
             if result:
                 params.append(("result", result[0]))
-            precision = "single precision" if p == "s" else f"double precision {DOUBLE_NOTE}"
             doc = r.doc.format(name=name, Name=variant_name(name))
-            doc = doc[:-1] + f"; {precision}."
+            doc = doc[:-1] + f"; {p.words}."
             safety = r.safety.format(result=result[1] if result else "")
             out.append("\n" + "".join(f"///{' ' if line else ''}{line}\n"
                                         for line in lines(doc) + ["", "# Safety"] +
@@ -384,8 +429,9 @@ use crate::status::glblasStatus_t;
                 out.append(f"    guard(|| routines::{r.api}({', '.join(args)}))\n}}\n")
             else:
                 names = ", ".join(f'"{n}"' for n, kind in r.args if kind != "layout")
-                fields = ", ".join(description(r, False, api=True))
-                out.append(f"    run(&[{names}], {r.struct} {{ {fields} }})\n}}\n")
+                api = "complex" if p.complex else True
+                fields = ", ".join(description(r, False, api=api))
+                out.append(f"    run(&[{names}], || Ok({r.struct} {{ {fields} }}))\n}}\n")
     return "".join(out)
 
 
@@ -402,42 +448,44 @@ def lines(text, width=96):
 
 
 def args_rs():
-    """The call of any routine in one type, and the macro that runs code on its description."""
-    variants = {}
-    for r in ROUTINES:
-        variants.setdefault(r.variant, r)
-    enum = "".join((f"    /// {r.about}\n" if r.about else "") +
-                   f"    {v}({r.struct}{r.generics}),\n" for v, r in variants.items())
-    arms = "".join(f"            Args::{v}($r) => {{\n                let $wrap = Self::{v};\n"
-                   f"                $body\n            }}\n" for v in variants)
-    return (HEADER + f'''\
-//! A BLAS-compatible call's routine and arguments as given, in precision `T`: one variant per
-//! description (`call::Describe`).
+    """The call of any routine in one type per kind of element (real routines and complex ones
+    are described apart), and the macros that run code on its description."""
+    def enum(name, bound, complex_):
+        variants = {}
+        for r in ROUTINES:
+            if any(p.complex == complex_ for p in r.precisions()):
+                variants.setdefault(r.variant, r)
+        generics = (lambda g: g.replace("<T", "<Complex<T>")) if complex_ else (lambda g: g)
+        items = "".join((f"    /// {r.about}\n" if r.about else "") +
+                        f"    {v}({r.struct}{generics(r.generics)}),\n"
+                        for v, r in variants.items())
+        arms = "".join(f"            {name}::{v}($r) => {{\n"
+                       f"                let $wrap = Self::{v};\n"
+                       f"                $body\n            }}\n" for v in variants)
+        macro = "each_complex_routine" if complex_ else "each_routine"
+        return (f"#[derive(Clone, Copy, Debug)]\npub enum {name}<T: {bound}> {{\n{items}}}\n\n"
+                f"/// Runs `$body` with `$r` bound to the routine's description, and `$wrap` the "
+                f"variant that\n/// holds it (inside `impl {name}`).\n"
+                f"macro_rules! {macro} {{\n"
+                f"    ($args:expr, $r:ident, $wrap:ident => $body:expr) => {{\n"
+                f"        match $args {{\n{arms}        }}\n    }};\n}}\n"
+                f"pub(crate) use {macro};\n")
+    return (HEADER + '''\
+//! A BLAS-compatible call's routine and arguments as given: one variant per description
+//! (`call::Describe`), in real precision `T` (`Args`) or of complex elements of `T`
+//! (`ComplexArgs`).
 
-use super::call::{{Trmm, Trsm}};
-use super::level1::{{Axpy, Dot, Move, Reduce, Scal}};
+use super::call::{Trmm, Trsm};
+use super::level1::{Axpy, Dot, Move, Reduce, Scal};
 use super::level2::GemvArgs;
-use super::level3::{{GemmArgs, SymmArgs, SyrkArgs}};
-use crate::engine::element::Real;
+use super::level3::{GemmArgs, SymmArgs, SyrkArgs};
+use crate::engine::element::{Complex, Real};
 
-#[derive(Clone, Copy, Debug)]
-pub enum Args<T: Real> {{
-{enum}}}
-
-/// Runs `$body` with `$r` bound to the routine's description, and `$wrap` the variant that holds
-/// it (inside `impl Args`).
-macro_rules! each_routine {{
-    ($args:expr, $r:ident, $wrap:ident => $body:expr) => {{
-        match $args {{
-{arms}        }}
-    }};
-}}
-pub(crate) use each_routine;
-''')
+''' + enum("Args", "Real", False) + "\n" + enum("ComplexArgs", "Real", True))
 
 
 def routines_rs():
-    names = [r.named(p) for r in ROUTINES for p, _, _ in PRECISIONS]
+    names = [r.named(p.letter) for r in ROUTINES for p in r.precisions()]
     variants = "".join(f"    {variant_name(n)},\n" for n in names)
     all_ = "".join(f"        Routine::{variant_name(n)},\n" for n in names)
     arms = "".join(f"            Routine::{variant_name(n)} => \"{n}\",\n" for n in names)
@@ -472,17 +520,18 @@ def signatures_py():
            "i, p = c_int, c_void_p\n"
            "DECLARATIONS = [\n"]
     for r in ROUTINES:
-        for p, _, real in PRECISIONS:
+        for p in r.precisions():
             types = []
             for _, kind in r.args:
                 if kind == "layout":
                     continue
-                types.append(real if kind == "scalar" else
+                types.append(p.ctype if kind == "scalar" else
                              "p" if kind in ("in", "out", "out_read") else "i")
             if r.returns:
                 types.append("p")
-            symbol = "glblas" + variant_name(r.named(p))
-            out.append(f'    ("{p.upper()}", "{r.named("")}", "{symbol}", [{", ".join(types)}]),\n')
+            symbol = "glblas" + variant_name(r.named(p.letter))
+            out.append(f'    ("{p.letter.upper()}", "{r.named("")}", "{symbol}", '
+                       f'[{", ".join(types)}]),\n')
     out.append("]\n")
     return "".join(out)
 
@@ -497,7 +546,8 @@ def readme(text):
     lines = []
     for level, title in ((1, "Level 1"), (2, "Level 2"), (3, "Level 3")):
         rows = [r for r in ROUTINES if level_of(r) == level]
-        names = ", ".join(f"`{r.named('s')}`/`{r.named('d')}`" for r in rows)
+        names = ", ".join("/".join(f"`{r.named(p.letter)}`" for p in r.precisions())
+                          for r in rows)
         lines.append(f"- {title}: {names}\n")
     return text[:begin] + "".join(lines) + text[end:]
 

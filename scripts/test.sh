@@ -57,7 +57,7 @@ suite() {
       [ "$1" = zink-gles ] || export GLBLAS_C_TEST_TIMEOUT=900
       cargo test --release --no-fail-fast --test c_tests --test api --test uniform_variants \
         --test settled_writes --test workload --test deferred_compiles --test warm --test tiling \
-        --test reductions -- "${skip[@]}" || status=1
+        --test reductions --test complex -- "${skip[@]}" || status=1
       unset GLBLAS_C_TEST_TIMEOUT
       python3 -m pytest -q python_tests/test_netlib_conformance.py python_tests/test_api.py \
         $([ "$1" = virgl ] || echo python_tests/test_tiled_paths.py) || status=1

@@ -26,6 +26,12 @@ OPERAND4(BpIn, uBp, 8)
 uniform int uApStart, uApStep, uBpStart, uBpStep;
 uniform int uM, uN, uK;
 uniform REAL_UNIFORM uAlpha, uBeta;
+// COMPLEX_BETA: C is complex (its real view: each element's parts in consecutive rows, from an
+// even row) and beta has an imaginary part, uBetaIm: beta*C adds uBetaIm*i*C, each element's
+// parts exchanged and the new real part negated.
+#ifdef COMPLEX_BETA
+uniform REAL_UNIFORM uBetaIm;
+#endif
 // alpha != 0 and k > 0: otherwise A and B are not read and alpha is not applied (reference BLAS).
 uniform bool uUseAB;
 // READ_C (defined where beta != 0): C is read; otherwise it is not, so NaN or Inf in it cannot
@@ -154,7 +160,11 @@ void store4(int i, int j, REAL4 v) {
     if (i < uM && j < uN) {
         REAL4 r = uUseAB ? UNIFORM(uAlpha) * v : REAL4(0.0);
 #ifdef READ_C
-        r += UNIFORM(uBeta) * FETCH4(uC, (uCStart + i + j * uCCol) / 4);
+        REAL4 c = FETCH4(uC, (uCStart + i + j * uCCol) / 4);
+        r += UNIFORM(uBeta) * c;
+#ifdef COMPLEX_BETA
+        r += UNIFORM(uBetaIm) * REAL4(-c.y, c.x, -c.w, c.z);
+#endif
 #endif
         STORE_GROUP(uOut, (uOutStart + i + j * uOutLd) / 4, r);
     }
@@ -171,11 +181,30 @@ void store(int i, int j, REAL v) {
         STORE(uOut, uOutStart + i + j * uOutLd, r);
     }
 }
+#ifdef COMPLEX_BETA
+// Rows i and i + 1 (i even: one complex element) of column j of C from their accumulated
+// products: both parts are read before either is written, since C may be the output itself.
+void store_pair(int i, int j, REAL vr, REAL vi) {
+    if (i < uM && j < uN) {
+        REAL cr = FETCH(uC, uCStart + i * uCRow + j * uCCol);
+        REAL ci = FETCH(uC, uCStart + (i + 1) * uCRow + j * uCCol);
+        REAL alpha = uUseAB ? UNIFORM(uAlpha) : REAL(0.0);
+        REAL beta = UNIFORM(uBeta);
+        REAL betaIm = UNIFORM(uBetaIm);
+        STORE(uOut, uOutStart + i + j * uOutLd, alpha * vr + (beta * cr - betaIm * ci));
+        STORE(uOut, uOutStart + i + 1 + j * uOutLd, alpha * vi + (beta * ci + betaIm * cr));
+    }
+}
+#define STORE4(t, u) \
+    store_pair(i0 + 4 * (t), j0 + (u), acc[(u) * AT + (t)].x, acc[(u) * AT + (t)].y); \
+    store_pair(i0 + 4 * (t) + 2, j0 + (u), acc[(u) * AT + (t)].z, acc[(u) * AT + (t)].w);
+#else
 #define STORE4(t, u) \
     store(i0 + 4 * (t), j0 + (u), acc[(u) * AT + (t)].x); \
     store(i0 + 4 * (t) + 1, j0 + (u), acc[(u) * AT + (t)].y); \
     store(i0 + 4 * (t) + 2, j0 + (u), acc[(u) * AT + (t)].z); \
     store(i0 + 4 * (t) + 3, j0 + (u), acc[(u) * AT + (t)].w);
+#endif
 #endif
 #define STORE_COLUMN(u, x) FOR_A(STORE4, u)
 

@@ -6,6 +6,10 @@
 // element. Element (i, j) of op(P) is element (i, j) of the stored P, or (j, i) when
 // uTransposed, at texel uPStart + row*uPRow + col*uPCol.
 // uShape and uUnit say how P is read (shape.glsl).
+// With COMPLEX, P is complex, bound as its real view (each element's parts in consecutive rows),
+// and the panel holds BLIS's 1m expansion of op(P) (gemm.rs, `OneM`): with uBlocks (op(A)), each
+// element z of alpha*op(P) as the 2×2 block [[re z, -im z], [im z, re z]]; else (op(B) packed
+// transposed) each element's parts in consecutive columns. uConjugate conjugates op(P) first.
 // With GROUPS (a general P whose groups of 4 stored rows start at multiples of 4: see
 // gemm_compute.rs), P is read 4 stored rows at a time through uP4, four loads per invocation
 // rather than sixteen (on llvmpipe, where each load is a gather across the SIMD lanes, the
@@ -22,7 +26,37 @@ uniform int uShape;
 uniform bool uUnit;
 uniform int uRows, uLd, uCols;
 RESULT4(Panel, uPanel, 1)
+#ifdef COMPLEX
+uniform bool uBlocks, uConjugate;
+uniform REAL_UNIFORM uAlphaRe, uAlphaIm;
+#endif
 
+#ifdef COMPLEX
+// Element (i, j) of the panel's expansion of op(P).
+REAL element(int i, int j) {
+    bool blocks = DYNAMIC_FLAG(uBlocks);
+    ivec2 z = blocks ? ivec2(i / 2, j / 2) : ivec2(i, j / 2);
+    ivec2 at = DYNAMIC_FLAG(uTransposed) ? z.yx : z;
+    ivec2 s = shaped(DYNAMIC(uShape), DYNAMIC_FLAG(uUnit), at);
+    // (re, im) of op(P)'s element: a constant is real.
+    REAL re = REAL(s.y);
+    REAL im = REAL(0.0);
+    if (s.x >= 0) {
+        re = FETCH(uP, uPStart + 2 * s.x * uPRow + s.y * uPCol);
+        im = FETCH(uP, uPStart + (2 * s.x + 1) * uPRow + s.y * uPCol);
+    }
+    im = DYNAMIC_FLAG(uConjugate) ? -im : im;
+    if (!blocks) {
+        return (j & 1) == 0 ? re : im;
+    }
+    REAL ar = UNIFORM(uAlphaRe);
+    REAL ai = UNIFORM(uAlphaIm);
+    REAL zr = ar * re - ai * im;
+    REAL zi = ar * im + ai * re;
+    // Block (i&1, j&1): re on the diagonal, im below it, -im above.
+    return ((i ^ j) & 1) == 0 ? zr : ((i & 1) == 1 ? zi : -zi);
+}
+#else
 // Element (i, j) of op(P).
 REAL element(int i, int j) {
     ivec2 at = DYNAMIC_FLAG(uTransposed) ? ivec2(j, i) : ivec2(i, j);
@@ -32,6 +66,7 @@ REAL element(int i, int j) {
     }
     return FETCH(uP, uPStart + s.x * uPRow + s.y * uPCol);
 }
+#endif
 
 void main() {
     int g = int(gl_GlobalInvocationID.x);

@@ -5,6 +5,7 @@
 use std::ffi::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::engine::element::Complex;
 use crate::engine::transfer::CopyKind;
 use crate::status::{Error, Result, Status};
 
@@ -20,6 +21,13 @@ pub fn guard(body: impl FnOnce() -> Result<()>) -> Status {
         Err(_) => Status::ExecutionFailed,
     }
 }
+
+/// A single-precision complex number: `{re, im}`, laid out as C's `float _Complex`.
+#[allow(non_camel_case_types)]
+pub type glblasComplex = Complex<f32>;
+/// A double-precision complex number: `{re, im}`, laid out as C's `double _Complex`.
+#[allow(non_camel_case_types)]
+pub type glblasDoubleComplex = Complex<f64>;
 
 /// `glblasOperation_t` as C passes it: any int.
 #[repr(transparent)]

@@ -7,7 +7,7 @@
 //! Sizes are the column-major call's; every rule is symmetric in m and n, so a row-major CBLAS
 //! call's own sizes give the same answer.
 
-use crate::engine::element::Real;
+use crate::engine::element::Scalar;
 
 /// dot, copy and swap: no elements (dot's result is 0).
 pub fn empty(n: i64) -> bool {
@@ -15,12 +15,12 @@ pub fn empty(n: i64) -> bool {
 }
 
 /// axpy: no elements, or alpha = 0 (y unchanged).
-pub fn axpy<T: Real>(n: i64, alpha: T) -> bool {
+pub fn axpy<T: Scalar>(n: i64, alpha: T) -> bool {
     n <= 0 || alpha == T::ZERO
 }
 
 /// scal: no elements, a non-positive increment, or alpha = 1 (the last since LAPACK 3.12).
-pub fn scal<T: Real>(n: i64, alpha: T, incx: i64) -> bool {
+pub fn scal<T: Scalar>(n: i64, alpha: T, incx: i64) -> bool {
     n <= 0 || incx <= 0 || alpha == T::ONE
 }
 
@@ -48,17 +48,17 @@ pub fn iamax(n: i64, incx: i64) -> Option<i64> {
 }
 
 /// gemv and symm: an empty output, or alpha = 0 with beta = 1.
-pub fn gemv<T: Real>(m: i64, n: i64, alpha: T, beta: T) -> bool {
+pub fn gemv<T: Scalar>(m: i64, n: i64, alpha: T, beta: T) -> bool {
     m == 0 || n == 0 || (alpha == T::ZERO && beta == T::ONE)
 }
 
 /// gemm: an empty output, or no product (alpha = 0 or k = 0) with beta = 1.
-pub fn gemm<T: Real>(m: i64, n: i64, k: i64, alpha: T, beta: T) -> bool {
+pub fn gemm<T: Scalar>(m: i64, n: i64, k: i64, alpha: T, beta: T) -> bool {
     m == 0 || n == 0 || ((alpha == T::ZERO || k == 0) && beta == T::ONE)
 }
 
 /// syrk and syr2k: gemm's rule for C (n×n).
-pub fn syrk<T: Real>(n: i64, k: i64, alpha: T, beta: T) -> bool {
+pub fn syrk<T: Scalar>(n: i64, k: i64, alpha: T, beta: T) -> bool {
     gemm(n, n, k, alpha, beta)
 }
 

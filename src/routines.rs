@@ -13,13 +13,13 @@
 // The Safety section above covers every function here.
 #![allow(clippy::missing_safety_doc)]
 
-use crate::engine::element::Real;
+use crate::engine::element::{Real, Scalar};
 use crate::engine::operand::Vector;
 use crate::engine::{with_engine, Engine};
 use crate::ffi::non_null;
-use crate::kernels::gemm::{Gemm, Rules, Triangle};
+use crate::kernels::gemm::{Gemm, OneM, Rules, Triangle};
 use crate::kernels::gemv::Gemv;
-use crate::kernels::{dot, gemm, gemv, level1, level3, precision_available};
+use crate::kernels::{dot, gemm, gemv, level1, level3, precision_available, Trans};
 use crate::quick;
 use crate::status::{Error, Result};
 use std::ffi::c_int;
@@ -83,14 +83,49 @@ pub unsafe fn scal<T: Real>(n: i64, alpha: T, x: *mut T, incx: i64) -> Result<()
     })
 }
 
-/// y := x.
-pub unsafe fn copy<T: Real>(n: i64, x: *const T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
-    two_vectors(quick::empty(n), (n, x, incx), (y, incy), level1::copy)
+/// y := x, in any element type.
+pub unsafe fn copy<T: Scalar>(n: i64, x: *const T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
+    for (n, x, y) in real_pairs(n, (x, incx), (y, incy))? {
+        two_vectors(quick::empty(n), (n, x.0, x.1), y, level1::copy)?;
+    }
+    Ok(())
 }
 
-/// x <-> y.
-pub unsafe fn swap<T: Real>(n: i64, x: *mut T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
-    two_vectors(quick::empty(n), (n, x, incx), (y, incy), level1::swap)
+/// x <-> y, in any element type.
+pub unsafe fn swap<T: Scalar>(n: i64, x: *mut T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
+    for (n, x, y) in real_pairs(n, (x.cast_const(), incx), (y, incy))? {
+        two_vectors(quick::empty(n), (n, x.0, x.1), y, level1::swap)?;
+    }
+    Ok(())
+}
+
+/// A real vector: (elements, (pointer, increment)).
+type RealPair<R> = (i64, (*const R, i64), (*const R, i64));
+
+/// Two vectors of `T` as pairs of real vectors, for the routines that treat each real alike
+/// (copy, swap): themselves; or complex ones as the pair of their real parts and the pair of
+/// their imaginary parts (twice the increments, the second from each element's second real),
+/// or, both contiguous, as one pair of 2n reals. Complex elements need the compute pipeline
+/// (`precision_available`), as for every complex routine.
+fn real_pairs<T: Scalar>(
+    n: i64,
+    (x, incx): (*const T, i64),
+    (y, incy): (*const T, i64),
+) -> Result<Vec<RealPair<T::Real>>> {
+    let (xr, yr) = (x.cast::<T::Real>(), y.cast::<T::Real>());
+    if !T::COMPLEX {
+        return Ok(vec![(n, (xr, incx), (yr, incy))]);
+    }
+    with_engine(|e| precision_available::<T>(e))?;
+    if incx == 1 && incy == 1 {
+        return Ok(vec![(2 * n.max(0), (xr, 1), (yr, 1))]);
+    }
+    Ok((0..2)
+        .map(|part| {
+            let at = |p: *const T::Real| p.wrapping_add(part);
+            (n, (at(xr), 2 * incx), (at(yr), 2 * incy))
+        })
+        .collect())
 }
 
 /// *result := sum of |x[i]|; 0 for `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
@@ -254,11 +289,12 @@ pub unsafe fn gemv<T: Real>(
     })
 }
 
-/// C := alpha*op(A)*op(B) + beta*C, column-major; op is the transpose when `ta` / `tb`.
+/// C := alpha*op(A)*op(B) + beta*C, column-major, in any element type: a complex one as its
+/// real view (`gemm::OneM`).
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn gemm<T: Real>(
-    ta: bool,
-    tb: bool,
+pub unsafe fn gemm<T: Scalar>(
+    ta: Trans,
+    tb: Trans,
     m: i64,
     n: i64,
     k: i64,
@@ -286,35 +322,45 @@ pub unsafe fn gemm<T: Real>(
         if quick {
             return Ok(());
         }
+        // Stored rows × cols of `x` with leading dimension `ld`, as the engine's real matrix.
+        let real = |e: &mut Engine, x: *const T, (rows, cols): (i64, i64), ld: i64| {
+            let parts = if T::COMPLEX { 2 } else { 1 };
+            e.matrix(x.cast::<T::Real>(), parts * rows, cols, parts * ld)
+        };
         let ab = if reads_ab {
-            let a = if ta {
-                e.matrix(a, k, m, lda)?
-            } else {
-                e.matrix(a, m, k, lda)?
-            };
-            let b = if tb {
-                e.matrix(b, n, k, ldb)?
-            } else {
-                e.matrix(b, k, n, ldb)?
-            };
-            Some((a, b))
+            let a_shape = if ta.transposed() { (k, m) } else { (m, k) };
+            let b_shape = if tb.transposed() { (n, k) } else { (k, n) };
+            Some((real(e, a, a_shape, lda)?, real(e, b, b_shape, ldb)?))
         } else {
             None
         };
-        let c = e.matrix(c, m, n, ldc)?;
+        let c = real(e, c, (m, n), ldc)?;
+        let [alpha_re, alpha_im] = alpha.parts();
+        let [beta_re, beta_im] = beta.parts();
+        let (m, k, alpha, complex) = if T::COMPLEX {
+            let z = OneM {
+                alpha: [alpha_re, alpha_im],
+                beta_im,
+                conjugate: [ta.conjugates::<T>(), tb.conjugates::<T>()],
+            };
+            (2 * m, 2 * k, T::Real::ONE, Some(z))
+        } else {
+            (m, k, alpha_re, None)
+        };
         gemm::gemm(
             e,
             &Gemm {
-                ta,
-                tb,
+                ta: ta.transposed(),
+                tb: tb.transposed(),
                 m,
                 n,
                 k,
                 alpha,
-                beta,
+                beta: beta_re,
                 ab,
                 c,
                 rules: Rules::default(),
+                complex,
             },
         )
     })

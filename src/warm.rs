@@ -5,9 +5,9 @@
 //! without compiling (`glblasWarm`, `python -m glblas warm`). `tests/warm.rs` checks that a
 //! sweep of calls after it compiles nothing more.
 
-use crate::engine::element::Real;
+use crate::engine::element::{Complex, Real, Scalar};
 use crate::engine::with_engine;
-use crate::kernels::precision_available;
+use crate::kernels::{precision_available, Trans};
 use crate::routines;
 use crate::status::Result;
 
@@ -19,10 +19,21 @@ const LEN: usize = 67 * 64 + 8;
 /// number of programs the engine holds after them.
 pub fn warm() -> Result<usize> {
     each_call::<f32>()?;
-    if with_engine(|e| precision_available::<f64>(e)).is_ok() {
+    if available::<f64>() {
         each_call::<f64>()?;
     }
+    if available::<Complex<f32>>() {
+        each_complex_call::<f32>()?;
+    }
+    if available::<Complex<f64>>() {
+        each_complex_call::<f64>()?;
+    }
     Ok(compiled()?.len())
+}
+
+/// Whether the device computes in `T`.
+fn available<T: Scalar>() -> bool {
+    with_engine(|e| precision_available::<T>(e)).is_ok()
 }
 
 /// The programs compiled so far (each its source's name and defines).
@@ -82,7 +93,8 @@ fn each_call<T: Real>() -> Result<()> {
             for beta in [T::ZERO, T::ONE] {
                 for t in [false, true] {
                     for u in [false, true] {
-                        routines::gemm(t, u, m, m, 8, T::ONE, ap, 64, bp, 64, beta, cp, 64)?;
+                        let (ta, tb) = (Trans::of(t), Trans::of(u));
+                        routines::gemm(ta, tb, m, m, 8, T::ONE, ap, 64, bp, 64, beta, cp, 64)?;
                         routines::symm(t, u, m, m, T::ONE, (ap, 64), (bp, 64), beta, (cp, 64))?;
                         routines::syrk(t, u, m, 8, T::ONE, (ap, 64), None, beta, (cp, 64))?;
                         let b = Some((bp, 64));
@@ -98,6 +110,45 @@ fn each_call<T: Real>() -> Result<()> {
                             let (a, b) = ((ap, 64), (cp, 64));
                             routines::triangular(solve, sides, m, m, T::ONE, a, b)?;
                         }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The complex routines' calls, with complex elements of `R`: gemm in each pair of N, T and C,
+/// C read or not (with beta real or not), C's columns whole groups of 4 reals or not.
+fn each_complex_call<R: Real>() -> Result<()> {
+    let fill = |seed: usize| -> Vec<Complex<R>> {
+        (0..LEN)
+            .map(|i| Complex {
+                re: R::from_f64(((i * 7 + seed) % 13) as f64 / 13.0),
+                im: R::from_f64(((i * 5 + seed) % 11) as f64 / 11.0 - 0.5),
+            })
+            .collect()
+    };
+    let (a, b, mut c) = (fill(1), fill(2), fill(3));
+    let i = Complex {
+        re: R::ZERO,
+        im: R::ONE,
+    };
+    let ops = [Trans::N, Trans::T, Trans::C];
+    // SAFETY: as in `each_call`: matrices of at most 64×64 with leading dimension 64 from
+    // offset 1 at most.
+    unsafe {
+        for (off, m) in [(0, 64), (1, 63)] {
+            let (ap, bp, cp) = (
+                a.as_ptr().add(off),
+                b.as_ptr().add(off),
+                c.as_mut_ptr().add(off),
+            );
+            for beta in [Complex::ZERO, Complex::ONE, i] {
+                for ta in ops {
+                    for tb in ops {
+                        let one = Complex::ONE;
+                        routines::gemm(ta, tb, m, m, 8, one, ap, 64, bp, 64, beta, cp, 64)?;
                     }
                 }
             }

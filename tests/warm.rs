@@ -7,7 +7,8 @@ mod common;
 
 use common::{doubles_here, Rng};
 use glblas::api::glblasWarm;
-use glblas::engine::element::Real;
+use glblas::engine::element::{Complex, Real};
+use glblas::kernels::Trans;
 use glblas::routines;
 use glblas::status::Status;
 use glblas::warm::compiled;
@@ -25,10 +26,56 @@ fn a_sweep_of_calls_after_warm_compiles_nothing() {
         if doubles_here() {
             sweep::<f64>(&mut rng);
         }
+        if glblas::kernels::pipeline() == Some("compute") {
+            complex_sweep::<f32>(&mut rng);
+            if doubles_here() {
+                complex_sweep::<f64>(&mut rng);
+            }
+        }
     }
     let now = compiled().expect("programs");
     let new: Vec<&String> = now.iter().filter(|p| !warmed.contains(p)).collect();
     assert!(new.is_empty(), "compiled after glblasWarm: {new:#?}");
+}
+
+fn op(rng: &mut Rng) -> Trans {
+    [Trans::N, Trans::T, Trans::C][rng.below(3)]
+}
+
+/// One call of each complex routine, with random arguments.
+fn complex_sweep<R: Real>(rng: &mut Rng) {
+    let v = |rng: &mut Rng| -> Vec<Complex<R>> {
+        (0..LEN)
+            .map(|_| Complex {
+                re: R::from_f64((rng.below(17) as f64 + 1.0) / 8.0),
+                im: R::from_f64(rng.below(17) as f64 / 8.0 - 1.0),
+            })
+            .collect()
+    };
+    let (a, b, mut c) = (v(rng), v(rng), v(rng));
+    let scalar = |rng: &mut Rng| {
+        let part = |rng: &mut Rng| R::from_f64([0.0, 1.0, 0.5, -2.0][rng.below(4)]);
+        Complex {
+            re: part(rng),
+            im: part(rng),
+        }
+    };
+    let (m, n, k) = (1 + rng.below(90), 1 + rng.below(90), 1 + rng.below(90));
+    let (m, n, k) = (m as i64, n as i64, k as i64);
+    let off = rng.below(4);
+    let ld = 90 + rng.below(6) as i64;
+    let (alpha, beta) = (scalar(rng), scalar(rng));
+    let (ta, tb) = (op(rng), op(rng));
+    // SAFETY: matrices of at most 90×90 with leading dimension at most 95 from offset 3 at most,
+    // within LEN.
+    unsafe {
+        let (ap, bp, cp) = (
+            a.as_ptr().add(off),
+            b.as_ptr().add(off),
+            c.as_mut_ptr().add(off),
+        );
+        routines::gemm(ta, tb, m, n, k, alpha, ap, ld, bp, ld, beta, cp, ld).expect("a valid call");
+    }
 }
 
 /// Elements of each operand: a 96×96 matrix, with room for an offset of up to 3.
@@ -77,7 +124,21 @@ fn sweep<T: Real>(rng: &mut Rng) {
             routines::nrm2(n1, xp, inc.abs(), &mut out),
             routines::iamax(n1, xp, inc.abs()).map(|_| ()),
             routines::gemv(t, m, n, alpha, ap, ld, xp, inc, beta, yp, inc),
-            routines::gemm(t, u, m, n, k, alpha, ap, ld, bp, ld, beta, cp, ld),
+            routines::gemm(
+                op(rng),
+                op(rng),
+                m,
+                n,
+                k,
+                alpha,
+                ap,
+                ld,
+                bp,
+                ld,
+                beta,
+                cp,
+                ld,
+            ),
             routines::symm(t, u, m, n, alpha, (ap, ld), (bp, ld), beta, (cp, ld)),
             routines::syrk(t, u, n, k, alpha, (ap, ld), None, beta, (cp, ld)),
             routines::syrk(t, u, n, k, alpha, (ap, ld), Some((bp, ld)), beta, (cp, ld)),

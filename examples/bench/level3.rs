@@ -179,7 +179,7 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 }
 
 /// Σ x*y as if in twice double precision (Dot2), and Σ |x*y|.
-fn dot2(terms: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
+pub fn dot2(terms: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
     let (mut s, mut c, mut mag) = (0.0f64, 0.0f64, 0.0f64);
     for (x, y) in terms {
         let p = x * y;
@@ -261,8 +261,6 @@ fn case<T: Level3>(r: L3, n: usize, runs: usize) -> Res<Figures> {
     } else {
         vec![T::NAN; n * n]
     };
-    let mut c = start.clone();
-    call(a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), "host")?;
     let written = |which: &str, c: &[T]| {
         if r == L3::Syrk {
             // Only the lower triangle is written.
@@ -276,14 +274,56 @@ fn case<T: Level3>(r: L3, n: usize, runs: usize) -> Res<Figures> {
             all_written(which, c)
         }
     };
-    written("host", &c)?;
-    let host_err = within("host", err_of(&c), bound)?;
+    let cpu = T::cpu(r).map(|f| Box::new(move |a, b, c| f(ni, a, b, c)) as Cpu<T>);
+    measure(
+        Case {
+            operands: [&a, &b],
+            start: &start,
+            written: &written,
+            err_of: &err_of,
+            bound,
+        },
+        runs,
+        call,
+        cpu,
+    )
+}
+
+/// The CPU BLAS's call of a case on its operands A, B and output.
+pub type Cpu<T> = Box<dyn Fn(*const T, *const T, *mut T)>;
+
+/// A case's operands and how its output is judged.
+pub struct Case<'a, T> {
+    pub operands: [&'a [T]; 2],
+    /// The output's value before each call.
+    pub start: &'a [T],
+    /// Checks that every element the call writes was written.
+    pub written: &'a dyn Fn(&str, &[T]) -> Res<()>,
+    /// The output's error, relative to its error scale.
+    pub err_of: &'a dyn Fn(&[T]) -> f64,
+    pub bound: f64,
+}
+
+/// Times `call` (A, B, output, where they live) on host operands and on device-resident ones,
+/// each result checked first, and the CPU BLAS's `cpu` on the host operands.
+pub fn measure<T: Elem>(
+    case: Case<T>,
+    runs: usize,
+    call: impl Fn(*const T, *const T, *mut T, &str) -> Res<()>,
+    cpu: Option<Cpu<T>>,
+) -> Res<Figures> {
+    let [a, b] = case.operands;
+    let start = case.start;
+    let mut c = start.to_vec();
+    call(a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), "host")?;
+    (case.written)("host", &c)?;
+    let host_err = within("host", (case.err_of)(&c), case.bound)?;
     let host = median_time(runs, || {
-        c.copy_from_slice(&start);
+        c.copy_from_slice(start);
         call(a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), "host")
     })?;
-    let (da, db) = (Device::upload(&a)?, Device::upload(&b)?);
-    let (dstart, dc) = (Device::upload(&start)?, Device::<T>::alloc(n * n)?);
+    let (da, db) = (Device::upload(a)?, Device::upload(b)?);
+    let (dstart, dc) = (Device::upload(start)?, Device::<T>::alloc(start.len())?);
     let (device, read) = device_time(
         runs,
         || dc.reset_from(&dstart),
@@ -294,18 +334,18 @@ fn case<T: Level3>(r: L3, n: usize, runs: usize) -> Res<Figures> {
         },
     )?;
     let out = dc.download()?;
-    written("device", &out)?;
-    let device_err = within("device", err_of(&out), bound)?;
-    finished(&read, out[n * n - 1])?;
-    let cpu = cpu_time(T::cpu(r), runs, |f| {
-        c.copy_from_slice(&start);
-        f(ni, a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+    (case.written)("device", &out)?;
+    let device_err = within("device", (case.err_of)(&out), case.bound)?;
+    finished(&read, out[out.len() - 1])?;
+    let cpu = cpu_time(cpu, runs, |f| {
+        c.copy_from_slice(start);
+        f(a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
     })?;
     Ok(Figures {
         device,
         host,
         cpu,
         err: worse(host_err, device_err),
-        bound,
+        bound: case.bound,
     })
 }

@@ -9,17 +9,22 @@ whole number of elements, an output that overlaps an input of gemm or gemv.
 """
 
 import contextlib
+from ctypes import c_double, c_float
 
 import numpy as np
 
 from ._capi import GLBLAS_OP_N, GLBLAS_OP_T, LIBRARY_PATH, ROUTINES, check
-from ._device import FLOATS, DeviceArray, empty
+from ._device import DTYPES, DeviceArray, empty
 
 _INT_MAX = 2**31 - 1
 
 
+_PREFIXES = {np.dtype(np.float32): "S", np.dtype(np.float64): "D",
+             np.dtype(np.complex64): "C", np.dtype(np.complex128): "Z"}
+
+
 def _prefix(dtype):
-    return "S" if np.dtype(dtype) == np.float32 else "D"
+    return _PREFIXES[np.dtype(dtype)]
 
 
 def supports(routine, dtype):
@@ -31,8 +36,8 @@ def supports(routine, dtype):
 def _routine(name, dtype):
     f = ROUTINES.get((_prefix(dtype), name))
     if f is None:
-        raise TypeError(f"{name}: this libglblas ({LIBRARY_PATH}) has no double precision "
-                        f"{name} (glblasD{name}) yet; pass float32 arrays")
+        raise TypeError(f"{name}: this libglblas ({LIBRARY_PATH}) has no {np.dtype(dtype)} "
+                        f"{name} (glblas{_prefix(dtype)}{name})")
     return f
 
 
@@ -41,9 +46,9 @@ def _array(routine, name, x, ndims, like=None):
     (name, dtype) of the argument that set the call's precision."""
     if not isinstance(x, DeviceArray):
         x = np.asarray(x)
-    if x.dtype not in FLOATS:
-        raise TypeError(f"{routine}: {name} has dtype {x.dtype}; glblas computes on float32 and "
-                        "float64")
+    if x.dtype not in DTYPES:
+        raise TypeError(f"{routine}: {name} has dtype {x.dtype}; glblas computes on float32, "
+                        "float64, complex64 and complex128")
     if like is not None and x.dtype != like[1]:
         raise TypeError(f"{routine}: {name} has dtype {x.dtype} but {like[0]} has {like[1]}; "
                         "glblas does not mix precisions")
@@ -225,6 +230,18 @@ def _op(transposed):
     return GLBLAS_OP_T if transposed else GLBLAS_OP_N
 
 
+def _scalar(routine, name, value, dtype):
+    """A scalar argument of a routine in ``dtype``'s precision: a real by value, a complex one
+    as the {re, im} pair its routine takes a pointer to."""
+    value = complex(value)
+    if np.dtype(dtype).kind == "c":
+        part = c_float if dtype == np.complex64 else c_double
+        return (part * 2)(value.real, value.imag)
+    if value.imag:
+        raise TypeError(f"{routine}: {name} = {value} is complex, but the arrays are real")
+    return value.real
+
+
 def _call(f, *args):
     check(f(*args), f.__name__)
 
@@ -241,6 +258,8 @@ def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False):
                          f"shape {(m, k)}")
     c = _result("gemm", "c", c, (m, n), a.dtype, (a, b), reads_out=beta != 0)
     f = _routine("gemm", a.dtype)
+    alpha, beta = (_scalar("gemm", name, v, a.dtype)
+                   for name, v in (("alpha", alpha), ("beta", beta)))
     with _Operands() as ops:
         pc, ldc, tc = ops.matrix(c, write=True, read=beta != 0,
                                  force_copy=_may_overlap(c, a) or _may_overlap(c, b))

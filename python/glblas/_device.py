@@ -12,6 +12,8 @@ from ._capi import (GlblasError, GLBLAS_STATUS_NOT_INITIALIZED, check, glblasDev
                     glblasMemcpyDeviceToHost, glblasMemcpyHostToDevice, lib)
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+# What arrays may hold: the real types and their complex ones.
+DTYPES = FLOATS + (np.dtype(np.complex64), np.dtype(np.complex128))
 
 # glblas.shutdown() frees every allocation and may let the library hand the same addresses out
 # again (after 1024 more frees): buffers from before it must never be freed or used again.
@@ -182,8 +184,9 @@ def _check_shape(shape):
 
 def _check_dtype(dtype, what):
     dtype = np.dtype(dtype)
-    if dtype not in FLOATS:
-        raise TypeError(f"{what} has dtype {dtype}; glblas computes on float32 and float64")
+    if dtype not in DTYPES:
+        raise TypeError(f"{what} has dtype {dtype}; glblas computes on float32, float64, "
+                        "complex64 and complex128")
     return dtype
 
 

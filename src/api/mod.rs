@@ -8,10 +8,10 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 use crate::blas::call::Describe;
-use crate::engine::element::Real;
+use crate::engine::element::Scalar;
 use crate::engine::{self, with_engine};
 use crate::ffi::{guard, non_null, MemcpyKindArg, StatusArg};
-use crate::status::{glblasStatus_t, Error};
+use crate::status::{glblasStatus_t, Error, Result};
 
 mod routines;
 pub use routines::*;
@@ -178,12 +178,17 @@ pub extern "C" fn glblasSync() -> glblasStatus_t {
 }
 
 /// A Level 2 or 3 routine: the reference BLAS's checks (INVALID_VALUE naming the first failing
-/// argument of `params`, the routine's parameters in order), then the routine on GL.
+/// argument of `params`, the routine's parameters in order), then the routine on GL. `call`
+/// builds the description (a NULL scalar pointer is INVALID_VALUE).
 ///
 /// # Safety
 /// As for the routine: host operands must hold the elements their sizes address.
-unsafe fn run<T: Real>(params: &[&str], call: impl Describe<T>) -> glblasStatus_t {
+unsafe fn run<T: Scalar, D: Describe<T>>(
+    params: &[&str],
+    call: impl FnOnce() -> Result<D>,
+) -> glblasStatus_t {
     guard(|| {
+        let call = call()?;
         if let Err(fault) = call.check() {
             let name = usize::try_from(fault.info - 1)
                 .ok()
@@ -197,6 +202,16 @@ unsafe fn run<T: Real>(params: &[&str], call: impl Describe<T>) -> glblasStatus_
         // SAFETY: checked as the reference checks; the operands are the caller's.
         unsafe { call.run_gl() }.map(drop)
     })
+}
+
+/// A scalar passed by pointer (the complex routines' alpha and beta), read from host memory.
+///
+/// # Safety
+/// `p` is NULL or points to a readable `T`.
+unsafe fn scalar<T: Copy>(p: *const T, name: &str) -> Result<T> {
+    non_null(p, name)?;
+    // SAFETY: not NULL; readable, as the caller guarantees.
+    Ok(unsafe { *p })
 }
 
 #[cfg(test)]

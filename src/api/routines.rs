@@ -7,11 +7,13 @@
 
 use std::ffi::c_int;
 
-use super::run;
+use super::{run, scalar};
 use crate::blas::call::{Layout, Op, Trmm, Trsm};
 use crate::blas::level2::GemvArgs;
 use crate::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
-use crate::ffi::{guard, DiagArg, FillArg, OperationArg, SideArg};
+use crate::ffi::{
+    glblasComplex, glblasDoubleComplex, guard, DiagArg, FillArg, OperationArg, SideArg,
+};
 use crate::routines;
 use crate::status::glblasStatus_t;
 
@@ -141,6 +143,38 @@ pub unsafe extern "C" fn glblasDcopy(
     guard(|| routines::copy(n.into(), x, incx.into(), y, incy.into()))
 }
 
+/// y := x; single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the
+/// compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCcopy(
+    n: c_int,
+    x: *const glblasComplex,
+    incx: c_int,
+    y: *mut glblasComplex,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::copy(n.into(), x, incx.into(), y, incy.into()))
+}
+
+/// y := x; double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64
+/// shaders or the compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZcopy(
+    n: c_int,
+    x: *const glblasDoubleComplex,
+    incx: c_int,
+    y: *mut glblasDoubleComplex,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::copy(n.into(), x, incx.into(), y, incy.into()))
+}
+
 /// x <-> y; single precision.
 ///
 /// # Safety
@@ -167,6 +201,38 @@ pub unsafe extern "C" fn glblasDswap(
     x: *mut f64,
     incx: c_int,
     y: *mut f64,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::swap(n.into(), x, incx.into(), y, incy.into()))
+}
+
+/// x <-> y; single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the
+/// compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCswap(
+    n: c_int,
+    x: *mut glblasComplex,
+    incx: c_int,
+    y: *mut glblasComplex,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::swap(n.into(), x, incx.into(), y, incy.into()))
+}
+
+/// x <-> y; double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64
+/// shaders or the compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZswap(
+    n: c_int,
+    x: *mut glblasDoubleComplex,
+    incx: c_int,
+    y: *mut glblasDoubleComplex,
     incy: c_int,
 ) -> glblasStatus_t {
     guard(|| routines::swap(n.into(), x, incx.into(), y, incy.into()))
@@ -291,19 +357,21 @@ pub unsafe extern "C" fn glblasSgemv(
         &[
             "trans", "m", "n", "alpha", "a", "lda", "x", "incx", "beta", "y", "incy",
         ],
-        GemvArgs {
-            layout: Layout::Fortran,
-            trans: Op::from_glblas(trans.0),
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            x,
-            incx: incx.into(),
-            beta,
-            y,
-            incy: incy.into(),
+        || {
+            Ok(GemvArgs {
+                layout: Layout::Fortran,
+                trans: Op::from_glblas(trans.0),
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                x,
+                incx: incx.into(),
+                beta,
+                y,
+                incy: incy.into(),
+            })
         },
     )
 }
@@ -331,19 +399,21 @@ pub unsafe extern "C" fn glblasDgemv(
         &[
             "trans", "m", "n", "alpha", "a", "lda", "x", "incx", "beta", "y", "incy",
         ],
-        GemvArgs {
-            layout: Layout::Fortran,
-            trans: Op::from_glblas(trans.0),
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            x,
-            incx: incx.into(),
-            beta,
-            y,
-            incy: incy.into(),
+        || {
+            Ok(GemvArgs {
+                layout: Layout::Fortran,
+                trans: Op::from_glblas(trans.0),
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                x,
+                incx: incx.into(),
+                beta,
+                y,
+                incy: incy.into(),
+            })
         },
     )
 }
@@ -372,21 +442,23 @@ pub unsafe extern "C" fn glblasSgemm(
         &[
             "transa", "transb", "m", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
         ],
-        GemmArgs {
-            layout: Layout::Fortran,
-            transa: Op::from_glblas(transa.0),
-            transb: Op::from_glblas(transb.0),
-            m: m.into(),
-            n: n.into(),
-            k: k.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
+        || {
+            Ok(GemmArgs {
+                layout: Layout::Fortran,
+                transa: Op::from_glblas(transa.0),
+                transb: Op::from_glblas(transb.0),
+                m: m.into(),
+                n: n.into(),
+                k: k.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+            })
         },
     )
 }
@@ -416,21 +488,115 @@ pub unsafe extern "C" fn glblasDgemm(
         &[
             "transa", "transb", "m", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
         ],
-        GemmArgs {
-            layout: Layout::Fortran,
-            transa: Op::from_glblas(transa.0),
-            transb: Op::from_glblas(transb.0),
-            m: m.into(),
-            n: n.into(),
-            k: k.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
+        || {
+            Ok(GemmArgs {
+                layout: Layout::Fortran,
+                transa: Op::from_glblas(transa.0),
+                transb: Op::from_glblas(transb.0),
+                m: m.into(),
+                n: n.into(),
+                k: k.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(B) + beta*C, column-major; single-precision complex, scalars by pointer
+/// (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCgemm(
+    transa: OperationArg,
+    transb: OperationArg,
+    m: c_int,
+    n: c_int,
+    k: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    b: *const glblasComplex,
+    ldb: c_int,
+    beta: *const glblasComplex,
+    c: *mut glblasComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "transa", "transb", "m", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(GemmArgs {
+                layout: Layout::Fortran,
+                transa: Op::from_glblas(transa.0),
+                transb: Op::from_glblas(transb.0),
+                m: m.into(),
+                n: n.into(),
+                k: k.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(B) + beta*C, column-major; double-precision complex, scalars by pointer
+/// (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZgemm(
+    transa: OperationArg,
+    transb: OperationArg,
+    m: c_int,
+    n: c_int,
+    k: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    b: *const glblasDoubleComplex,
+    ldb: c_int,
+    beta: *const glblasDoubleComplex,
+    c: *mut glblasDoubleComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "transa", "transb", "m", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(GemmArgs {
+                layout: Layout::Fortran,
+                transa: Op::from_glblas(transa.0),
+                transb: Op::from_glblas(transb.0),
+                m: m.into(),
+                n: n.into(),
+                k: k.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+            })
         },
     )
 }
@@ -459,20 +625,22 @@ pub unsafe extern "C" fn glblasSsymm(
         &[
             "side", "uplo", "m", "n", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
         ],
-        SymmArgs {
-            layout: Layout::Fortran,
-            side: Flag::from_glblas(&SIDE, side.0),
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
+        || {
+            Ok(SymmArgs {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+            })
         },
     )
 }
@@ -502,20 +670,22 @@ pub unsafe extern "C" fn glblasDsymm(
         &[
             "side", "uplo", "m", "n", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
         ],
-        SymmArgs {
-            layout: Layout::Fortran,
-            side: Flag::from_glblas(&SIDE, side.0),
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
+        || {
+            Ok(SymmArgs {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+            })
         },
     )
 }
@@ -542,19 +712,21 @@ pub unsafe extern "C" fn glblasSsyrk(
         &[
             "uplo", "trans", "n", "k", "alpha", "a", "lda", "beta", "c", "ldc",
         ],
-        SyrkArgs {
-            layout: Layout::Fortran,
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            trans: Op::from_glblas(trans.0),
-            n: n.into(),
-            k: k.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
-            b: None,
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+                b: None,
+            })
         },
     )
 }
@@ -582,19 +754,21 @@ pub unsafe extern "C" fn glblasDsyrk(
         &[
             "uplo", "trans", "n", "k", "alpha", "a", "lda", "beta", "c", "ldc",
         ],
-        SyrkArgs {
-            layout: Layout::Fortran,
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            trans: Op::from_glblas(trans.0),
-            n: n.into(),
-            k: k.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
-            b: None,
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+                b: None,
+            })
         },
     )
 }
@@ -623,19 +797,21 @@ pub unsafe extern "C" fn glblasSsyr2k(
         &[
             "uplo", "trans", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
         ],
-        SyrkArgs {
-            layout: Layout::Fortran,
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            trans: Op::from_glblas(trans.0),
-            n: n.into(),
-            k: k.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
-            b: Some((b, ldb.into())),
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+                b: Some((b, ldb.into())),
+            })
         },
     )
 }
@@ -665,19 +841,21 @@ pub unsafe extern "C" fn glblasDsyr2k(
         &[
             "uplo", "trans", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
         ],
-        SyrkArgs {
-            layout: Layout::Fortran,
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            trans: Op::from_glblas(trans.0),
-            n: n.into(),
-            k: k.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            beta,
-            c,
-            ldc: ldc.into(),
-            b: Some((b, ldb.into())),
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                beta,
+                c,
+                ldc: ldc.into(),
+                b: Some((b, ldb.into())),
+            })
         },
     )
 }
@@ -706,19 +884,21 @@ pub unsafe extern "C" fn glblasStrmm(
         &[
             "side", "uplo", "transa", "diag", "m", "n", "alpha", "a", "lda", "b", "ldb",
         ],
-        Trmm {
-            layout: Layout::Fortran,
-            side: Flag::from_glblas(&SIDE, side.0),
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            transa: Op::from_glblas(transa.0),
-            diag: Flag::from_glblas(&DIAG, diag.0),
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
+        || {
+            Ok(Trmm {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                transa: Op::from_glblas(transa.0),
+                diag: Flag::from_glblas(&DIAG, diag.0),
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            })
         },
     )
 }
@@ -748,19 +928,21 @@ pub unsafe extern "C" fn glblasDtrmm(
         &[
             "side", "uplo", "transa", "diag", "m", "n", "alpha", "a", "lda", "b", "ldb",
         ],
-        Trmm {
-            layout: Layout::Fortran,
-            side: Flag::from_glblas(&SIDE, side.0),
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            transa: Op::from_glblas(transa.0),
-            diag: Flag::from_glblas(&DIAG, diag.0),
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
+        || {
+            Ok(Trmm {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                transa: Op::from_glblas(transa.0),
+                diag: Flag::from_glblas(&DIAG, diag.0),
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            })
         },
     )
 }
@@ -789,19 +971,21 @@ pub unsafe extern "C" fn glblasStrsm(
         &[
             "side", "uplo", "transa", "diag", "m", "n", "alpha", "a", "lda", "b", "ldb",
         ],
-        Trsm {
-            layout: Layout::Fortran,
-            side: Flag::from_glblas(&SIDE, side.0),
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            transa: Op::from_glblas(transa.0),
-            diag: Flag::from_glblas(&DIAG, diag.0),
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
+        || {
+            Ok(Trsm {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                transa: Op::from_glblas(transa.0),
+                diag: Flag::from_glblas(&DIAG, diag.0),
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            })
         },
     )
 }
@@ -830,19 +1014,21 @@ pub unsafe extern "C" fn glblasDtrsm(
         &[
             "side", "uplo", "transa", "diag", "m", "n", "alpha", "a", "lda", "b", "ldb",
         ],
-        Trsm {
-            layout: Layout::Fortran,
-            side: Flag::from_glblas(&SIDE, side.0),
-            uplo: Flag::from_glblas(&UPLO, uplo.0),
-            transa: Op::from_glblas(transa.0),
-            diag: Flag::from_glblas(&DIAG, diag.0),
-            m: m.into(),
-            n: n.into(),
-            alpha,
-            a,
-            lda: lda.into(),
-            b,
-            ldb: ldb.into(),
+        || {
+            Ok(Trsm {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                transa: Op::from_glblas(transa.0),
+                diag: Flag::from_glblas(&DIAG, diag.0),
+                m: m.into(),
+                n: n.into(),
+                alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            })
         },
     )
 }

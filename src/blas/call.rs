@@ -8,12 +8,13 @@
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
-use super::args::each_routine;
-pub use super::args::Args;
+use super::args::{each_complex_routine, each_routine};
+pub use super::args::{Args, ComplexArgs};
 use super::level3::TriArgs;
 use super::region::Region;
-use crate::engine::element::Real;
+use crate::engine::element::{Complex, Real, Scalar};
 use crate::engine::memory::is_device_address;
+use crate::kernels::Trans;
 use crate::status::Result;
 
 /// How a matrix argument is laid out: Fortran symbols have no layout argument; CBLAS ones may
@@ -81,9 +82,15 @@ impl Op {
 
     /// Transposed (C is T for real data); None when invalid.
     pub(super) fn transposed(self) -> Option<bool> {
+        self.trans().map(Trans::transposed)
+    }
+
+    /// The operation; None when invalid.
+    pub(super) fn trans(self) -> Option<Trans> {
         match self {
-            Op::N => Some(false),
-            Op::T | Op::C => Some(true),
+            Op::N => Some(Trans::N),
+            Op::T => Some(Trans::T),
+            Op::C => Some(Trans::C),
             Op::Bad(_) | Op::BadChar(_) => None,
         }
     }
@@ -201,7 +208,7 @@ pub(super) fn on_device(operands: &[Operand]) -> bool {
 
 /// A routine, described once: what a BLAS-compatible call of it checks, skips, counts, reads
 /// and writes, and how GL computes it. Sizes are the caller's, widened to 64 bits.
-pub trait Describe<T: Real>: Copy + fmt::Display {
+pub trait Describe<T: Scalar>: Copy + fmt::Display {
     /// 1, 2 or 3.
     const LEVEL: u8;
 
@@ -262,11 +269,40 @@ pub type Trmm<T> = TriArgs<T, false>;
 /// trsm: B := the solution X of op(A)*X = alpha*B or X*op(A) = alpha*B.
 pub type Trsm<T> = TriArgs<T, true>;
 
-/// A call in either precision: what the exports hand to `dispatch` (`Args::….into()`).
+/// How CBLAS passes a scalar argument: a real by value, a complex by pointer (`cblas.h`'s
+/// `const void *`).
+pub trait CblasScalar: Scalar {
+    type Arg: Copy;
+
+    /// # Safety
+    /// A complex scalar's pointer must be readable, as for the reference CBLAS.
+    unsafe fn read(arg: Self::Arg) -> Self;
+}
+
+impl<R: Real> CblasScalar for R {
+    type Arg = R;
+
+    unsafe fn read(arg: R) -> R {
+        arg
+    }
+}
+
+impl<R: Real> CblasScalar for Complex<R> {
+    type Arg = *const Complex<R>;
+
+    unsafe fn read(arg: *const Complex<R>) -> Complex<R> {
+        *arg
+    }
+}
+
+/// A call in any of the four precisions: what the exports hand to `dispatch`
+/// (`Args::….into()`, `ComplexArgs::….into()`).
 #[derive(Clone, Copy, Debug)]
 pub enum Call {
     Single(Args<f32>),
     Double(Args<f64>),
+    ComplexSingle(ComplexArgs<f32>),
+    ComplexDouble(ComplexArgs<f64>),
 }
 
 impl From<Args<f32>> for Call {
@@ -278,6 +314,18 @@ impl From<Args<f32>> for Call {
 impl From<Args<f64>> for Call {
     fn from(a: Args<f64>) -> Call {
         Call::Double(a)
+    }
+}
+
+impl From<ComplexArgs<f32>> for Call {
+    fn from(a: ComplexArgs<f32>) -> Call {
+        Call::ComplexSingle(a)
+    }
+}
+
+impl From<ComplexArgs<f64>> for Call {
+    fn from(a: ComplexArgs<f64>) -> Call {
+        Call::ComplexDouble(a)
     }
 }
 
@@ -325,61 +373,75 @@ pub(super) fn fault(info: i32, layout: Layout) -> std::result::Result<(), Fault>
     }
 }
 
-/// Each method is the routine's own (see [`Describe`]).
-impl<T: Real> Args<T> {
-    pub fn check(&self) -> std::result::Result<(), Fault> {
-        each_routine!(self, r, _w => r.check())
-    }
+/// The methods of a call's description, on each enum of calls (`$each` runs code on its
+/// description): each is the routine's own (see [`Describe`]).
+macro_rules! describe_each {
+    ($args:ident<$t:ident: Real> as $elem:ty, $each:ident) => {
+        impl<$t: Real> $args<$t> {
+            pub fn check(&self) -> std::result::Result<(), Fault> {
+                $each!(self, r, _w => r.check())
+            }
 
-    pub fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
-        each_routine!(self, r, _w => r.row_major_exchanges())
-    }
+            pub fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
+                $each!(self, r, _w => r.row_major_exchanges())
+            }
 
-    pub fn quick_return(&self) -> Option<f64> {
-        each_routine!(self, r, _w => r.quick_return())
-    }
+            pub fn quick_return(&self) -> Option<f64> {
+                $each!(self, r, _w => r.quick_return())
+            }
 
-    pub fn layout(&self) -> Layout {
-        each_routine!(self, r, _w => r.layout())
-    }
+            pub fn layout(&self) -> Layout {
+                $each!(self, r, _w => r.layout())
+            }
 
-    fn level(&self) -> u8 {
-        fn of<T: Real, R: Describe<T>>(_: &R) -> u8 {
-            R::LEVEL
+            fn level(&self) -> u8 {
+                fn of<T: Scalar, R: Describe<T>>(_: &R) -> u8 {
+                    R::LEVEL
+                }
+                $each!(self, r, _w => of(r))
+            }
+
+            /// Saturating instead of wrapping.
+            pub fn flops(&self) -> u64 {
+                let factors = $each!(self, r, _w => r.flops());
+                factors
+                    .iter()
+                    .fold(1u64, |acc, &v| acc.saturating_mul(v.max(0) as u64))
+            }
+
+            pub fn computes_value(&self) -> bool {
+                $each!(self, r, _w => r.computes_value())
+            }
+
+            pub(super) fn operands(&self) -> Vec<Operand> {
+                $each!(self, r, _w => r.operands())
+            }
+
+            pub fn scalars(&self) -> Vec<$elem> {
+                $each!(self, r, _w => r.scalars())
+            }
+
+            pub fn as_addressed(&self) -> Self {
+                $each!(self, r, wrap => wrap(r.addressed()))
+            }
+
+            /// # Safety
+            /// As for [`Describe::run_gl`].
+            pub unsafe fn run_gl(&self) -> Result<f64> {
+                $each!(self, r, _w => r.run_gl())
+            }
         }
-        each_routine!(self, r, _w => of(r))
-    }
 
-    /// Saturating instead of wrapping.
-    pub fn flops(&self) -> u64 {
-        let factors = each_routine!(self, r, _w => r.flops());
-        factors
-            .iter()
-            .fold(1u64, |acc, &v| acc.saturating_mul(v.max(0) as u64))
-    }
-
-    pub fn computes_value(&self) -> bool {
-        each_routine!(self, r, _w => r.computes_value())
-    }
-
-    pub(super) fn operands(&self) -> Vec<Operand> {
-        each_routine!(self, r, _w => r.operands())
-    }
-
-    pub fn scalars(&self) -> Vec<T> {
-        each_routine!(self, r, _w => r.scalars())
-    }
-
-    pub fn as_addressed(&self) -> Args<T> {
-        each_routine!(self, r, wrap => wrap(r.addressed()))
-    }
-
-    /// # Safety
-    /// As for [`Describe::run_gl`].
-    pub unsafe fn run_gl(&self) -> Result<f64> {
-        each_routine!(self, r, _w => r.run_gl())
-    }
+        impl<$t: Real> fmt::Display for $args<$t> {
+            fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                $each!(self, r, _w => r.fmt(f))
+            }
+        }
+    };
 }
+
+describe_each!(Args<T: Real> as T, each_routine);
+describe_each!(ComplexArgs<T: Real> as Complex<T>, each_complex_routine);
 
 /// A vector of `n` elements whose increment's byte stride overflows 64 bits, read as the vector
 /// of the increment that stride wraps to. Every CPU BLAS addresses element i at x + i·inc·size
@@ -389,11 +451,12 @@ impl<T: Real> Args<T> {
 /// increment is negative, as BLAS counts a negative increment), and the increment; the call is
 /// then the reference's with that increment, quick returns included (asum, iamax and scal do
 /// nothing with a negative one). Any other vector is as given.
-fn addressed<T: Real>(n: i64, inc: i64) -> (isize, i64) {
-    if n <= 1 || inc.checked_mul(T::SIZE).is_some() {
+fn addressed<T: Scalar>(n: i64, inc: i64) -> (isize, i64) {
+    let size = std::mem::size_of::<T>() as i64;
+    if n <= 1 || inc.checked_mul(size).is_some() {
         return (0, inc);
     }
-    let step = inc.wrapping_mul(T::SIZE) / T::SIZE;
+    let step = inc.wrapping_mul(size) / size;
     let start = if step < 0 {
         (n - 1).wrapping_mul(step)
     } else {
@@ -404,7 +467,12 @@ fn addressed<T: Real>(n: i64, inc: i64) -> (isize, i64) {
 
 /// Vector `(x, incx)` of n elements, its start and increment as [`addressed`] reads them; `at`
 /// offsets the pointer ([`from_const`] or [`from_mut`]).
-pub(super) fn wrapped<T: Real, P: Copy>(n: i64, x: &mut P, incx: &mut i64, at: fn(P, isize) -> P) {
+pub(super) fn wrapped<T: Scalar, P: Copy>(
+    n: i64,
+    x: &mut P,
+    incx: &mut i64,
+    at: fn(P, isize) -> P,
+) {
     let (start, step) = addressed::<T>(n, *incx);
     (*x, *incx) = (at(*x, start), step);
 }
@@ -423,10 +491,11 @@ macro_rules! each_precision {
         match $call {
             Call::Single($a) => $body,
             Call::Double($a) => $body,
+            Call::ComplexSingle($a) => $body,
+            Call::ComplexDouble($a) => $body,
         }
     };
 }
-pub(crate) use each_precision;
 
 impl Call {
     /// See [`Args::check`].
@@ -439,6 +508,8 @@ impl Call {
         match self {
             Call::Single(a) => Call::Single(a.as_addressed()),
             Call::Double(a) => Call::Double(a.as_addressed()),
+            Call::ComplexSingle(a) => Call::ComplexSingle(a.as_addressed()),
+            Call::ComplexDouble(a) => Call::ComplexDouble(a.as_addressed()),
         }
     }
 
@@ -472,6 +543,20 @@ impl Call {
         each_precision!(self, a => a.operands())
     }
 
+    /// Whether the value `run_gl` returns is computed (see [`Describe::computes_value`]).
+    pub fn computes_value(&self) -> bool {
+        each_precision!(self, a => a.computes_value())
+    }
+
+    /// The scalars the result is computed with, each part of a complex one.
+    pub fn scalar_values(&self) -> Vec<f64> {
+        each_precision!(self, a => a
+            .scalars()
+            .iter()
+            .flat_map(|s| s.parts().map(|p| p.to_f64()))
+            .collect())
+    }
+
     /// Whether an operand is a glblas device pointer (which only GL can read).
     pub fn touches_device_memory(&self) -> bool {
         on_device(&self.operands())
@@ -502,12 +587,6 @@ impl fmt::Display for Layout {
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         each_precision!(self, a => a.fmt(f))
-    }
-}
-
-impl<T: Real> fmt::Display for Args<T> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        each_routine!(self, r, _w => r.fmt(f))
     }
 }
 

@@ -5,236 +5,264 @@
 
 use std::ffi::c_int;
 
-use super::call::{Args, Layout, Op, Trmm, Trsm};
+use super::call::{Args, CblasScalar, ComplexArgs, Layout, Op, Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
 use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::CblasIndex;
+use crate::engine::element::Complex;
 
 /// `?axpy`.
 macro_rules! axpy {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
-            fn $name(n: $int, alpha: $t, x: *const $t, incx: $int, y: *mut $t, incy: $int)
-            = Args::Axpy(Axpy { n: n.into(), alpha, x, incx: incx.into(), y,
-                  incy: incy.into() }).into());
+            fn $name(n: $int, alpha: <$t as CblasScalar>::Arg, x: *const $t, incx: $int,
+                y: *mut $t, incy: $int)
+            = $args::Axpy(Axpy { n: n.into(), alpha: <$t as CblasScalar>::read(alpha), x,
+                  incx: incx.into(), y, incy: incy.into() }).into());
     };
 }
-axpy!(Cblas, c_int, f32, Saxpy cblas_saxpy);
-axpy!(Cblas, c_int, f64, Daxpy cblas_daxpy);
-axpy!(Ilp64, i64, f32, Saxpy scipy_cblas_saxpy64_);
-axpy!(Ilp64, i64, f64, Daxpy scipy_cblas_daxpy64_);
+axpy!(Cblas, c_int, f32, Args Saxpy cblas_saxpy);
+axpy!(Cblas, c_int, f64, Args Daxpy cblas_daxpy);
+axpy!(Ilp64, i64, f32, Args Saxpy scipy_cblas_saxpy64_);
+axpy!(Ilp64, i64, f64, Args Daxpy scipy_cblas_daxpy64_);
 
 /// `?dot`.
 macro_rules! dot {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(n: $int, x: *const $t, incx: $int, y: *const $t, incy: $int) -> $t
-            = Args::Dot(Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }).into());
+            = $args::Dot(Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }).into());
     };
 }
-dot!(Cblas, c_int, f32, Sdot cblas_sdot);
-dot!(Cblas, c_int, f64, Ddot cblas_ddot);
-dot!(Ilp64, i64, f32, Sdot scipy_cblas_sdot64_);
-dot!(Ilp64, i64, f64, Ddot scipy_cblas_ddot64_);
+dot!(Cblas, c_int, f32, Args Sdot cblas_sdot);
+dot!(Cblas, c_int, f64, Args Ddot cblas_ddot);
+dot!(Ilp64, i64, f32, Args Sdot scipy_cblas_sdot64_);
+dot!(Ilp64, i64, f64, Args Ddot scipy_cblas_ddot64_);
 
 /// `?scal`.
 macro_rules! scal {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
-            fn $name(n: $int, alpha: $t, x: *mut $t, incx: $int)
-            = Args::Scal(Scal { n: n.into(), alpha, x, incx: incx.into() }).into());
+            fn $name(n: $int, alpha: <$t as CblasScalar>::Arg, x: *mut $t, incx: $int)
+            = $args::Scal(Scal { n: n.into(), alpha: <$t as CblasScalar>::read(alpha), x,
+                  incx: incx.into() }).into());
     };
 }
-scal!(Cblas, c_int, f32, Sscal cblas_sscal);
-scal!(Cblas, c_int, f64, Dscal cblas_dscal);
-scal!(Ilp64, i64, f32, Sscal scipy_cblas_sscal64_);
-scal!(Ilp64, i64, f64, Dscal scipy_cblas_dscal64_);
+scal!(Cblas, c_int, f32, Args Sscal cblas_sscal);
+scal!(Cblas, c_int, f64, Args Dscal cblas_dscal);
+scal!(Ilp64, i64, f32, Args Sscal scipy_cblas_sscal64_);
+scal!(Ilp64, i64, f64, Args Dscal scipy_cblas_dscal64_);
 
 /// `?copy`.
 macro_rules! copy {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(n: $int, x: *const $t, incx: $int, y: *mut $t, incy: $int)
-            = Args::Copy(Move { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }).into());
+            = $args::Copy(Move { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }).into());
     };
 }
-copy!(Cblas, c_int, f32, Scopy cblas_scopy);
-copy!(Cblas, c_int, f64, Dcopy cblas_dcopy);
-copy!(Ilp64, i64, f32, Scopy scipy_cblas_scopy64_);
-copy!(Ilp64, i64, f64, Dcopy scipy_cblas_dcopy64_);
+copy!(Cblas, c_int, f32, Args Scopy cblas_scopy);
+copy!(Cblas, c_int, f64, Args Dcopy cblas_dcopy);
+copy!(Cblas, c_int, Complex<f32>, ComplexArgs Ccopy cblas_ccopy);
+copy!(Cblas, c_int, Complex<f64>, ComplexArgs Zcopy cblas_zcopy);
+copy!(Ilp64, i64, f32, Args Scopy scipy_cblas_scopy64_);
+copy!(Ilp64, i64, f64, Args Dcopy scipy_cblas_dcopy64_);
+copy!(Ilp64, i64, Complex<f32>, ComplexArgs Ccopy scipy_cblas_ccopy64_);
+copy!(Ilp64, i64, Complex<f64>, ComplexArgs Zcopy scipy_cblas_zcopy64_);
 
 /// `?swap`.
 macro_rules! swap {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(n: $int, x: *mut $t, incx: $int, y: *mut $t, incy: $int)
-            = Args::Swap(Move { n: n.into(), x: x.cast_const(), incx: incx.into(), y,
+            = $args::Swap(Move { n: n.into(), x: x.cast_const(), incx: incx.into(), y,
                   incy: incy.into() }).into());
     };
 }
-swap!(Cblas, c_int, f32, Sswap cblas_sswap);
-swap!(Cblas, c_int, f64, Dswap cblas_dswap);
-swap!(Ilp64, i64, f32, Sswap scipy_cblas_sswap64_);
-swap!(Ilp64, i64, f64, Dswap scipy_cblas_dswap64_);
+swap!(Cblas, c_int, f32, Args Sswap cblas_sswap);
+swap!(Cblas, c_int, f64, Args Dswap cblas_dswap);
+swap!(Cblas, c_int, Complex<f32>, ComplexArgs Cswap cblas_cswap);
+swap!(Cblas, c_int, Complex<f64>, ComplexArgs Zswap cblas_zswap);
+swap!(Ilp64, i64, f32, Args Sswap scipy_cblas_sswap64_);
+swap!(Ilp64, i64, f64, Args Dswap scipy_cblas_dswap64_);
+swap!(Ilp64, i64, Complex<f32>, ComplexArgs Cswap scipy_cblas_cswap64_);
+swap!(Ilp64, i64, Complex<f64>, ComplexArgs Zswap scipy_cblas_zswap64_);
 
 /// `?asum`.
 macro_rules! asum {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(n: $int, x: *const $t, incx: $int) -> $t
-            = Args::Reduce(Reduce { n: n.into(), x, incx: incx.into(),
+            = $args::Reduce(Reduce { n: n.into(), x, incx: incx.into(),
                   what: Reduction::Asum }).into());
     };
 }
-asum!(Cblas, c_int, f32, Sasum cblas_sasum);
-asum!(Cblas, c_int, f64, Dasum cblas_dasum);
-asum!(Ilp64, i64, f32, Sasum scipy_cblas_sasum64_);
-asum!(Ilp64, i64, f64, Dasum scipy_cblas_dasum64_);
+asum!(Cblas, c_int, f32, Args Sasum cblas_sasum);
+asum!(Cblas, c_int, f64, Args Dasum cblas_dasum);
+asum!(Ilp64, i64, f32, Args Sasum scipy_cblas_sasum64_);
+asum!(Ilp64, i64, f64, Args Dasum scipy_cblas_dasum64_);
 
 /// `?nrm2`.
 macro_rules! nrm2 {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(n: $int, x: *const $t, incx: $int) -> $t
-            = Args::Reduce(Reduce { n: n.into(), x, incx: incx.into(),
+            = $args::Reduce(Reduce { n: n.into(), x, incx: incx.into(),
                   what: Reduction::Nrm2 }).into());
     };
 }
-nrm2!(Cblas, c_int, f32, Snrm2 cblas_snrm2);
-nrm2!(Cblas, c_int, f64, Dnrm2 cblas_dnrm2);
-nrm2!(Ilp64, i64, f32, Snrm2 scipy_cblas_snrm264_);
-nrm2!(Ilp64, i64, f64, Dnrm2 scipy_cblas_dnrm264_);
+nrm2!(Cblas, c_int, f32, Args Snrm2 cblas_snrm2);
+nrm2!(Cblas, c_int, f64, Args Dnrm2 cblas_dnrm2);
+nrm2!(Ilp64, i64, f32, Args Snrm2 scipy_cblas_snrm264_);
+nrm2!(Ilp64, i64, f64, Args Dnrm2 scipy_cblas_dnrm264_);
 
 /// `i?amax`.
 macro_rules! iamax {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(n: $int, x: *const $t, incx: $int) -> CblasIndex
-            = Args::Reduce(Reduce { n: n.into(), x, incx: incx.into(),
+            = $args::Reduce(Reduce { n: n.into(), x, incx: incx.into(),
                   what: Reduction::Iamax }).into());
     };
 }
-iamax!(Cblas, c_int, f32, Isamax cblas_isamax);
-iamax!(Cblas, c_int, f64, Idamax cblas_idamax);
-iamax!(Ilp64, i64, f32, Isamax scipy_cblas_isamax64_);
-iamax!(Ilp64, i64, f64, Idamax scipy_cblas_idamax64_);
+iamax!(Cblas, c_int, f32, Args Isamax cblas_isamax);
+iamax!(Cblas, c_int, f64, Args Idamax cblas_idamax);
+iamax!(Ilp64, i64, f32, Args Isamax scipy_cblas_isamax64_);
+iamax!(Ilp64, i64, f64, Args Idamax scipy_cblas_idamax64_);
 
 /// `?gemv`.
 macro_rules! gemv {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
-            fn $name(layout: c_int, trans: c_int, m: $int, n: $int, alpha: $t, a: *const $t,
-                lda: $int, x: *const $t, incx: $int, beta: $t, y: *mut $t, incy: $int)
-            = Args::Gemv(GemvArgs { layout: Layout::from_cblas(layout),
-                  trans: Op::from_cblas(trans), m: m.into(), n: n.into(), alpha, a,
-                  lda: lda.into(), x, incx: incx.into(), beta, y, incy: incy.into() }).into());
+            fn $name(layout: c_int, trans: c_int, m: $int, n: $int,
+                alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, x: *const $t, incx: $int,
+                beta: <$t as CblasScalar>::Arg, y: *mut $t, incy: $int)
+            = $args::Gemv(GemvArgs { layout: Layout::from_cblas(layout),
+                  trans: Op::from_cblas(trans), m: m.into(), n: n.into(),
+                  alpha: <$t as CblasScalar>::read(alpha), a, lda: lda.into(), x,
+                  incx: incx.into(), beta: <$t as CblasScalar>::read(beta), y,
+                  incy: incy.into() }).into());
     };
 }
-gemv!(Cblas, c_int, f32, Sgemv cblas_sgemv);
-gemv!(Cblas, c_int, f64, Dgemv cblas_dgemv);
-gemv!(Ilp64, i64, f32, Sgemv scipy_cblas_sgemv64_);
-gemv!(Ilp64, i64, f64, Dgemv scipy_cblas_dgemv64_);
+gemv!(Cblas, c_int, f32, Args Sgemv cblas_sgemv);
+gemv!(Cblas, c_int, f64, Args Dgemv cblas_dgemv);
+gemv!(Ilp64, i64, f32, Args Sgemv scipy_cblas_sgemv64_);
+gemv!(Ilp64, i64, f64, Args Dgemv scipy_cblas_dgemv64_);
 
 /// `?gemm`.
 macro_rules! gemm {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(layout: c_int, transa: c_int, transb: c_int, m: $int, n: $int, k: $int,
-                alpha: $t, a: *const $t, lda: $int, b: *const $t, ldb: $int, beta: $t, c: *mut $t,
-                ldc: $int)
-            = Args::Gemm(GemmArgs { layout: Layout::from_cblas(layout),
+                alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, b: *const $t, ldb: $int,
+                beta: <$t as CblasScalar>::Arg, c: *mut $t, ldc: $int)
+            = $args::Gemm(GemmArgs { layout: Layout::from_cblas(layout),
                   transa: Op::from_cblas(transa), transb: Op::from_cblas(transb), m: m.into(),
-                  n: n.into(), k: k.into(), alpha, a, lda: lda.into(), b, ldb: ldb.into(), beta, c,
+                  n: n.into(), k: k.into(), alpha: <$t as CblasScalar>::read(alpha), a,
+                  lda: lda.into(), b, ldb: ldb.into(), beta: <$t as CblasScalar>::read(beta), c,
                   ldc: ldc.into() }).into());
     };
 }
-gemm!(Cblas, c_int, f32, Sgemm cblas_sgemm);
-gemm!(Cblas, c_int, f64, Dgemm cblas_dgemm);
-gemm!(Ilp64, i64, f32, Sgemm scipy_cblas_sgemm64_);
-gemm!(Ilp64, i64, f64, Dgemm scipy_cblas_dgemm64_);
+gemm!(Cblas, c_int, f32, Args Sgemm cblas_sgemm);
+gemm!(Cblas, c_int, f64, Args Dgemm cblas_dgemm);
+gemm!(Cblas, c_int, Complex<f32>, ComplexArgs Cgemm cblas_cgemm);
+gemm!(Cblas, c_int, Complex<f64>, ComplexArgs Zgemm cblas_zgemm);
+gemm!(Ilp64, i64, f32, Args Sgemm scipy_cblas_sgemm64_);
+gemm!(Ilp64, i64, f64, Args Dgemm scipy_cblas_dgemm64_);
+gemm!(Ilp64, i64, Complex<f32>, ComplexArgs Cgemm scipy_cblas_cgemm64_);
+gemm!(Ilp64, i64, Complex<f64>, ComplexArgs Zgemm scipy_cblas_zgemm64_);
 
 /// `?symm`.
 macro_rules! symm {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
-            fn $name(layout: c_int, side: c_int, uplo: c_int, m: $int, n: $int, alpha: $t,
-                a: *const $t, lda: $int, b: *const $t, ldb: $int, beta: $t, c: *mut $t, ldc: $int)
-            = Args::Symm(SymmArgs { layout: Layout::from_cblas(layout),
+            fn $name(layout: c_int, side: c_int, uplo: c_int, m: $int, n: $int,
+                alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, b: *const $t, ldb: $int,
+                beta: <$t as CblasScalar>::Arg, c: *mut $t, ldc: $int)
+            = $args::Symm(SymmArgs { layout: Layout::from_cblas(layout),
                   side: Flag::from_cblas(&SIDE, side), uplo: Flag::from_cblas(&UPLO, uplo),
-                  m: m.into(), n: n.into(), alpha, a, lda: lda.into(), b, ldb: ldb.into(), beta, c,
+                  m: m.into(), n: n.into(), alpha: <$t as CblasScalar>::read(alpha), a,
+                  lda: lda.into(), b, ldb: ldb.into(), beta: <$t as CblasScalar>::read(beta), c,
                   ldc: ldc.into() }).into());
     };
 }
-symm!(Cblas, c_int, f32, Ssymm cblas_ssymm);
-symm!(Cblas, c_int, f64, Dsymm cblas_dsymm);
-symm!(Ilp64, i64, f32, Ssymm scipy_cblas_ssymm64_);
-symm!(Ilp64, i64, f64, Dsymm scipy_cblas_dsymm64_);
+symm!(Cblas, c_int, f32, Args Ssymm cblas_ssymm);
+symm!(Cblas, c_int, f64, Args Dsymm cblas_dsymm);
+symm!(Ilp64, i64, f32, Args Ssymm scipy_cblas_ssymm64_);
+symm!(Ilp64, i64, f64, Args Dsymm scipy_cblas_dsymm64_);
 
 /// `?syrk`.
 macro_rules! syrk {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
-            fn $name(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int, alpha: $t,
-                a: *const $t, lda: $int, beta: $t, c: *mut $t, ldc: $int)
-            = Args::Syrk(SyrkArgs { layout: Layout::from_cblas(layout),
+            fn $name(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int,
+                alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int,
+                beta: <$t as CblasScalar>::Arg, c: *mut $t, ldc: $int)
+            = $args::Syrk(SyrkArgs { layout: Layout::from_cblas(layout),
                   uplo: Flag::from_cblas(&UPLO, uplo), trans: Op::from_cblas(trans), n: n.into(),
-                  k: k.into(), alpha, a, lda: lda.into(), beta, c, ldc: ldc.into(),
-                  b: None }).into());
+                  k: k.into(), alpha: <$t as CblasScalar>::read(alpha), a, lda: lda.into(),
+                  beta: <$t as CblasScalar>::read(beta), c, ldc: ldc.into(), b: None }).into());
     };
 }
-syrk!(Cblas, c_int, f32, Ssyrk cblas_ssyrk);
-syrk!(Cblas, c_int, f64, Dsyrk cblas_dsyrk);
-syrk!(Ilp64, i64, f32, Ssyrk scipy_cblas_ssyrk64_);
-syrk!(Ilp64, i64, f64, Dsyrk scipy_cblas_dsyrk64_);
+syrk!(Cblas, c_int, f32, Args Ssyrk cblas_ssyrk);
+syrk!(Cblas, c_int, f64, Args Dsyrk cblas_dsyrk);
+syrk!(Ilp64, i64, f32, Args Ssyrk scipy_cblas_ssyrk64_);
+syrk!(Ilp64, i64, f64, Args Dsyrk scipy_cblas_dsyrk64_);
 
 /// `?syr2k`.
 macro_rules! syr2k {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
-            fn $name(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int, alpha: $t,
-                a: *const $t, lda: $int, b: *const $t, ldb: $int, beta: $t, c: *mut $t, ldc: $int)
-            = Args::Syrk(SyrkArgs { layout: Layout::from_cblas(layout),
+            fn $name(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int,
+                alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, b: *const $t, ldb: $int,
+                beta: <$t as CblasScalar>::Arg, c: *mut $t, ldc: $int)
+            = $args::Syrk(SyrkArgs { layout: Layout::from_cblas(layout),
                   uplo: Flag::from_cblas(&UPLO, uplo), trans: Op::from_cblas(trans), n: n.into(),
-                  k: k.into(), alpha, a, lda: lda.into(), beta, c, ldc: ldc.into(),
+                  k: k.into(), alpha: <$t as CblasScalar>::read(alpha), a, lda: lda.into(),
+                  beta: <$t as CblasScalar>::read(beta), c, ldc: ldc.into(),
                   b: Some((b, ldb.into())) }).into());
     };
 }
-syr2k!(Cblas, c_int, f32, Ssyr2k cblas_ssyr2k);
-syr2k!(Cblas, c_int, f64, Dsyr2k cblas_dsyr2k);
-syr2k!(Ilp64, i64, f32, Ssyr2k scipy_cblas_ssyr2k64_);
-syr2k!(Ilp64, i64, f64, Dsyr2k scipy_cblas_dsyr2k64_);
+syr2k!(Cblas, c_int, f32, Args Ssyr2k cblas_ssyr2k);
+syr2k!(Cblas, c_int, f64, Args Dsyr2k cblas_dsyr2k);
+syr2k!(Ilp64, i64, f32, Args Ssyr2k scipy_cblas_ssyr2k64_);
+syr2k!(Ilp64, i64, f64, Args Dsyr2k scipy_cblas_dsyr2k64_);
 
 /// `?trmm`.
 macro_rules! trmm {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(layout: c_int, side: c_int, uplo: c_int, transa: c_int, diag: c_int, m: $int,
-                n: $int, alpha: $t, a: *const $t, lda: $int, b: *mut $t, ldb: $int)
-            = Args::Trmm(Trmm { layout: Layout::from_cblas(layout),
+                n: $int, alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, b: *mut $t,
+                ldb: $int)
+            = $args::Trmm(Trmm { layout: Layout::from_cblas(layout),
                   side: Flag::from_cblas(&SIDE, side), uplo: Flag::from_cblas(&UPLO, uplo),
                   transa: Op::from_cblas(transa), diag: Flag::from_cblas(&DIAG, diag), m: m.into(),
-                  n: n.into(), alpha, a, lda: lda.into(), b, ldb: ldb.into() }).into());
+                  n: n.into(), alpha: <$t as CblasScalar>::read(alpha), a, lda: lda.into(), b,
+                  ldb: ldb.into() }).into());
     };
 }
-trmm!(Cblas, c_int, f32, Strmm cblas_strmm);
-trmm!(Cblas, c_int, f64, Dtrmm cblas_dtrmm);
-trmm!(Ilp64, i64, f32, Strmm scipy_cblas_strmm64_);
-trmm!(Ilp64, i64, f64, Dtrmm scipy_cblas_dtrmm64_);
+trmm!(Cblas, c_int, f32, Args Strmm cblas_strmm);
+trmm!(Cblas, c_int, f64, Args Dtrmm cblas_dtrmm);
+trmm!(Ilp64, i64, f32, Args Strmm scipy_cblas_strmm64_);
+trmm!(Ilp64, i64, f64, Args Dtrmm scipy_cblas_dtrmm64_);
 
 /// `?trsm`.
 macro_rules! trsm {
-    ($family:ident, $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(layout: c_int, side: c_int, uplo: c_int, transa: c_int, diag: c_int, m: $int,
-                n: $int, alpha: $t, a: *const $t, lda: $int, b: *mut $t, ldb: $int)
-            = Args::Trsm(Trsm { layout: Layout::from_cblas(layout),
+                n: $int, alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, b: *mut $t,
+                ldb: $int)
+            = $args::Trsm(Trsm { layout: Layout::from_cblas(layout),
                   side: Flag::from_cblas(&SIDE, side), uplo: Flag::from_cblas(&UPLO, uplo),
                   transa: Op::from_cblas(transa), diag: Flag::from_cblas(&DIAG, diag), m: m.into(),
-                  n: n.into(), alpha, a, lda: lda.into(), b, ldb: ldb.into() }).into());
+                  n: n.into(), alpha: <$t as CblasScalar>::read(alpha), a, lda: lda.into(), b,
+                  ldb: ldb.into() }).into());
     };
 }
-trsm!(Cblas, c_int, f32, Strsm cblas_strsm);
-trsm!(Cblas, c_int, f64, Dtrsm cblas_dtrsm);
-trsm!(Ilp64, i64, f32, Strsm scipy_cblas_strsm64_);
-trsm!(Ilp64, i64, f64, Dtrsm scipy_cblas_dtrsm64_);
+trsm!(Cblas, c_int, f32, Args Strsm cblas_strsm);
+trsm!(Cblas, c_int, f64, Args Dtrsm cblas_dtrsm);
+trsm!(Ilp64, i64, f32, Args Strsm scipy_cblas_strsm64_);
+trsm!(Ilp64, i64, f64, Args Dtrsm scipy_cblas_dtrsm64_);

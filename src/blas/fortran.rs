@@ -7,101 +7,102 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::call::{Args, Layout, Op, Trmm, Trsm};
+use super::call::{Args, ComplexArgs, Layout, Op, Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
 use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::Family;
+use crate::engine::element::Complex;
 
 /// `?axpy`.
 macro_rules! axpy {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, alpha: *const $t, x: *const $t, incx: *const $int, y: *mut $t,
                 incy: *const $int)
-            = Args::Axpy(Axpy { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into(), y,
+            = $args::Axpy(Axpy { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into(), y,
                   incy: (*incy).into() }).into());
     };
 }
 
 /// `?dot`.
 macro_rules! dot {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, x: *const $t, incx: *const $int, y: *const $t,
                 incy: *const $int) -> $t
-            = Args::Dot(Dot { n: (*n).into(), x, incx: (*incx).into(), y,
+            = $args::Dot(Dot { n: (*n).into(), x, incx: (*incx).into(), y,
                   incy: (*incy).into() }).into());
     };
 }
 
 /// `?scal`.
 macro_rules! scal {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, alpha: *const $t, x: *mut $t, incx: *const $int)
-            = Args::Scal(Scal { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into() }).into());
+            = $args::Scal(Scal { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into() }).into());
     };
 }
 
 /// `?copy`.
 macro_rules! copy {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, x: *const $t, incx: *const $int, y: *mut $t, incy: *const $int)
-            = Args::Copy(Move { n: (*n).into(), x, incx: (*incx).into(), y,
+            = $args::Copy(Move { n: (*n).into(), x, incx: (*incx).into(), y,
                   incy: (*incy).into() }).into());
     };
 }
 
 /// `?swap`.
 macro_rules! swap {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, x: *mut $t, incx: *const $int, y: *mut $t, incy: *const $int)
-            = Args::Swap(Move { n: (*n).into(), x: x.cast_const(), incx: (*incx).into(), y,
+            = $args::Swap(Move { n: (*n).into(), x: x.cast_const(), incx: (*incx).into(), y,
                   incy: (*incy).into() }).into());
     };
 }
 
 /// `?asum`.
 macro_rules! asum {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, x: *const $t, incx: *const $int) -> $t
-            = Args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
+            = $args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
                   what: Reduction::Asum }).into());
     };
 }
 
 /// `?nrm2`.
 macro_rules! nrm2 {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, x: *const $t, incx: *const $int) -> $t
-            = Args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
+            = $args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
                   what: Reduction::Nrm2 }).into());
     };
 }
 
 /// `i?amax`.
 macro_rules! iamax {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, x: *const $t, incx: *const $int) -> $int
-            = Args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
+            = $args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
                   what: Reduction::Iamax }).into());
     };
 }
 
 /// `?gemv`.
 macro_rules! gemv {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(trans: *const c_char, m: *const $int, n: *const $int, alpha: *const $t,
                 a: *const $t, lda: *const $int, x: *const $t, incx: *const $int, beta: *const $t,
                 y: *mut $t, incy: *const $int, trans_len: usize)
-            = Args::Gemv(GemvArgs { layout: Layout::Fortran, trans: Op::from_fortran(trans),
+            = $args::Gemv(GemvArgs { layout: Layout::Fortran, trans: Op::from_fortran(trans),
                   m: (*m).into(), n: (*n).into(), alpha: *alpha, a, lda: (*lda).into(), x,
                   incx: (*incx).into(), beta: *beta, y, incy: (*incy).into() }).into());
     };
@@ -109,13 +110,13 @@ macro_rules! gemv {
 
 /// `?gemm`.
 macro_rules! gemm {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(transa: *const c_char, transb: *const c_char, m: *const $int, n: *const $int,
                 k: *const $int, alpha: *const $t, a: *const $t, lda: *const $int, b: *const $t,
                 ldb: *const $int, beta: *const $t, c: *mut $t, ldc: *const $int, transa_len: usize,
                 transb_len: usize)
-            = Args::Gemm(GemmArgs { layout: Layout::Fortran, transa: Op::from_fortran(transa),
+            = $args::Gemm(GemmArgs { layout: Layout::Fortran, transa: Op::from_fortran(transa),
                   transb: Op::from_fortran(transb), m: (*m).into(), n: (*n).into(), k: (*k).into(),
                   alpha: *alpha, a, lda: (*lda).into(), b, ldb: (*ldb).into(), beta: *beta, c,
                   ldc: (*ldc).into() }).into());
@@ -124,54 +125,55 @@ macro_rules! gemm {
 
 /// `?symm`.
 macro_rules! symm {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(side: *const c_char, uplo: *const c_char, m: *const $int, n: *const $int,
                 alpha: *const $t, a: *const $t, lda: *const $int, b: *const $t, ldb: *const $int,
                 beta: *const $t, c: *mut $t, ldc: *const $int, side_len: usize, uplo_len: usize)
-            = Args::Symm(SymmArgs { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
-                  uplo: Flag::from_fortran(&UPLO, uplo), m: (*m).into(), n: (*n).into(),
-                  alpha: *alpha, a, lda: (*lda).into(), b, ldb: (*ldb).into(), beta: *beta, c,
-                  ldc: (*ldc).into() }).into());
+            = $args::Symm(SymmArgs { layout: Layout::Fortran,
+                  side: Flag::from_fortran(&SIDE, side), uplo: Flag::from_fortran(&UPLO, uplo),
+                  m: (*m).into(), n: (*n).into(), alpha: *alpha, a, lda: (*lda).into(), b,
+                  ldb: (*ldb).into(), beta: *beta, c, ldc: (*ldc).into() }).into());
     };
 }
 
 /// `?syrk`.
 macro_rules! syrk {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(uplo: *const c_char, trans: *const c_char, n: *const $int, k: *const $int,
                 alpha: *const $t, a: *const $t, lda: *const $int, beta: *const $t, c: *mut $t,
                 ldc: *const $int, uplo_len: usize, trans_len: usize)
-            = Args::Syrk(SyrkArgs { layout: Layout::Fortran, uplo: Flag::from_fortran(&UPLO, uplo),
-                  trans: Op::from_fortran(trans), n: (*n).into(), k: (*k).into(), alpha: *alpha, a,
-                  lda: (*lda).into(), beta: *beta, c, ldc: (*ldc).into(), b: None }).into());
+            = $args::Syrk(SyrkArgs { layout: Layout::Fortran,
+                  uplo: Flag::from_fortran(&UPLO, uplo), trans: Op::from_fortran(trans),
+                  n: (*n).into(), k: (*k).into(), alpha: *alpha, a, lda: (*lda).into(),
+                  beta: *beta, c, ldc: (*ldc).into(), b: None }).into());
     };
 }
 
 /// `?syr2k`.
 macro_rules! syr2k {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(uplo: *const c_char, trans: *const c_char, n: *const $int, k: *const $int,
                 alpha: *const $t, a: *const $t, lda: *const $int, b: *const $t, ldb: *const $int,
                 beta: *const $t, c: *mut $t, ldc: *const $int, uplo_len: usize, trans_len: usize)
-            = Args::Syrk(SyrkArgs { layout: Layout::Fortran, uplo: Flag::from_fortran(&UPLO, uplo),
-                  trans: Op::from_fortran(trans), n: (*n).into(), k: (*k).into(), alpha: *alpha, a,
-                  lda: (*lda).into(), beta: *beta, c, ldc: (*ldc).into(),
-                  b: Some((b, (*ldb).into())) }).into());
+            = $args::Syrk(SyrkArgs { layout: Layout::Fortran,
+                  uplo: Flag::from_fortran(&UPLO, uplo), trans: Op::from_fortran(trans),
+                  n: (*n).into(), k: (*k).into(), alpha: *alpha, a, lda: (*lda).into(),
+                  beta: *beta, c, ldc: (*ldc).into(), b: Some((b, (*ldb).into())) }).into());
     };
 }
 
 /// `?trmm`.
 macro_rules! trmm {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(side: *const c_char, uplo: *const c_char, transa: *const c_char,
                 diag: *const c_char, m: *const $int, n: *const $int, alpha: *const $t,
                 a: *const $t, lda: *const $int, b: *mut $t, ldb: *const $int, side_len: usize,
                 uplo_len: usize, transa_len: usize, diag_len: usize)
-            = Args::Trmm(Trmm { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
+            = $args::Trmm(Trmm { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
                   uplo: Flag::from_fortran(&UPLO, uplo), transa: Op::from_fortran(transa),
                   diag: Flag::from_fortran(&DIAG, diag), m: (*m).into(), n: (*n).into(),
                   alpha: *alpha, a, lda: (*lda).into(), b, ldb: (*ldb).into() }).into());
@@ -180,13 +182,13 @@ macro_rules! trmm {
 
 /// `?trsm`.
 macro_rules! trsm {
-    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $routine:ident $name:ident) => {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(side: *const c_char, uplo: *const c_char, transa: *const c_char,
                 diag: *const c_char, m: *const $int, n: *const $int, alpha: *const $t,
                 a: *const $t, lda: *const $int, b: *mut $t, ldb: *const $int, side_len: usize,
                 uplo_len: usize, transa_len: usize, diag_len: usize)
-            = Args::Trsm(Trsm { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
+            = $args::Trsm(Trsm { layout: Layout::Fortran, side: Flag::from_fortran(&SIDE, side),
                   uplo: Flag::from_fortran(&UPLO, uplo), transa: Op::from_fortran(transa),
                   diag: Flag::from_fortran(&DIAG, diag), m: (*m).into(), n: (*n).into(),
                   alpha: *alpha, a, lda: (*lda).into(), b, ldb: (*ldb).into() }).into());
@@ -202,36 +204,42 @@ macro_rules! fortran_interface {
             suffix: $suffix,
             int64: std::mem::size_of::<$int>() == 8,
         };
-        axpy!([$prefix, $suffix] $int, f32, Saxpy saxpy_);
-        axpy!([$prefix, $suffix] $int, f64, Daxpy daxpy_);
-        dot!([$prefix, $suffix] $int, f32, Sdot sdot_);
-        dot!([$prefix, $suffix] $int, f64, Ddot ddot_);
-        scal!([$prefix, $suffix] $int, f32, Sscal sscal_);
-        scal!([$prefix, $suffix] $int, f64, Dscal dscal_);
-        copy!([$prefix, $suffix] $int, f32, Scopy scopy_);
-        copy!([$prefix, $suffix] $int, f64, Dcopy dcopy_);
-        swap!([$prefix, $suffix] $int, f32, Sswap sswap_);
-        swap!([$prefix, $suffix] $int, f64, Dswap dswap_);
-        asum!([$prefix, $suffix] $int, f32, Sasum sasum_);
-        asum!([$prefix, $suffix] $int, f64, Dasum dasum_);
-        nrm2!([$prefix, $suffix] $int, f32, Snrm2 snrm2_);
-        nrm2!([$prefix, $suffix] $int, f64, Dnrm2 dnrm2_);
-        iamax!([$prefix, $suffix] $int, f32, Isamax isamax_);
-        iamax!([$prefix, $suffix] $int, f64, Idamax idamax_);
-        gemv!([$prefix, $suffix] $int, f32, Sgemv sgemv_);
-        gemv!([$prefix, $suffix] $int, f64, Dgemv dgemv_);
-        gemm!([$prefix, $suffix] $int, f32, Sgemm sgemm_);
-        gemm!([$prefix, $suffix] $int, f64, Dgemm dgemm_);
-        symm!([$prefix, $suffix] $int, f32, Ssymm ssymm_);
-        symm!([$prefix, $suffix] $int, f64, Dsymm dsymm_);
-        syrk!([$prefix, $suffix] $int, f32, Ssyrk ssyrk_);
-        syrk!([$prefix, $suffix] $int, f64, Dsyrk dsyrk_);
-        syr2k!([$prefix, $suffix] $int, f32, Ssyr2k ssyr2k_);
-        syr2k!([$prefix, $suffix] $int, f64, Dsyr2k dsyr2k_);
-        trmm!([$prefix, $suffix] $int, f32, Strmm strmm_);
-        trmm!([$prefix, $suffix] $int, f64, Dtrmm dtrmm_);
-        trsm!([$prefix, $suffix] $int, f32, Strsm strsm_);
-        trsm!([$prefix, $suffix] $int, f64, Dtrsm dtrsm_);
+        axpy!([$prefix, $suffix] $int, f32, Args Saxpy saxpy_);
+        axpy!([$prefix, $suffix] $int, f64, Args Daxpy daxpy_);
+        dot!([$prefix, $suffix] $int, f32, Args Sdot sdot_);
+        dot!([$prefix, $suffix] $int, f64, Args Ddot ddot_);
+        scal!([$prefix, $suffix] $int, f32, Args Sscal sscal_);
+        scal!([$prefix, $suffix] $int, f64, Args Dscal dscal_);
+        copy!([$prefix, $suffix] $int, f32, Args Scopy scopy_);
+        copy!([$prefix, $suffix] $int, f64, Args Dcopy dcopy_);
+        copy!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Ccopy ccopy_);
+        copy!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zcopy zcopy_);
+        swap!([$prefix, $suffix] $int, f32, Args Sswap sswap_);
+        swap!([$prefix, $suffix] $int, f64, Args Dswap dswap_);
+        swap!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cswap cswap_);
+        swap!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zswap zswap_);
+        asum!([$prefix, $suffix] $int, f32, Args Sasum sasum_);
+        asum!([$prefix, $suffix] $int, f64, Args Dasum dasum_);
+        nrm2!([$prefix, $suffix] $int, f32, Args Snrm2 snrm2_);
+        nrm2!([$prefix, $suffix] $int, f64, Args Dnrm2 dnrm2_);
+        iamax!([$prefix, $suffix] $int, f32, Args Isamax isamax_);
+        iamax!([$prefix, $suffix] $int, f64, Args Idamax idamax_);
+        gemv!([$prefix, $suffix] $int, f32, Args Sgemv sgemv_);
+        gemv!([$prefix, $suffix] $int, f64, Args Dgemv dgemv_);
+        gemm!([$prefix, $suffix] $int, f32, Args Sgemm sgemm_);
+        gemm!([$prefix, $suffix] $int, f64, Args Dgemm dgemm_);
+        gemm!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cgemm cgemm_);
+        gemm!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zgemm zgemm_);
+        symm!([$prefix, $suffix] $int, f32, Args Ssymm ssymm_);
+        symm!([$prefix, $suffix] $int, f64, Args Dsymm dsymm_);
+        syrk!([$prefix, $suffix] $int, f32, Args Ssyrk ssyrk_);
+        syrk!([$prefix, $suffix] $int, f64, Args Dsyrk dsyrk_);
+        syr2k!([$prefix, $suffix] $int, f32, Args Ssyr2k ssyr2k_);
+        syr2k!([$prefix, $suffix] $int, f64, Args Dsyr2k dsyr2k_);
+        trmm!([$prefix, $suffix] $int, f32, Args Strmm strmm_);
+        trmm!([$prefix, $suffix] $int, f64, Args Dtrmm dtrmm_);
+        trsm!([$prefix, $suffix] $int, f32, Args Strsm strsm_);
+        trsm!([$prefix, $suffix] $int, f64, Args Dtrsm dtrsm_);
     };
 }
 

@@ -10,10 +10,9 @@
 //! nothing was copied) they count as having held NaN and infinity, so such a call raises
 //! nothing rather than a flag its data might not have caused.
 
-use super::call::{each_precision, Args, Call, Operand, Use};
+use super::call::{Call, Operand, Use};
 use super::region::Region;
 use super::undo::Snapshot;
-use crate::engine::element::Real;
 use crate::engine::fpenv;
 
 /// Whether some of a set of values are NaN, or infinite.
@@ -60,10 +59,10 @@ fn flags(outputs: Seen, inputs: Seen) -> (bool, bool) {
 /// # Safety
 /// The call's operands must be valid host memory for it (it passed the reference checks).
 pub unsafe fn raise(call: &Call, operands: &[Operand], value: f64, before: Option<&Snapshot>) {
-    each_precision!(call, a => a.raise_flags(operands, value, before))
+    call.raise_flags(operands, value, before)
 }
 
-impl<T: Real> Args<T> {
+impl Call {
     /// # Safety
     /// As for [`raise`].
     unsafe fn raise_flags(&self, operands: &[Operand], value: f64, before: Option<&Snapshot>) {
@@ -93,7 +92,7 @@ impl<T: Real> Args<T> {
         };
         // A symmetric or triangular A counts whole.
         let inputs = Seen::within(&regions(|u| u == Use::Read))
-            .and(Seen::of(self.scalars().iter().map(|s| s.to_f64())))
+            .and(Seen::of(self.scalar_values()))
             .and(before);
         let (invalid, overflow) = flags(outputs, inputs);
         fpenv::raise(invalid, overflow);

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::call::{from_const, from_mut, wrapped, Describe, Operand, Use};
 use super::region::Region;
-use crate::engine::element::Real;
+use crate::engine::element::{Real, Scalar};
 use crate::status::Result;
 use crate::{quick, routines};
 
@@ -172,7 +172,7 @@ impl<T: Real> fmt::Display for Scal<T> {
 
 /// y := x (copy), or x <-> y (swap, `x` written too).
 #[derive(Clone, Copy, Debug)]
-pub struct Move<T: Real, const SWAP: bool> {
+pub struct Move<T: Scalar, const SWAP: bool> {
     pub n: i64,
     pub x: *const T,
     pub incx: i64,
@@ -180,7 +180,7 @@ pub struct Move<T: Real, const SWAP: bool> {
     pub incy: i64,
 }
 
-impl<T: Real, const SWAP: bool> Describe<T> for Move<T, SWAP> {
+impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
     const LEVEL: u8 = 1;
 
     fn quick_return(&self) -> Option<f64> {
@@ -224,7 +224,7 @@ impl<T: Real, const SWAP: bool> Describe<T> for Move<T, SWAP> {
     }
 }
 
-impl<T: Real, const SWAP: bool> fmt::Display for Move<T, SWAP> {
+impl<T: Scalar, const SWAP: bool> fmt::Display for Move<T, SWAP> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "n={} incx={} incy={}", self.n, self.incx, self.incy)
     }

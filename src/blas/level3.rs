@@ -10,7 +10,8 @@ use std::fmt;
 use super::call::{cblas_enums, fault, Describe, Fault, Layout, Op, Operand, Use};
 use super::call::{ILLEGAL_TRANSA, ILLEGAL_TRANSB};
 use super::region::Region;
-use crate::engine::element::Real;
+use crate::engine::element::{Real, Scalar};
+use crate::kernels::Trans;
 use crate::status::Result;
 use crate::{quick, routines};
 
@@ -155,9 +156,9 @@ fn order_of_a((side, _, m, n): (Flag, Flag, i64, i64)) -> i64 {
     }
 }
 
-/// The arguments of sgemm (`T = f32`) or dgemm.
+/// The arguments of sgemm (`T = f32`), dgemm, cgemm or zgemm.
 #[derive(Clone, Copy, Debug)]
-pub struct GemmArgs<T: Real> {
+pub struct GemmArgs<T: Scalar> {
     pub layout: Layout,
     pub transa: Op,
     pub transb: Op,
@@ -199,7 +200,7 @@ fn gemm_info(ta: Op, tb: Op, m: i64, n: i64, k: i64, lda: i64, ldb: i64, ldc: i6
     }
 }
 
-impl<T: Real> GemmArgs<T> {
+impl<T: Scalar> GemmArgs<T> {
     /// C as the column-major matrix it is stored as, (rows, cols): row-major C (m×n) is the
     /// column-major n×m matrix C^T.
     pub fn c_shape(&self) -> (i64, i64) {
@@ -223,7 +224,7 @@ impl<T: Real> GemmArgs<T> {
 }
 
 /// The trace's text of gemm's arguments.
-impl<T: Real> fmt::Display for GemmArgs<T> {
+impl<T: Scalar> fmt::Display for GemmArgs<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let g = self;
         write!(
@@ -234,7 +235,7 @@ impl<T: Real> fmt::Display for GemmArgs<T> {
     }
 }
 
-impl<T: Real> Describe<T> for GemmArgs<T> {
+impl<T: Scalar> Describe<T> for GemmArgs<T> {
     const LEVEL: u8 = 3;
 
     fn layout(&self) -> Layout {
@@ -270,8 +271,9 @@ impl<T: Real> Describe<T> for GemmArgs<T> {
         quick::gemm(self.m, self.n, self.k, self.alpha, self.beta).then_some(0.0)
     }
 
+    /// A complex multiply-add is 8 real flops, as LAPACK counts them.
     fn flops(&self) -> [i64; 4] {
-        [2, self.m, self.n, self.k]
+        [if T::COMPLEX { 8 } else { 2 }, self.m, self.n, self.k]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -293,8 +295,8 @@ impl<T: Real> Describe<T> for GemmArgs<T> {
 
     unsafe fn run_gl(&self) -> Result<f64> {
         let g = self;
-        let ta = g.transa.transposed().unwrap_or(false);
-        let tb = g.transb.transposed().unwrap_or(false);
+        let ta = g.transa.trans().unwrap_or(Trans::N);
+        let tb = g.transb.trans().unwrap_or(Trans::N);
         if g.layout == Layout::Row {
             // Row-major C = op(A)op(B) is column-major C^T = op(B)^T op(A)^T.
             routines::gemm(

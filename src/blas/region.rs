@@ -1,7 +1,7 @@
 //! The elements of a host operand, whichever its precision: what the undo snapshot copies and
 //! the floating-point flags' scan reads.
 
-use crate::engine::element::{Precision, Real};
+use crate::engine::element::{Precision, Real, Scalar};
 
 /// Elements `base[r + c*ld]` for r < rows, c < cols, of `size` bytes each: a matrix, or a
 /// vector (rows = 1, ld = its increment's magnitude; a negative increment addresses the same
@@ -11,7 +11,7 @@ pub(super) struct Region {
     pub(super) base: *mut u8,
     /// Bytes per element.
     pub(super) size: usize,
-    /// How to read an element's value.
+    /// How to read an element's values: one for a real, two parts for a complex.
     precision: Precision,
     pub(super) rows: usize,
     pub(super) cols: usize,
@@ -21,11 +21,11 @@ pub(super) struct Region {
 }
 
 impl Region {
-    pub fn vector<T: Real>(base: *mut T, n: i64, inc: i64) -> Region {
+    pub fn vector<T: Scalar>(base: *mut T, n: i64, inc: i64) -> Region {
         Region {
             base: base.cast(),
-            size: T::SIZE as usize,
-            precision: T::PRECISION,
+            size: std::mem::size_of::<T>(),
+            precision: T::Real::PRECISION,
             rows: 1,
             cols: n.max(0) as usize,
             ld: inc.unsigned_abs() as usize,
@@ -33,11 +33,11 @@ impl Region {
         }
     }
 
-    pub fn matrix<T: Real>(base: *mut T, (rows, cols): (i64, i64), ld: i64) -> Region {
+    pub fn matrix<T: Scalar>(base: *mut T, (rows, cols): (i64, i64), ld: i64) -> Region {
         Region {
             base: base.cast(),
-            size: T::SIZE as usize,
-            precision: T::PRECISION,
+            size: std::mem::size_of::<T>(),
+            precision: T::Real::PRECISION,
             rows: rows.max(0) as usize,
             cols: cols.max(0) as usize,
             ld: ld.max(0) as usize,
@@ -46,7 +46,7 @@ impl Region {
     }
 
     /// The `upper` (else lower) triangle of the n×n matrix at `base`.
-    pub fn triangle<T: Real>(base: *mut T, n: i64, ld: i64, upper: bool) -> Region {
+    pub fn triangle<T: Scalar>(base: *mut T, n: i64, ld: i64, upper: bool) -> Region {
         Region {
             triangle: Some(upper),
             ..Region::matrix(base, (n, n), ld)
@@ -66,23 +66,28 @@ impl Region {
         })
     }
 
-    /// Each element's value.
+    /// Each element's values (a complex one's two parts).
     ///
     /// # Safety
     /// The region must be inside a readable host operand.
     pub unsafe fn values(&self) -> impl Iterator<Item = f64> + '_ {
         // SAFETY: an element of the operand, as the caller guarantees.
         self.elements()
-            .map(|p| self.value(unsafe { std::slice::from_raw_parts(p, self.size) }))
+            .flat_map(|p| self.parts(unsafe { std::slice::from_raw_parts(p, self.size) }))
     }
 
-    /// The value of one element's bytes, in native order (NaN, which raises no flag, for bytes
-    /// that are not one element: none are).
-    pub fn value(&self, bytes: &[u8]) -> f64 {
-        match self.precision {
-            Precision::Single => bytes.try_into().map(|b| f64::from(f32::from_ne_bytes(b))),
-            Precision::Double => bytes.try_into().map(f64::from_ne_bytes),
-        }
-        .unwrap_or(f64::NAN)
+    /// The values of one element's bytes, in native order: itself, or a complex one's parts.
+    pub fn parts<'a>(&self, bytes: &'a [u8]) -> impl Iterator<Item = f64> + 'a {
+        let precision = self.precision;
+        let part = match precision {
+            Precision::Single => 4,
+            Precision::Double => 8,
+        };
+        bytes.chunks_exact(part).map(move |b| match precision {
+            Precision::Single => b
+                .try_into()
+                .map_or(f64::NAN, |b| f64::from(f32::from_ne_bytes(b))),
+            Precision::Double => b.try_into().map_or(f64::NAN, f64::from_ne_bytes),
+        })
     }
 }

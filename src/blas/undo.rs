@@ -40,7 +40,7 @@ impl Snapshot {
     pub fn values(&self) -> impl Iterator<Item = f64> + '_ {
         self.0
             .iter()
-            .flat_map(|(r, values)| values.chunks_exact(r.size).map(|v| r.value(v)))
+            .flat_map(|(r, values)| values.chunks_exact(r.size).flat_map(|v| r.parts(v)))
     }
 
     /// Puts the saved values back.

@@ -2,7 +2,9 @@
 //! ([`Element`]): size, how a buffer texture or image views one, and the shader define that
 //! selects the variant of a kernel's source (`shaders/real.glsl`). Arithmetic ([`Real`]): the
 //! precision, how a uniform carries a scalar, and conversions. Engine paths generic over
-//! [`Real`] are the one path for both precisions.
+//! [`Real`] are the one path for both precisions. What BLAS calls compute on ([`Scalar`]): a
+//! real, or a [`Complex`] of one, which the engine computes on as its real view (each element's
+//! two parts in consecutive rows).
 
 use glow::HasContext;
 
@@ -31,20 +33,31 @@ pub enum Precision {
     Double,
 }
 
+/// A BLAS element type: `f32`, `f64`, or the [`Complex`] of either.
+pub trait Scalar:
+    Copy + Default + PartialEq + std::fmt::Debug + std::fmt::Display + Send + Sync + 'static
+{
+    /// The real type of its parts, which the engine computes in.
+    type Real: Real;
+    const COMPLEX: bool;
+    const ZERO: Self;
+    const ONE: Self;
+
+    /// Real and imaginary parts (0 for a real).
+    fn parts(self) -> [Self::Real; 2];
+}
+
 /// `f32` or `f64`.
 pub trait Real:
     Element
-    + PartialEq
+    + Scalar<Real = Self>
     + PartialOrd
-    + std::fmt::Display
     + std::ops::Add<Output = Self>
     + std::ops::Mul<Output = Self>
     + std::ops::AddAssign
     + std::ops::Neg<Output = Self>
 {
     const PRECISION: Precision;
-    const ZERO: Self;
-    const ONE: Self;
 
     /// Sets uniform `location` (declared `REAL_UNIFORM` in the shader) to `v`.
     ///
@@ -66,10 +79,19 @@ impl Element for f32 {
     const DEFINES: &'static [(&'static str, &'static str)] = &[];
 }
 
-impl Real for f32 {
-    const PRECISION: Precision = Precision::Single;
+impl Scalar for f32 {
+    type Real = f32;
+    const COMPLEX: bool = false;
     const ZERO: f32 = 0.0;
     const ONE: f32 = 1.0;
+
+    fn parts(self) -> [f32; 2] {
+        [self, 0.0]
+    }
+}
+
+impl Real for f32 {
+    const PRECISION: Precision = Precision::Single;
 
     unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: f32) {
         gl.uniform_1_f32(location, v)
@@ -91,10 +113,19 @@ impl Element for f64 {
     const DEFINES: &'static [(&'static str, &'static str)] = &[("DOUBLE", "")];
 }
 
-impl Real for f64 {
-    const PRECISION: Precision = Precision::Double;
+impl Scalar for f64 {
+    type Real = f64;
+    const COMPLEX: bool = false;
     const ZERO: f64 = 0.0;
     const ONE: f64 = 1.0;
+
+    fn parts(self) -> [f64; 2] {
+        [self, 0.0]
+    }
+}
+
+impl Real for f64 {
+    const PRECISION: Precision = Precision::Double;
 
     /// As a uvec2 of the double's halves, low word first (`packDouble2x32`'s order), exactly:
     /// glUniform1d would do, but it is not in every loader's core set.
@@ -109,6 +140,44 @@ impl Real for f64 {
 
     fn from_f64(v: f64) -> f64 {
         v
+    }
+}
+
+/// A complex number as BLAS stores it: the real part, then the imaginary part (C's `float
+/// _Complex`, Fortran's COMPLEX).
+#[repr(C)]
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+pub struct Complex<R> {
+    pub re: R,
+    pub im: R,
+}
+
+impl<R: Real> Scalar for Complex<R> {
+    type Real = R;
+    const COMPLEX: bool = true;
+    const ZERO: Self = Complex {
+        re: R::ZERO,
+        im: R::ZERO,
+    };
+    const ONE: Self = Complex {
+        re: R::ONE,
+        im: R::ZERO,
+    };
+
+    fn parts(self) -> [R; 2] {
+        [self.re, self.im]
+    }
+}
+
+/// As the trace writes it: `re+imi` (no spaces, which separate its fields).
+impl<R: Real> std::fmt::Display for Complex<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let sign = if self.im.to_f64().is_sign_negative() {
+            ""
+        } else {
+            "+"
+        };
+        write!(f, "{}{sign}{}i", self.re, self.im)
     }
 }
 

@@ -210,6 +210,21 @@ pub struct Rules {
     pub origins: [(i64, i64); 2],
 }
 
+/// A complex gemm as a real one, by BLIS's 1m method: C viewed as real (each element's two
+/// parts in consecutive rows, 2m × n) is the real product of alpha*op(A) expanded into 2×2
+/// blocks [[re, -im], [im, re]] (2m × 2k) and op(B) with each element's parts in consecutive
+/// rows (2k × n), both expansions made by the packing (`gemm_pack.comp`'s COMPLEX), which also
+/// conjugates; beta's imaginary part is applied where C is read (`gemm.comp`'s COMPLEX_BETA).
+/// The [`Gemm`] holding it has the real view's sizes, operands and beta (its real part), and
+/// alpha 1. Compute pipeline only, and each operand within one window.
+#[derive(Clone, Copy, Debug)]
+pub struct OneM<T> {
+    pub alpha: [T; 2],
+    pub beta_im: T,
+    /// op(A) and op(B) conjugated (op C).
+    pub conjugate: [bool; 2],
+}
+
 /// A gemm call, its operands as stored (A is m×k, or k×m when `ta`; B is k×n, or n×k when `tb`).
 #[derive(Clone, Copy)]
 pub struct Gemm<T: Real = f32> {
@@ -224,6 +239,8 @@ pub struct Gemm<T: Real = f32> {
     pub ab: Option<(Matrix<T>, Matrix<T>)>,
     pub c: Matrix<T>,
     pub rules: Rules,
+    /// A complex product in its real view.
+    pub complex: Option<OneM<T>>,
 }
 
 impl<T: Real> Gemm<T> {
@@ -276,6 +293,12 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     }
     if on_compute(e, g) {
         return super::gemm_compute::gemm(e, g);
+    }
+    if g.complex.is_some() {
+        return Err(Error::unsupported(
+            "complex-tiles",
+            "complex gemm takes the compute pipeline, each operand within one window",
+        ));
     }
     if super::compute_available(e) {
         return in_tiles(e, g, compute_tile);

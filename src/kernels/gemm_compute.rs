@@ -139,6 +139,9 @@ impl Kernel {
         if store.read_c {
             d.push(("READ_C", String::new()));
         }
+        if store.beta_im {
+            d.push(("COMPLEX_BETA", String::new()));
+        }
         if store.groups {
             d.push(("C_GROUPS", String::new()));
         }
@@ -225,6 +228,7 @@ impl Source {
             (!g.tb, g.n)
         };
         let in_place = !transposed
+            && g.complex.is_none()
             && g.rules.shapes[which].read_as_stored()
             && !g.rules.is_c[which]
             && width % kernel.pad(which) == 0
@@ -245,6 +249,8 @@ impl Source {
 struct Store {
     /// beta != 0: C is read (else never, so that NaN or Inf in it cannot leak).
     read_c: bool,
+    /// A complex beta with an imaginary part (`OneM`), applied as C is read.
+    beta_im: bool,
     /// A group of 4 rows at a time, one load and one store, where every column of the output
     /// and of the C read is whole groups from multiples of 4 (m, the windows' starts and the
     /// leading dimensions multiples of 4), C has no triangle (whose stores are per element),
@@ -253,10 +259,16 @@ struct Store {
 }
 
 impl Store {
-    fn of<T: Real>(e: &Engine, g: &Gemm<T>, c_in: Option<&Matrix<T>>, out: &Matrix<T>) -> Store {
+    fn of<T: Real>(
+        e: &Engine,
+        g: &Gemm<T>,
+        (beta_im, c_in): (T, Option<&Matrix<T>>),
+        out: &Matrix<T>,
+    ) -> Store {
         let whole = |m: &Matrix<T>| m.columns_in_texels(&e.ctx.info);
         Store {
             read_c: c_in.is_some(),
+            beta_im: c_in.is_some() && beta_im != T::ZERO,
             groups: g.m % 4 == 0
                 && g.rules.triangle.is_none()
                 && e.ctx.info.rgba_operand_views()
@@ -308,7 +320,8 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     } else {
         g.c
     };
-    let cd = if g.beta != T::ZERO {
+    let beta_im = g.complex.map_or(T::ZERO, |z| z.beta_im);
+    let cd = if g.beta != T::ZERO || beta_im != T::ZERO {
         Some(e.upload_matrix(2, &c)?)
     } else {
         None
@@ -344,6 +357,11 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
                     (m, depth),
                     PANELS[0].buffer,
                     kernel.pad(0),
+                    g.complex.map(|z| Expansion {
+                        blocks: true,
+                        conjugate: z.conjugate[0],
+                        alpha: z.alpha,
+                    }),
                 )?;
             }
             if sources[1] == Source::Panel {
@@ -357,13 +375,20 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
                     (n, depth),
                     PANELS[1].buffer,
                     kernel.pad(1),
+                    g.complex.map(|z| Expansion {
+                        blocks: false,
+                        conjugate: z.conjugate[1],
+                        alpha: [T::ONE, T::ZERO],
+                    }),
                 )?;
             }
         }
+        // beta (and a complex one's imaginary part) apply to the first chunk only.
+        let beta_im = g.complex.map_or(T::ZERO, |z| z.beta_im);
         let (beta, c_in) = if l0 == 0 {
-            (g.beta, cd)
+            ((g.beta, beta_im), cd)
         } else {
-            (T::ONE, Some(out))
+            ((T::ONE, T::ZERO), Some(out))
         };
         let operands = ab.as_ref().map(|(a, b)| ([a, b], sources));
         multiply(
@@ -404,7 +429,17 @@ pub(super) fn resident<T: Real>(e: &mut Engine, unit: usize, m: &Matrix<T>) -> R
 /// 4-element groups the packing writes).
 fn device_copy<T: Real>(e: &mut Engine, m: &Matrix<T>) -> Result<Matrix<T>> {
     let (rows, cols) = (m.rows, m.cols);
-    pack(e, m, Shape::General, false, (0, 0), (rows, cols), COPY, 4)?;
+    pack(
+        e,
+        m,
+        Shape::General,
+        false,
+        (0, 0),
+        (rows, cols),
+        COPY,
+        4,
+        None,
+    )?;
     let buffer = e.scratch.existing(COPY).expect("made by pack");
     let ld = round_up(rows, 4);
     Ok(Matrix {
@@ -427,13 +462,13 @@ fn multiply<T: Real>(
     g: &Gemm<T>,
     kernel: Kernel,
     (l0, l1): (i64, i64),
-    (beta, c_in): (T, Option<&Matrix<T>>),
+    ((beta, beta_im), c_in): ((T, T), Option<&Matrix<T>>),
     operands: Option<([&Matrix<T>; 2], [Source; 2])>,
     out: &Matrix<T>,
 ) -> Result<()> {
     let (m, n) = (g.m, g.n);
     let depth = l1 - l0;
-    let store = Store::of(e, g, c_in, out);
+    let store = Store::of(e, g, (beta_im, c_in), out);
     let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>(store))?;
     if let Some((stored, sources)) = operands {
         for (which, (name, width)) in [("uAp", m), ("uBp", n)].into_iter().enumerate() {
@@ -479,6 +514,9 @@ fn multiply<T: Real>(
     p.set_i32(gl, "uK", depth as i32);
     p.set_real(gl, "uAlpha", g.alpha);
     p.set_real(gl, "uBeta", beta);
+    if store.beta_im {
+        p.set_real(gl, "uBetaIm", beta_im);
+    }
     p.set_i32(gl, "uUseAB", i32::from(g.ab.is_some()));
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
@@ -507,10 +545,20 @@ fn multiply<T: Real>(
     e.dispatch(groups.0, groups.1, "gemm dispatch")
 }
 
+/// How a complex operand is packed (`OneM`): as op(A), in 2×2 blocks and multiplied by alpha,
+/// or as op(B), its parts in consecutive columns of the transposed panel; conjugated or not.
+#[derive(Clone, Copy)]
+struct Expansion<T> {
+    blocks: bool,
+    conjugate: bool,
+    alpha: [T; 2],
+}
+
 /// Packs `rows` × `cols` elements of op(`src`) (the transpose of the stored matrix when
 /// `transposed`) from element `origin` into scratch buffer `slot`, columns padded with zeros to
 /// a multiple of `block` rows (itself a multiple of 4: the packing writes groups of 4); `shape`
-/// says how the stored matrix is read (`gemm_pack.comp`).
+/// says how the stored matrix is read (`gemm_pack.comp`). With `expand`, `src` is a complex
+/// matrix's real view, and sizes and origin are those of op(src)'s expansion.
 #[allow(clippy::too_many_arguments)]
 fn pack<T: Real>(
     e: &mut Engine,
@@ -521,18 +569,23 @@ fn pack<T: Real>(
     (rows, cols): (i64, i64),
     slot: usize,
     block: i64,
+    expand: Option<Expansion<T>>,
 ) -> Result<()> {
     let ld = round_up(rows, block);
     // Groups of 4 stored rows start at multiples of 4 (where a general op(P)'s rows, or, when
     // transposed, its columns, run down the stored columns from row0 or col0).
     let first_row = if transposed { col0 } else { row0 };
     let groups = shape.read_as_stored()
+        && expand.is_none()
         && e.ctx.info.rgba_operand_views()
         && src.columns_in_texels(&e.ctx.info)
         && first_row % 4 == 0;
     let mut defines = super::real_defines::<T>();
     if groups {
         defines.push(("GROUPS", String::new()));
+    }
+    if expand.is_some() {
+        defines.push(("COMPLEX", String::new()));
     }
     let p = e.compute_program("gemm_pack.comp", PACK, &defines)?;
     e.bind_matrix(&p, 0, "P", src, false)?;
@@ -556,6 +609,12 @@ fn pack<T: Real>(
         ld * cols * T::SIZE,
     )?;
     shape.set_packing(gl, &p, transposed, (row0, col0), rows);
+    if let Some(x) = expand {
+        p.set_i32(gl, "uBlocks", i32::from(x.blocks));
+        p.set_i32(gl, "uConjugate", i32::from(x.conjugate));
+        p.set_real(gl, "uAlphaRe", x.alpha[0]);
+        p.set_real(gl, "uAlphaIm", x.alpha[1]);
+    }
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uCols", cols as i32);
     e.dispatch((ld / 4 + 63) / 64, (cols + 3) / 4, "gemm pack")

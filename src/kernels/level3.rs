@@ -471,6 +471,7 @@ fn gemm_of<T: Real>(
         ab,
         c,
         rules: Rules::default(),
+        complex: None,
     }
 }
 

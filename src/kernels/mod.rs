@@ -15,7 +15,7 @@ mod texels;
 
 use std::any::Any;
 
-use crate::engine::element::{Precision, Real};
+use crate::engine::element::{Precision, Real, Scalar};
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
 use crate::status::{Error, Result};
@@ -29,15 +29,51 @@ use crate::status::{Error, Result};
 /// beside it.
 pub const MAX_LOOP_ITERATIONS: i64 = 65535;
 
+/// op(X): X, its transpose, or its conjugate transpose (the transpose for real data).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Trans {
+    N,
+    T,
+    C,
+}
+
+impl Trans {
+    /// T when `transposed`, else N.
+    pub fn of(transposed: bool) -> Trans {
+        if transposed {
+            Trans::T
+        } else {
+            Trans::N
+        }
+    }
+
+    pub fn transposed(self) -> bool {
+        self != Trans::N
+    }
+
+    /// Whether op(X) conjugates: for complex data only.
+    pub fn conjugates<T: Scalar>(self) -> bool {
+        T::COMPLEX && self == Trans::C
+    }
+}
+
 /// Whether kernels take the compute pipeline here (`DeviceInfo::compute`).
 fn compute_available(e: &Engine) -> bool {
     e.ctx.info.compute
 }
 
-/// Whether kernels can compute in `T`'s precision here: single everywhere; double only on the
-/// compute pipeline (the fragment kernels are float-only) of a device with fp64 shaders.
-pub fn precision_available<T: Real>(e: &Engine) -> Result<()> {
-    if T::PRECISION == Precision::Single || (compute_available(e) && e.ctx.info.fp64) {
+/// Whether kernels can compute in `T` here: single precision everywhere; double only on the
+/// compute pipeline (the fragment kernels are float-only) of a device with fp64 shaders;
+/// complex only on the compute pipeline (`gemm::OneM`).
+pub fn precision_available<T: Scalar>(e: &Engine) -> Result<()> {
+    let compute = compute_available(e);
+    if T::COMPLEX && !compute {
+        return Err(Error::unsupported(
+            "no-complex",
+            "complex elements need the compute pipeline",
+        ));
+    }
+    if T::Real::PRECISION == Precision::Single || (compute && e.ctx.info.fp64) {
         return Ok(());
     }
     Err(Error::unsupported(

@@ -1,0 +1,511 @@
+//! The complex routines through the glblas API, in c and z. NOT_SUPPORTED, outputs untouched,
+//! where the device cannot compute the type (no compute pipeline; no fp64 for z).
+//!
+//! cgemm and zgemm: every pair of N, T and C, odd sizes, padded leading dimensions whose padding
+//! holds NaN (never read, never written), alpha and beta special values (zero, one, purely
+//! imaginary, beta = 0 over NaN in C), host, device and mixed placements; against a reference in
+//! twice double precision (`common::dot2`). Tolerance: each part of each element of C is a real dot product of 2k terms in the 1m
+//! method (`kernels/gemm.rs`, `OneM`), after alpha*op(A) is rounded once per part (two products
+//! and a sum), plus beta*C (two products and two sums): within gamma_{2k+6} of
+//! |alpha|·Σ|a||b| + |beta||c|, magnitudes taken as |re| + |im|.
+
+mod common;
+
+use common::*;
+use glblas::api::*;
+use glblas::ffi::{glblasComplex, glblasDoubleComplex, OperationArg};
+use glblas::status::Status;
+
+const OPS: [OperationArg; 3] = [OperationArg(0), OperationArg(1), OperationArg(2)];
+
+/// What differs between c and z: the element, its unit roundoff, data, the routine, and
+/// whether this device computes in it.
+trait Precision: Copy + Default + std::fmt::Debug + PartialEq + 'static {
+    const U: f64;
+    fn new(re: f64, im: f64) -> Self;
+    fn parts(self) -> (f64, f64);
+    fn data(n: usize, seed: u64) -> Vec<Self>;
+    fn here() -> bool;
+    /// # Safety
+    /// As for glblas?copy (`swap`: glblas?swap).
+    unsafe fn copy(swap: bool, n: i32, x: *mut Self, incx: i32, y: *mut Self, incy: i32) -> Status;
+    /// # Safety
+    /// As for glblas?gemm.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gemm(
+        ops: (OperationArg, OperationArg),
+        mnk: (usize, usize, usize),
+        alpha: *const Self,
+        a: (*const Self, usize),
+        b: (*const Self, usize),
+        beta: *const Self,
+        c: (*mut Self, usize),
+    ) -> Status;
+}
+
+fn compute_here() -> bool {
+    glblas::kernels::pipeline() == Some("compute")
+}
+
+/// The two precisions' impls: the real type, its unit roundoff and data, whether the device
+/// computes in the complex type, and the routines.
+macro_rules! precision {
+    ($t:ty, $real:ty, $fill:ident, $here:expr, $swap:ident, $copy:ident, $gemm:ident) => {
+        impl Precision for $t {
+            const U: f64 = <$real>::EPSILON as f64 / 2.0;
+            fn new(re: f64, im: f64) -> Self {
+                Self {
+                    re: re as $real,
+                    im: im as $real,
+                }
+            }
+            fn parts(self) -> (f64, f64) {
+                (self.re.into(), self.im.into())
+            }
+            fn data(n: usize, seed: u64) -> Vec<Self> {
+                let v = $fill(2 * n, seed);
+                v.chunks(2).map(|p| Self { re: p[0], im: p[1] }).collect()
+            }
+            fn here() -> bool {
+                $here
+            }
+            unsafe fn copy(
+                swap: bool,
+                n: i32,
+                x: *mut Self,
+                incx: i32,
+                y: *mut Self,
+                incy: i32,
+            ) -> Status {
+                if swap {
+                    $swap(n, x, incx, y, incy)
+                } else {
+                    $copy(n, x, incx, y, incy)
+                }
+            }
+            unsafe fn gemm(
+                (ta, tb): (OperationArg, OperationArg),
+                (m, n, k): (usize, usize, usize),
+                alpha: *const Self,
+                (a, lda): (*const Self, usize),
+                (b, ldb): (*const Self, usize),
+                beta: *const Self,
+                (c, ldc): (*mut Self, usize),
+            ) -> Status {
+                let i = |v: usize| v as i32;
+                $gemm(
+                    ta,
+                    tb,
+                    i(m),
+                    i(n),
+                    i(k),
+                    alpha,
+                    a,
+                    i(lda),
+                    b,
+                    i(ldb),
+                    beta,
+                    c,
+                    i(ldc),
+                )
+            }
+        }
+    };
+}
+
+precision!(
+    glblasComplex,
+    f32,
+    fill,
+    compute_here(),
+    glblasCswap,
+    glblasCcopy,
+    glblasCgemm
+);
+precision!(
+    glblasDoubleComplex,
+    f64,
+    fill64,
+    doubles_here(),
+    glblasZswap,
+    glblasZcopy,
+    glblasZgemm
+);
+
+/// |re| + |im|.
+fn mag((re, im): (f64, f64)) -> f64 {
+    re.abs() + im.abs()
+}
+
+/// One gemm case: operands as stored (leading dimensions past their rows, padding NaN).
+struct Case<P> {
+    ops: (OperationArg, OperationArg),
+    mnk: (usize, usize, usize),
+    alpha: P,
+    beta: P,
+    a: (Vec<P>, usize),
+    b: (Vec<P>, usize),
+    c: (Vec<P>, usize),
+}
+
+/// Stored rows × cols with leading dimension `ld` > rows, the padding NaN.
+fn stored<P: Precision>((rows, cols): (usize, usize), ld: usize, seed: u64) -> Vec<P> {
+    let mut v = P::data(ld * cols, seed);
+    for j in 0..cols {
+        for p in &mut v[j * ld + rows..(j + 1) * ld] {
+            *p = P::new(f64::NAN, f64::NAN);
+        }
+    }
+    v
+}
+
+impl<P: Precision> Case<P> {
+    fn new(
+        ops: (OperationArg, OperationArg),
+        (m, n, k): (usize, usize, usize),
+        alpha: P,
+        beta: P,
+        seed: u64,
+    ) -> Case<P> {
+        let a_shape = if ops.0 .0 != 0 { (k, m) } else { (m, k) };
+        let b_shape = if ops.1 .0 != 0 { (n, k) } else { (k, n) };
+        let (lda, ldb, ldc) = (a_shape.0 + 2, b_shape.0 + 1, m + 3);
+        let mut c = stored::<P>((m, n), ldc, seed + 2);
+        if beta == P::new(0.0, 0.0) {
+            // beta = 0: C is not read, so NaN in it must not leak into the result.
+            for j in 0..n {
+                for p in &mut c[j * ldc..j * ldc + m] {
+                    *p = P::new(f64::NAN, f64::INFINITY);
+                }
+            }
+        }
+        Case {
+            ops,
+            mnk: (m, n, k),
+            alpha,
+            beta,
+            a: (stored(a_shape, lda, seed), lda),
+            b: (stored(b_shape, ldb, seed + 1), ldb),
+            c: (c, ldc),
+        }
+    }
+
+    /// op(X)'s element (i, l) of stored x.
+    fn op(x: &(Vec<P>, usize), op: OperationArg, i: usize, l: usize) -> (f64, f64) {
+        let (v, ld) = x;
+        let (re, im) = if op.0 == 0 {
+            v[i + l * ld].parts()
+        } else {
+            v[l + i * ld].parts()
+        };
+        if op.0 == 2 {
+            (re, -im)
+        } else {
+            (re, im)
+        }
+    }
+
+    /// C's element (i, j) as exact as twice double precision makes it, and its error scale.
+    fn want(&self, i: usize, j: usize) -> ((f64, f64), f64) {
+        let (_, _, k) = self.mnk;
+        let (ta, tb) = self.ops;
+        let ab = |l: usize| (Self::op(&self.a, ta, i, l), Self::op(&self.b, tb, l, j));
+        let (re, _) = dot2((0..k).flat_map(|l| {
+            let ((ar, ai), (br, bi)) = ab(l);
+            [(ar, br), (-ai, bi)]
+        }));
+        let (im, _) = dot2((0..k).flat_map(|l| {
+            let ((ar, ai), (br, bi)) = ab(l);
+            [(ar, bi), (ai, br)]
+        }));
+        let scale_ab: f64 = (0..k).map(|l| mag(ab(l).0) * mag(ab(l).1)).sum();
+        let (alr, ali) = self.alpha.parts();
+        let (ber, bei) = self.beta.parts();
+        let (cr, ci) = if self.beta == P::new(0.0, 0.0) {
+            (0.0, 0.0)
+        } else {
+            self.c.0[i + j * self.c.1].parts()
+        };
+        let (re, im) = if k == 0 || self.alpha == P::new(0.0, 0.0) {
+            (0.0, 0.0)
+        } else {
+            (re, im)
+        };
+        let out_re = dot2([(alr, re), (-ali, im), (ber, cr), (-bei, ci)].into_iter()).0;
+        let out_im = dot2([(alr, im), (ali, re), (ber, ci), (bei, cr)].into_iter()).0;
+        let scale = mag((alr, ali)) * scale_ab + mag((ber, bei)) * mag((cr, ci));
+        ((out_re, out_im), scale)
+    }
+
+    /// Runs the case with its operands placed by `placement` (0: host; 1: A and C on the
+    /// device; 2: A and B on the device, C on the host) and checks C.
+    fn check(&self, placement: usize) {
+        let (m, n, k) = self.mnk;
+        let what = format!(
+            "{:?} {:?} m={m} n={n} k={k} alpha={:?} beta={:?} placement={placement}",
+            self.ops.0 .0, self.ops.1 .0, self.alpha, self.beta
+        );
+        let (ad, bd, cd) = (
+            Dev::new(&self.a.0),
+            Dev::new(&self.b.0),
+            Dev::new(&self.c.0),
+        );
+        let mut ch = self.c.0.clone();
+        let (a, b) = (self.a.0.as_ptr(), self.b.0.as_ptr());
+        let (ap, bp, cp) = match placement {
+            0 => (a, b, ch.as_mut_ptr()),
+            1 => (ad.0.cast_const().cast(), b, cd.0.cast()),
+            _ => (
+                ad.0.cast_const().cast(),
+                bd.0.cast_const().cast(),
+                ch.as_mut_ptr(),
+            ),
+        };
+        let s = unsafe {
+            P::gemm(
+                self.ops,
+                self.mnk,
+                &self.alpha,
+                (ap, self.a.1),
+                (bp, self.b.1),
+                &self.beta,
+                (cp, self.c.1),
+            )
+        };
+        let got = if placement == 1 {
+            cd.get_as::<P>(self.c.0.len())
+        } else {
+            ch
+        };
+        if !P::here() {
+            assert_eq!(s, Status::NotSupported, "{what}");
+            assert_untouched(&got, &self.c.0, &what);
+            return;
+        }
+        assert_eq!(s, Status::Success, "{what}");
+        let ldc = self.c.1;
+        for j in 0..n {
+            for i in 0..m {
+                let ((wr, wi), scale) = self.want(i, j);
+                let tol = (2 * k + 6) as f64 * P::U * scale + f64::MIN_POSITIVE;
+                let (gr, gi) = got[i + j * ldc].parts();
+                assert!(
+                    (gr - wr).abs() <= tol && (gi - wi).abs() <= tol,
+                    "{what}: C({i},{j}) = {gr}{gi:+}i, want {wr}{wi:+}i, tol {tol:e}"
+                );
+            }
+            assert_untouched(
+                &got[j * ldc + m..(j + 1) * ldc],
+                &self.c.0[j * ldc + m..(j + 1) * ldc],
+                &format!("{what}: padding of column {j}"),
+            );
+        }
+    }
+}
+
+/// Bit for bit (NaN included): untouched, or exactly the values expected.
+fn assert_untouched<P: Precision>(got: &[P], was: &[P], what: &str) {
+    let bits = |v: &[P]| -> Vec<(u64, u64)> {
+        v.iter()
+            .map(|p| {
+                let (re, im) = p.parts();
+                (re.to_bits(), im.to_bits())
+            })
+            .collect()
+    };
+    assert_eq!(bits(got), bits(was), "{what}: written");
+}
+
+/// Every pair of operations over odd sizes, in every placement.
+fn every_operation<P: Precision>() {
+    for (m, n, k) in [(1, 1, 1), (7, 5, 3), (17, 13, 11), (33, 1, 64), (1, 40, 9)] {
+        for ta in OPS {
+            for tb in OPS {
+                let case = Case::<P>::new(
+                    (ta, tb),
+                    (m, n, k),
+                    P::new(-1.25, 0.5),
+                    P::new(0.5, -0.75),
+                    (m * 100 + n * 10 + k) as u64,
+                );
+                for placement in 0..3 {
+                    case.check(placement);
+                }
+            }
+        }
+    }
+}
+
+/// alpha and beta at the values the reference treats specially, or that take another path
+/// here: 0 (A and B not read), 1, purely imaginary (beta's imaginary part is applied as C is
+/// read), and beta = 0 over NaN in C.
+fn special_scalars<P: Precision>() {
+    let values = [
+        P::new(0.0, 0.0),
+        P::new(1.0, 0.0),
+        P::new(0.0, 1.0),
+        P::new(0.0, -2.0),
+        P::new(-0.5, 1.5),
+    ];
+    for (i, alpha) in values.into_iter().enumerate() {
+        for (j, beta) in values.into_iter().enumerate() {
+            for ops in [(OPS[0], OPS[0]), (OPS[2], OPS[1])] {
+                // 8 rows: C's columns whole groups of 4 reals (read a group at a time); 9:
+                // element by element.
+                for m in [8, 9] {
+                    Case::<P>::new(ops, (m, 6, 5), alpha, beta, (i * 10 + j) as u64).check(0);
+                }
+            }
+        }
+    }
+}
+
+/// A product over several of the kernel's blocks and chunks of k, C in device memory.
+fn larger<P: Precision>() {
+    let case = Case::<P>::new(
+        (OPS[2], OPS[0]),
+        (70, 45, 130),
+        P::new(0.75, -0.25),
+        P::new(-1.0, 0.5),
+        77,
+    );
+    case.check(1);
+}
+
+#[test]
+fn cgemm_every_operation_and_placement() {
+    every_operation::<glblasComplex>();
+}
+
+#[test]
+fn zgemm_every_operation_and_placement() {
+    every_operation::<glblasDoubleComplex>();
+}
+
+#[test]
+fn cgemm_special_scalars() {
+    special_scalars::<glblasComplex>();
+}
+
+#[test]
+fn zgemm_special_scalars() {
+    special_scalars::<glblasDoubleComplex>();
+}
+
+#[test]
+fn cgemm_and_zgemm_larger_products() {
+    larger::<glblasComplex>();
+    larger::<glblasDoubleComplex>();
+}
+
+#[test]
+fn null_scalars_are_invalid() {
+    let one = glblasComplex { re: 1.0, im: 0.0 };
+    let mut c = vec![one; 4];
+    let was = c.clone();
+    let s = unsafe {
+        glblasCgemm(
+            OPS[0],
+            OPS[0],
+            2,
+            2,
+            2,
+            std::ptr::null(),
+            c.as_ptr(),
+            2,
+            c.clone().as_ptr(),
+            2,
+            &one,
+            c.as_mut_ptr(),
+            2,
+        )
+    };
+    assert_eq!(s, Status::InvalidValue);
+    assert_eq!(c, was);
+}
+
+/// copy (`swap` false) or swap over sizes, increments (0 for copy's x) and placements: every
+/// element moved exactly, and every element around and between the outputs' untouched.
+fn copy_and_swap<P: Precision>(swap: bool) {
+    let guard = P::new(-1234.5, 6789.25);
+    for n in [1usize, 2, 3, 5, 33, 1000] {
+        for (incx, incy) in [(1i32, 1i32), (2, 1), (1, -3), (-1, 2), (0, 1), (3, 0)] {
+            if swap && (incx == 0 || incy == 0) {
+                continue;
+            }
+            for device in [false, true] {
+                // Storage: one guard, then the vector's span with guards between its elements.
+                let lay = |inc: i32, values: &[P]| -> Vec<P> {
+                    let span = if inc == 0 {
+                        1
+                    } else {
+                        (n - 1) * inc.unsigned_abs() as usize + 1
+                    };
+                    let mut s = vec![guard; span + 2];
+                    // Increment 0: one element, the first value.
+                    let values = if inc == 0 { &values[..1] } else { values };
+                    for (i, v) in values.iter().enumerate() {
+                        let at = if inc >= 0 {
+                            i * inc as usize
+                        } else {
+                            (n - 1 - i) * inc.unsigned_abs() as usize
+                        };
+                        s[1 + at] = *v;
+                    }
+                    s
+                };
+                let (xv, yv) = (P::data(n, n as u64), P::data(n, 7 + n as u64));
+                let (xs, ys) = (lay(incx, &xv), lay(incy, &yv));
+                // y's elements in order (copy with incx 0 copies x[0] to each; with incy 0 the
+                // last write wins); swap's x gets y's.
+                let moved: Vec<P> = (0..n).map(|i| xv[if incx == 0 { 0 } else { i }]).collect();
+                let want_y = if incy == 0 {
+                    lay(0, &moved[n - 1..])
+                } else {
+                    lay(incy, &moved)
+                };
+                let want_x = if swap { lay(incx, &yv) } else { xs.clone() };
+                let (xd, yd) = (Dev::new(&xs), Dev::new(&ys));
+                let (mut xh, mut yh) = (xs.clone(), ys.clone());
+                let (xp, yp): (*mut P, *mut P) = if device {
+                    (xd.0.cast(), yd.0.cast())
+                } else {
+                    (xh.as_mut_ptr(), yh.as_mut_ptr())
+                };
+                let what = format!("swap={swap} n={n} incx={incx} incy={incy} device={device}");
+                let s = unsafe {
+                    P::copy(
+                        swap,
+                        n as i32,
+                        xp.wrapping_add(1),
+                        incx,
+                        yp.wrapping_add(1),
+                        incy,
+                    )
+                };
+                let (gx, gy) = if device {
+                    (xd.get_as::<P>(xs.len()), yd.get_as::<P>(ys.len()))
+                } else {
+                    (xh, yh)
+                };
+                if !P::here() {
+                    assert_eq!(s, Status::NotSupported, "{what}");
+                    assert_untouched(&gx, &xs, &what);
+                    assert_untouched(&gy, &ys, &what);
+                    continue;
+                }
+                assert_eq!(s, Status::Success, "{what}");
+                assert_untouched(&gx, &want_x, &format!("{what}: x"));
+                assert_untouched(&gy, &want_y, &format!("{what}: y"));
+            }
+        }
+    }
+}
+
+#[test]
+fn ccopy_zcopy_cswap_zswap() {
+    for swap in [false, true] {
+        copy_and_swap::<glblasComplex>(swap);
+        copy_and_swap::<glblasDoubleComplex>(swap);
+    }
+}
