@@ -20,11 +20,16 @@ def routine(symbol):
     return name[1:]
 
 
+def number(text):
+    """A trace field's value: a real, or a complex one, which the trace writes as re+imi."""
+    return complex(text[:-1] + "j") if text.endswith("i") else float(text)
+
+
 def is_quick(symbol, fields):
     """Whether the reference returns at once from `symbol` called with `fields` (the trace's
     key=value pairs, values as text)."""
-    f = {k: float(v) for k, v in fields.items() if k not in ("layout", "trans", "transa",
-                                                               "transb", "side", "uplo", "diag")}
+    f = {k: number(v) for k, v in fields.items() if k not in ("layout", "trans", "transa",
+                                                                "transb", "side", "uplo", "diag")}
     n, m, k = f.get("n"), f.get("m"), f.get("k")
     alpha, beta = f.get("alpha"), f.get("beta")
     r = routine(symbol)

@@ -1,6 +1,7 @@
 """The reference BLAS's own test programs (netlib's xblat1/2/3 for the Fortran names and the
-CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, and the complex level-3
-ones for cgemm and zgemm, as Debian's libblas-test ships them) run with glblas preloaded and
+CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, and the complex level-1
+and level-3 ones for ccopy, cswap and cgemm and their z twins, as Debian's libblas-test ships
+them) run with glblas preloaded and
 ``GLBLAS_BACKEND=gl``: every computational test and every error exit of the routines glblas
 defines must pass as it does without the preload, and the profile must show that GL answered
 the calls (the double-precision ones only where the device computes in double: elsewhere the CPU
@@ -56,7 +57,12 @@ SUITES = [
                                       "cblas_dgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_dgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
     ("xdcblat3", "din3", ["dgemm", *LEVEL3_D], cblas_lines(["dgemm", *LEVEL3_D])),
-    # Complex: glblas defines gemm; the reference answers the other routines in both runs.
+    # Complex: glblas defines gemm, copy and swap; the reference answers the other routines
+    # in both runs.
+    ("xblat1c", None, ["ccopy", "cswap"], None),
+    ("xccblat1", None, ["ccopy", "cswap"], None),
+    ("xblat1z", None, ["zcopy", "zswap"], None),
+    ("xzcblat1", None, ["zcopy", "zswap"], None),
     ("xblat3c", "cblat3.in", ["cgemm"], fortran_lines(["cgemm"])),
     ("xccblat3", "cin3", ["cgemm"], cblas_lines(["cgemm"])),
     ("xblat3z", "zblat3.in", ["zgemm"], fortran_lines(["zgemm"])),

@@ -1,4 +1,5 @@
-"""LAPACK on glblas: c_tests/preload/lapack_solves.c, built against Debian's reference LAPACK
+"""LAPACK on glblas: c_tests/preload/lapack_solves.c (and lapack_complex.c, in complex double:
+zgesv, zgels, zposv, zheev), built against Debian's reference LAPACK
 (liblapack3) on the reference BLAS (libblas3, not the OpenBLAS that is the system default), solves
 linear systems by LU (gesv), Cholesky (posv, both triangles) and QR (gels) in single and double
 precision at n = 64 (LAPACK's unblocked and recursive paths), 200 and 300 (its blocked paths:
@@ -18,11 +19,11 @@ import subprocess
 import pytest
 
 import glblas
-from gl_device import is_glblas_setting, routine_on_gl
+from gl_device import is_glblas_setting, refusal
 from quick import QUICK, is_quick
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.normpath(os.path.join(HERE, os.pardir, "c_tests", "preload", "lapack_solves.c"))
+SOURCES = os.path.normpath(os.path.join(HERE, os.pardir, "c_tests", "preload"))
 BLAS_DIR = "/usr/lib/x86_64-linux-gnu/blas"  # the reference libblas.so.3 (libblas3)
 LAPACK_DIR = "/usr/lib/x86_64-linux-gnu/lapack"  # the reference liblapack.so.3 (liblapack3)
 LIB = glblas.library_path()
@@ -33,21 +34,31 @@ ROUTINES = ("gemm", "trsm", "syrk", "trmm")
 TRACE = re.compile(r"^glblas-trace: (\w+) (.*) route=(\S+) reason=(\S+) us=\d+$")
 
 
-@pytest.fixture(scope="module")
-def program(tmp_path_factory):
+def build(tmp_path_factory, name):
+    """c_tests/preload/<name>.c built against the reference LAPACK and BLAS."""
     for lib in (os.path.join(BLAS_DIR, "libblas.so.3"), os.path.join(LAPACK_DIR, "liblapack.so.3")):
         assert os.path.exists(lib), f"{lib} missing: the test script installs libblas3, liblapack3"
-    out = tmp_path_factory.mktemp("lapack") / "lapack_solves"
-    cmd = ["cc", "-O2", "-std=gnu11", "-Wall", "-Werror", "-o", str(out), SOURCE,
-           os.path.join(LAPACK_DIR, "liblapack.so.3"), os.path.join(BLAS_DIR, "libblas.so.3"),
-           "-lm"]
+    out = tmp_path_factory.mktemp("lapack") / name
+    cmd = ["cc", "-O2", "-std=gnu11", "-Wall", "-Werror", "-o", str(out),
+           os.path.join(SOURCES, name + ".c"), os.path.join(LAPACK_DIR, "liblapack.so.3"),
+           os.path.join(BLAS_DIR, "libblas.so.3"), "-lm"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     assert p.returncode == 0, f"build failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}"
     return str(out)
 
 
-def run(program, trace=None):
-    """The program's ratios {(solve, precision, n): ratio}, and its stderr."""
+@pytest.fixture(scope="module")
+def program(tmp_path_factory):
+    return build(tmp_path_factory, "lapack_solves")
+
+
+@pytest.fixture(scope="module")
+def complex_program(tmp_path_factory):
+    return build(tmp_path_factory, "lapack_complex")
+
+
+def run(program, trace=None, computations=SOLVES, precisions="sd"):
+    """The program's ratios {(computation, precision, n): ratio}, and its stderr."""
     env = {k: v for k, v in os.environ.items()
            if not is_glblas_setting(k) and k != "LD_PRELOAD"}
     env["LD_LIBRARY_PATH"] = f"{BLAS_DIR}:{LAPACK_DIR}"
@@ -60,8 +71,23 @@ def run(program, trace=None):
         solve, precision, n, info, ratio = line.split()
         assert info == "0", line
         ratios[solve, precision, n] = float(ratio)
-    assert set(ratios) == {(s, p, n) for s in SOLVES for p in "sd" for n in SIZES}, p.stdout
+    assert set(ratios) == {(s, p, n) for s in computations for p in precisions
+                           for n in SIZES}, p.stdout
     return ratios, p.stderr
+
+
+def routes_of(trace):
+    """{symbol: [(route, reason), ...]} of a trace's calls; the reference's quick returns
+    (LAPACK makes some: k = 0 updates) are routed nowhere, and nothing else is."""
+    routes = {}
+    for line in trace.read_text().splitlines():
+        m = TRACE.match(line)
+        assert m, line
+        fields = dict(f.split("=", 1) for f in m.group(2).split())
+        assert (m.group(3, 4) == QUICK) == is_quick(m.group(1), fields), line
+        if m.group(3, 4) != QUICK:
+            routes.setdefault(m.group(1), []).append(m.group(3, 4))
+    return routes
 
 
 def test_lapack_solves_on_gl(program, tmp_path):
@@ -73,23 +99,35 @@ def test_lapack_solves_on_gl(program, tmp_path):
         assert plain[key] < THRESHOLD, (key, plain[key])
         assert ratio < THRESHOLD and ratio < 10 * max(plain[key], 0.1), (key, ratio, plain[key])
 
-    routes = {}
-    for line in trace.read_text().splitlines():
-        m = TRACE.match(line)
-        assert m, line
-        fields = dict(f.split("=", 1) for f in m.group(2).split())
-        # The reference's quick returns (LAPACK makes some: k = 0 updates) are routed nowhere,
-        # and nothing else is.
-        assert (m.group(3, 4) == QUICK) == is_quick(m.group(1), fields), line
-        if m.group(3, 4) != QUICK:
-            routes.setdefault(m.group(1), []).append(m.group(3, 4))
+    routes = routes_of(trace)
     for p in "sd":
         for r in ROUTINES:
-            symbol = f"{p}{r}_"
-            assert routes.get(symbol), f"LAPACK made no {symbol} call: {sorted(routes)}"
-            if routine_on_gl(LIB, p + r):
-                want = {("gl", "backend")}
-            else:
-                want = {("cpu", "no-double")}
-            got = set(routes[symbol])
-            assert got <= want, (symbol, got)
+            check_routes(routes, p + r)
+
+
+def check_routes(routes, routine):
+    """LAPACK called `routine`, and GL answered every call, or, where the device cannot run
+    it, the CPU BLAS with that reason."""
+    symbol = routine + "_"
+    assert routes.get(symbol), f"LAPACK made no {symbol} call: {sorted(routes)}"
+    no = refusal(LIB, routine)
+    want = {("cpu", no)} if no else {("gl", "backend")}
+    got = set(routes[symbol])
+    assert got <= want, (symbol, got)
+
+
+def test_complex_lapack_on_gl(complex_program, tmp_path):
+    """LAPACK in complex double: zgesv, zgels, zposv (both triangles) and zheev (its residual
+    and its vectors' orthogonality) at LAPACK's level with glblas preloaded, as without it; its
+    zgemm calls (and zcopy's and zswap's) answered by GL."""
+    computations = ("gesv", "gels", "posv-L", "posv-U", "heev", "heev-orth")
+    plain, _ = run(complex_program, None, computations, "z")
+    trace = tmp_path / "trace.txt"
+    gl, stderr = run(complex_program, trace, computations, "z")
+    assert "glblas: warning" not in stderr, stderr
+    for key, ratio in gl.items():
+        assert plain[key] < THRESHOLD, (key, plain[key])
+        assert ratio < THRESHOLD and ratio < 10 * max(plain[key], 0.1), (key, ratio, plain[key])
+    routes = routes_of(trace)
+    for r in ("zgemm", "zcopy", "zswap"):
+        check_routes(routes, r)

@@ -49,6 +49,7 @@ c_tests!(
     test_egl_threads,
     test_scenes,
     test_every_routine_both_precisions,
+    test_complex,
 );
 
 // The same programs again with the library's launch limits lowered

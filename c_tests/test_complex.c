@@ -1,0 +1,210 @@
+/*
+ * test_complex.c - the complex routines of the glblas API from C: glblasCgemm and glblasZgemm
+ * with every pair of N, T and C and complex alpha and beta, glblasCcopy and glblasZswap, on
+ * C99 `float _Complex` / `double _Complex` arrays passed as glblasComplex / glblasDoubleComplex
+ * (the header's {re, im} structs share their layout), host and device operands.
+ *
+ * - The reference is computed in long double complex from parts of 24 significant bits, whose
+ *   products are exact there. Each part of an element of C is a real sum of 2k products (and
+ *   the alpha and beta products), so within BOUND_FACTOR * (2k + 6) * u of the sum of
+ *   |alpha| |a| |b| + |beta| |c| over its terms (moduli), u the unit roundoff of the type.
+ * - The padding rows of C are sentinels and must come back bit for bit.
+ * - Complex needs the compute pipeline (and double complex fp64 too): elsewhere every call must
+ *   answer NOT_SUPPORTED with its outputs untouched.
+ */
+#include <complex.h>
+#include <float.h>
+
+#include "check.h"
+
+/* Whether this device computes in single (dbl 0) or double (1) complex. */
+static int complex_here(int dbl)
+{
+    glblasDeviceInfo_t info;
+    CHECK_OK(glblasGetDeviceInfo(&info));
+    return strcmp(info.pipeline, "compute") == 0 && (!dbl || info.fp64);
+}
+
+static long double _Complex crand(rng_t *r)
+{
+    float re = rng_float(r), im = rng_float(r);
+    return (long double)re + (long double)im * I;
+}
+
+/* op(X)(i, l) of stored x (leading dimension ld): X, X^T or X^H. */
+static long double _Complex op_at(const long double _Complex *x, size_t ld, int op, size_t i,
+                                  size_t l)
+{
+    if (op == GLBLAS_OP_N)
+        return x[i + l * ld];
+    return op == GLBLAS_OP_C ? conjl(x[l + i * ld]) : x[l + i * ld];
+}
+
+/* One gemm in precision `dbl` with operations (ta, tb) on m x n x k, host or device C. */
+static void gemm_case(int dbl, int ta, int tb, size_t m, size_t n, size_t k, int device)
+{
+    char label[96];
+    rng_t r = rng_seed(1000 * m + 100 * n + 10 * k + (size_t)(3 * ta + tb));
+    size_t ar = ta == GLBLAS_OP_N ? m : k, ac = ta == GLBLAS_OP_N ? k : m;
+    size_t br = tb == GLBLAS_OP_N ? k : n, bc = tb == GLBLAS_OP_N ? n : k;
+    size_t lda = ar + 1, ldb = br + 2, ldc = m + 3, i, j, l;
+    size_t es = dbl ? sizeof(double _Complex) : sizeof(float _Complex);
+    long double _Complex *a = xmalloc(lda * ac * sizeof *a), *b = xmalloc(ldb * bc * sizeof *b);
+    long double _Complex *c = xmalloc(ldc * n * sizeof *c);
+    long double _Complex alpha = -0.75L + 0.5L * I, beta = 0.25L - 1.5L * I;
+    void *ha = xmalloc(lda * ac * es), *hb = xmalloc(ldb * bc * es), *hc = xmalloc(ldc * n * es);
+    void *c0 = xmalloc(ldc * n * es), *got = xmalloc(ldc * n * es);
+    void *dc = NULL;
+    glblasStatus_t st;
+    int able = complex_here(dbl);
+    snprintf(label, sizeof label, "%s op %d,%d %lux%lux%lu %s", dbl ? "zgemm" : "cgemm", ta, tb,
+             (unsigned long)m, (unsigned long)n, (unsigned long)k, device ? "device" : "host");
+    for (i = 0; i < lda * ac; ++i)
+        a[i] = crand(&r);
+    for (i = 0; i < ldb * bc; ++i)
+        b[i] = crand(&r);
+    for (i = 0; i < ldc * n; ++i)
+        c[i] = i % ldc < m ? crand(&r) : SENTINEL + SENTINEL * I;
+    /* The operands in the call's type. */
+    for (i = 0; i < lda * ac; ++i) {
+        if (dbl)
+            ((double _Complex *)ha)[i] = (double _Complex)a[i];
+        else
+            ((float _Complex *)ha)[i] = (float _Complex)a[i];
+    }
+    for (i = 0; i < ldb * bc; ++i) {
+        if (dbl)
+            ((double _Complex *)hb)[i] = (double _Complex)b[i];
+        else
+            ((float _Complex *)hb)[i] = (float _Complex)b[i];
+    }
+    for (i = 0; i < ldc * n; ++i) {
+        if (dbl)
+            ((double _Complex *)hc)[i] = (double _Complex)c[i];
+        else
+            ((float _Complex *)hc)[i] = (float _Complex)c[i];
+    }
+    memcpy(c0, hc, ldc * n * es);
+    if (device) {
+        CHECK_OK(glblasMalloc(&dc, ldc * n * es));
+        CHECK_OK(glblasMemcpy(dc, hc, ldc * n * es, glblasMemcpyHostToDevice));
+    }
+    if (dbl) {
+        double _Complex al = (double _Complex)alpha, be = (double _Complex)beta;
+        st = glblasZgemm(ta, tb, (int)m, (int)n, (int)k, (const glblasDoubleComplex *)&al,
+                         (const glblasDoubleComplex *)ha, (int)lda,
+                         (const glblasDoubleComplex *)hb, (int)ldb,
+                         (const glblasDoubleComplex *)&be,
+                         (glblasDoubleComplex *)(device ? dc : hc), (int)ldc);
+    } else {
+        float _Complex al = (float _Complex)alpha, be = (float _Complex)beta;
+        st = glblasCgemm(ta, tb, (int)m, (int)n, (int)k, (const glblasComplex *)&al,
+                         (const glblasComplex *)ha, (int)lda, (const glblasComplex *)hb,
+                         (int)ldb, (const glblasComplex *)&be,
+                         (glblasComplex *)(device ? dc : hc), (int)ldc);
+    }
+    if (device) {
+        CHECK_OK(glblasMemcpy(got, dc, ldc * n * es, glblasMemcpyDeviceToHost));
+        CHECK_OK(glblasFree(dc));
+    } else {
+        memcpy(got, hc, ldc * n * es);
+    }
+    if (!able) {
+        CHECK_STATUS(st, GLBLAS_STATUS_NOT_SUPPORTED);
+        CHECK(memcmp(got, c0, ldc * n * es) == 0, "%s: C written by a refused call", label);
+    } else {
+        long double u = dbl ? DBL_EPSILON / 2.0L : FLT_EPSILON / 2.0L;
+        CHECK_STATUS(st, GLBLAS_STATUS_SUCCESS);
+        for (j = 0; j < n; ++j) {
+            for (i = 0; i < ldc; ++i) {
+                size_t at = i + j * ldc;
+                long double _Complex want = beta * c[at], v;
+                long double scale = cabsl(beta) * cabsl(c[at]), bound;
+                if (i >= m) {
+                    CHECK(memcmp((char *)got + at * es, (char *)c0 + at * es, es) == 0,
+                          "%s: padding (%lu, %lu) written", label, (unsigned long)i,
+                          (unsigned long)j);
+                    continue;
+                }
+                for (l = 0; l < k; ++l) {
+                    long double _Complex t = alpha * op_at(a, lda, ta, i, l) * op_at(b, ldb, tb, l, j);
+                    want += t;
+                    scale += cabsl(alpha) * cabsl(op_at(a, lda, ta, i, l)) *
+                             cabsl(op_at(b, ldb, tb, l, j));
+                }
+                v = dbl ? (long double _Complex)((double _Complex *)got)[at]
+                        : (long double _Complex)((float _Complex *)got)[at];
+                bound = BOUND_FACTOR * (2.0L * k + 6.0L) * u * scale;
+                CHECK(fabsl(creall(v) - creall(want)) <= bound &&
+                          fabsl(cimagl(v) - cimagl(want)) <= bound,
+                      "%s: C(%lu, %lu) = %.9Lg%+.9Lgi, want %.9Lg%+.9Lgi (bound %.3Lg)", label,
+                      (unsigned long)i, (unsigned long)j, creall(v), cimagl(v), creall(want),
+                      cimagl(want), bound);
+            }
+        }
+    }
+    free(a);
+    free(b);
+    free(c);
+    free(ha);
+    free(hb);
+    free(hc);
+    free(c0);
+    free(got);
+}
+
+/* ccopy with a stride and zswap with a negative increment: exact moves. */
+static void copy_and_swap(void)
+{
+    float _Complex x[7], y[7], y0[7];
+    double _Complex u[5], v[5], u0[5], v0[5];
+    glblasStatus_t st;
+    int i;
+    for (i = 0; i < 7; ++i) {
+        x[i] = (float)i + (float)(10 * i) * I;
+        y[i] = y0[i] = -1.0f - 1.0f * I;
+    }
+    st = glblasCcopy(3, (const glblasComplex *)x, 2, (glblasComplex *)y, 3);
+    if (!complex_here(0)) {
+        CHECK_STATUS(st, GLBLAS_STATUS_NOT_SUPPORTED);
+        CHECK(memcmp(y, y0, sizeof y) == 0, "ccopy: y written by a refused call");
+    } else {
+        CHECK_STATUS(st, GLBLAS_STATUS_SUCCESS);
+        for (i = 0; i < 7; ++i) {
+            float _Complex want = i % 3 == 0 ? x[2 * (i / 3)] : y0[i];
+            CHECK(y[i] == want, "ccopy: y[%d] = %g%+gi", i, crealf(y[i]), cimagf(y[i]));
+        }
+    }
+    for (i = 0; i < 5; ++i) {
+        u[i] = u0[i] = (double)i + 0.5 * I;
+        v[i] = v0[i] = -(double)i - 0.25 * I;
+    }
+    st = glblasZswap(5, (glblasDoubleComplex *)u, 1, (glblasDoubleComplex *)v, -1);
+    if (!complex_here(1)) {
+        CHECK_STATUS(st, GLBLAS_STATUS_NOT_SUPPORTED);
+        CHECK(memcmp(u, u0, sizeof u) == 0 && memcmp(v, v0, sizeof v) == 0,
+              "zswap: written by a refused call");
+    } else {
+        CHECK_STATUS(st, GLBLAS_STATUS_SUCCESS);
+        /* A negative increment runs v from its far end: u[i] <-> v[4 - i]. */
+        for (i = 0; i < 5; ++i)
+            CHECK(u[i] == v0[4 - i] && v[4 - i] == u0[i], "zswap: element %d", i);
+    }
+}
+
+int main(void)
+{
+    static const int ops[3] = {GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_OP_C};
+    int dbl, ta, tb, device;
+    CHECK_OK(glblasInit());
+    for (dbl = 0; dbl < 2; ++dbl)
+        for (ta = 0; ta < 3; ++ta)
+            for (tb = 0; tb < 3; ++tb)
+                for (device = 0; device < 2; ++device) {
+                    gemm_case(dbl, ops[ta], ops[tb], 9, 6, 5, device);
+                    gemm_case(dbl, ops[ta], ops[tb], 1, 13, 17, device);
+                }
+    copy_and_swap();
+    CHECK_OK(glblasShutdown());
+    return check_finish("test_complex");
+}
