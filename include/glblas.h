@@ -571,6 +571,92 @@ glblasStatus_t glblasDsymm(glblasSideMode_t side,
                            int ldc);
 
 /*
+ C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its `uplo`
+ triangle stored (the other is never read); single-precision complex, scalars by pointer
+ (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasCsymm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           int m,
+                           int n,
+                           const glblasComplex *alpha,
+                           const glblasComplex *a,
+                           int lda,
+                           const glblasComplex *b,
+                           int ldb,
+                           const glblasComplex *beta,
+                           glblasComplex *c,
+                           int ldc);
+
+/*
+ C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its `uplo`
+ triangle stored (the other is never read); double-precision complex, scalars by pointer
+ (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZsymm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           int m,
+                           int n,
+                           const glblasDoubleComplex *alpha,
+                           const glblasDoubleComplex *a,
+                           int lda,
+                           const glblasDoubleComplex *b,
+                           int ldb,
+                           const glblasDoubleComplex *beta,
+                           glblasDoubleComplex *c,
+                           int ldc);
+
+/*
+ C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A Hermitian with its `uplo`
+ triangle stored (the other is never read, nor the imaginary parts of its diagonal);
+ single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the compute
+ pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasChemm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           int m,
+                           int n,
+                           const glblasComplex *alpha,
+                           const glblasComplex *a,
+                           int lda,
+                           const glblasComplex *b,
+                           int ldb,
+                           const glblasComplex *beta,
+                           glblasComplex *c,
+                           int ldc);
+
+/*
+ C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A Hermitian with its `uplo`
+ triangle stored (the other is never read, nor the imaginary parts of its diagonal);
+ double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or
+ the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZhemm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           int m,
+                           int n,
+                           const glblasDoubleComplex *alpha,
+                           const glblasDoubleComplex *a,
+                           int lda,
+                           const glblasDoubleComplex *b,
+                           int ldb,
+                           const glblasDoubleComplex *beta,
+                           glblasDoubleComplex *c,
+                           int ldc);
+
+/*
  C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's `uplo`
  triangle read and written; single precision.
 
@@ -687,6 +773,48 @@ glblasStatus_t glblasDtrmm(glblasSideMode_t side,
                            const double *a,
                            int lda,
                            double *b,
+                           int ldb);
+
+/*
+ B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo` triangle
+ stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the reference BLAS (and
+ cuBLAS's legacy API) does; single-precision complex, scalars by pointer (NOT_SUPPORTED on a
+ device without the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasCtrmm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           glblasOperation_t transa,
+                           glblasDiagType_t diag,
+                           int m,
+                           int n,
+                           const glblasComplex *alpha,
+                           const glblasComplex *a,
+                           int lda,
+                           glblasComplex *b,
+                           int ldb);
+
+/*
+ B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo` triangle
+ stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the reference BLAS (and
+ cuBLAS's legacy API) does; double-precision complex, scalars by pointer (NOT_SUPPORTED on a
+ device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZtrmm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           glblasOperation_t transa,
+                           glblasDiagType_t diag,
+                           int m,
+                           int n,
+                           const glblasDoubleComplex *alpha,
+                           const glblasDoubleComplex *a,
+                           int lda,
+                           glblasDoubleComplex *b,
                            int ldb);
 
 /*

@@ -1,7 +1,7 @@
 """The reference BLAS's own test programs (netlib's xblat1/2/3 for the Fortran names and the
 CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, and the complex level-1
-and level-3 ones for ccopy, cswap and cgemm and their z twins, as Debian's libblas-test ships
-them) run with glblas preloaded and
+and level-3 ones for ccopy, cswap, cgemm, csymm, chemm and ctrmm and their z twins, as Debian's
+libblas-test ships them) run with glblas preloaded and
 ``GLBLAS_BACKEND=gl``: every computational test and every error exit of the routines glblas
 defines must pass as it does without the preload, and the profile must show that GL answered
 the calls (the double-precision ones only where the device computes in double: elsewhere the CPU
@@ -22,6 +22,9 @@ LIB = glblas.library_path()
 
 LEVEL3_S = ["s" + r for r in LEVEL3_BEYOND_GEMM]
 LEVEL3_D = ["d" + r for r in LEVEL3_BEYOND_GEMM]
+# The complex Level 3 routines glblas defines.
+LEVEL3_C = ["c" + r for r in ("gemm", "symm", "hemm", "trmm")]
+LEVEL3_Z = ["z" + r for r in ("gemm", "symm", "hemm", "trmm")]
 
 
 def fortran_lines(routines):
@@ -57,16 +60,16 @@ SUITES = [
                                       "cblas_dgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_dgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
     ("xdcblat3", "din3", ["dgemm", *LEVEL3_D], cblas_lines(["dgemm", *LEVEL3_D])),
-    # Complex: glblas defines gemm, copy and swap; the reference answers the other routines
-    # in both runs.
+    # Complex: glblas defines copy, swap, gemm, symm, hemm and trmm; the reference answers the
+    # other routines in both runs.
     ("xblat1c", None, ["ccopy", "cswap"], None),
     ("xccblat1", None, ["ccopy", "cswap"], None),
     ("xblat1z", None, ["zcopy", "zswap"], None),
     ("xzcblat1", None, ["zcopy", "zswap"], None),
-    ("xblat3c", "cblat3.in", ["cgemm"], fortran_lines(["cgemm"])),
-    ("xccblat3", "cin3", ["cgemm"], cblas_lines(["cgemm"])),
-    ("xblat3z", "zblat3.in", ["zgemm"], fortran_lines(["zgemm"])),
-    ("xzcblat3", "zin3", ["zgemm"], cblas_lines(["zgemm"])),
+    ("xblat3c", "cblat3.in", LEVEL3_C, fortran_lines(LEVEL3_C)),
+    ("xccblat3", "cin3", LEVEL3_C, cblas_lines(LEVEL3_C)),
+    ("xblat3z", "zblat3.in", LEVEL3_Z, fortran_lines(LEVEL3_Z)),
+    ("xzcblat3", "zin3", LEVEL3_Z, cblas_lines(LEVEL3_Z)),
 ]
 
 FAILURE = re.compile(r"FAIL|SUSPECT|NOT DETECTED|XERBLA WAS CALLED|\*\*\*\*\*")

@@ -113,7 +113,14 @@ ROUTINES = [
     Routine("{p}symm", "layout:layout side:side uplo:uplo m:int n:int alpha:scalar a:in "
             "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Symm", "SymmArgs",
             "C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric "
-            "with its `uplo` triangle stored (the other is never read).", MATRICES),
+            "with its `uplo` triangle stored (the other is never read).", MATRICES,
+            fields={"hermitian": "false"}, types="sdcz",
+            about="symm, or hemm with `hermitian`."),
+    Routine("{p}hemm", "layout:layout side:side uplo:uplo m:int n:int alpha:scalar a:in "
+            "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Hemm", "SymmArgs",
+            "C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A Hermitian "
+            "with its `uplo` triangle stored (the other is never read, nor the imaginary parts "
+            "of its diagonal).", MATRICES, fields={"hermitian": "true"}, types="cz"),
     Routine("{p}syrk", "layout:layout uplo:uplo trans:op n:int k:int alpha:scalar a:in "
             "lda:int beta:scalar c:out ldc:int", "Syrk", "SyrkArgs",
             "C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only "
@@ -128,7 +135,7 @@ ROUTINES = [
             "alpha:scalar a:in lda:int b:out ldb:int", "Trmm", "Trmm",
             "B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its "
             "`uplo` triangle stored and a `diag` diagonal (UNIT: ones, not read), in place in B "
-            "as the reference BLAS (and cuBLAS's legacy API) does.", MATRICES),
+            "as the reference BLAS (and cuBLAS's legacy API) does.", MATRICES, types="sdcz"),
     Routine("{p}trsm", "layout:layout side:side uplo:uplo transa:op diag:diag m:int n:int "
             "alpha:scalar a:in lda:int b:out ldb:int", "Trsm", "Trsm",
             "Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which "

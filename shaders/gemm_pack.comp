@@ -38,14 +38,19 @@ REAL element(int i, int j) {
     ivec2 z = blocks ? ivec2(i / 2, j / 2) : ivec2(i, j / 2);
     ivec2 at = DYNAMIC_FLAG(uTransposed) ? z.yx : z;
     ivec2 s = shaped(DYNAMIC(uShape), DYNAMIC_FLAG(uUnit), at);
-    // (re, im) of op(P)'s element: a constant is real.
+    // (re, im) of op(P)'s element: a constant is real, and so is a Hermitian P's diagonal,
+    // whose imaginary parts are never read; a Hermitian P's mirrored element is conjugated.
+    bool hermitian = DYNAMIC(uShape) >= 5;
     REAL re = REAL(s.y);
     REAL im = REAL(0.0);
     if (s.x >= 0) {
         re = FETCH(uP, uPStart + 2 * s.x * uPRow + s.y * uPCol);
-        im = FETCH(uP, uPStart + (2 * s.x + 1) * uPRow + s.y * uPCol);
+        if (!hermitian || s.x != s.y) {
+            im = FETCH(uP, uPStart + (2 * s.x + 1) * uPRow + s.y * uPCol);
+        }
     }
-    im = DYNAMIC_FLAG(uConjugate) ? -im : im;
+    bool conjugate = DYNAMIC_FLAG(uConjugate) != (hermitian && s != at);
+    im = conjugate ? -im : im;
     if (!blocks) {
         return (j & 1) == 0 ? re : im;
     }

@@ -14,10 +14,10 @@
 #![allow(clippy::missing_safety_doc)]
 
 use crate::engine::element::{Real, Scalar};
-use crate::engine::operand::Vector;
+use crate::engine::operand::{Matrix, Vector};
 use crate::engine::{with_engine, Engine};
 use crate::ffi::non_null;
-use crate::kernels::gemm::{Gemm, OneM, Rules, Triangle};
+use crate::kernels::gemm::{Gemm, OneM, Rules, Shape, Triangle};
 use crate::kernels::gemv::Gemv;
 use crate::kernels::{dot, gemm, gemv, level1, level3, precision_available, Trans};
 use crate::quick;
@@ -322,31 +322,20 @@ pub unsafe fn gemm<T: Scalar>(
         if quick {
             return Ok(());
         }
-        // Stored rows × cols of `x` with leading dimension `ld`, as the engine's real matrix.
-        let real = |e: &mut Engine, x: *const T, (rows, cols): (i64, i64), ld: i64| {
-            let parts = if T::COMPLEX { 2 } else { 1 };
-            e.matrix(x.cast::<T::Real>(), parts * rows, cols, parts * ld)
-        };
         let ab = if reads_ab {
             let a_shape = if ta.transposed() { (k, m) } else { (m, k) };
             let b_shape = if tb.transposed() { (n, k) } else { (k, n) };
-            Some((real(e, a, a_shape, lda)?, real(e, b, b_shape, ldb)?))
+            Some((
+                real_view(e, a, a_shape, lda)?,
+                real_view(e, b, b_shape, ldb)?,
+            ))
         } else {
             None
         };
-        let c = real(e, c, (m, n), ldc)?;
-        let [alpha_re, alpha_im] = alpha.parts();
-        let [beta_re, beta_im] = beta.parts();
-        let (m, k, alpha, complex) = if T::COMPLEX {
-            let z = OneM {
-                alpha: [alpha_re, alpha_im],
-                beta_im,
-                conjugate: [ta.conjugates::<T>(), tb.conjugates::<T>()],
-            };
-            (2 * m, 2 * k, T::Real::ONE, Some(z))
-        } else {
-            (m, k, alpha_re, None)
-        };
+        let c = real_view(e, c, (m, n), ldc)?;
+        let conjugate = [ta.conjugates::<T>(), tb.conjugates::<T>()];
+        let (alpha, beta, complex) = real_scalars(alpha, beta, conjugate);
+        let (m, k) = if T::COMPLEX { (2 * m, 2 * k) } else { (m, k) };
         gemm::gemm(
             e,
             &Gemm {
@@ -356,7 +345,7 @@ pub unsafe fn gemm<T: Scalar>(
                 n,
                 k,
                 alpha,
-                beta: beta_re,
+                beta,
                 ab,
                 c,
                 rules: Rules::default(),
@@ -366,12 +355,43 @@ pub unsafe fn gemm<T: Scalar>(
     })
 }
 
-/// C := alpha*A*B + beta*C, or alpha*B*A + beta*C when `right`; A symmetric (m×m, or n×n when
-/// `right`), its `upper` (else lower) triangle stored.
+/// Stored rows × cols of `x` (leading dimension `ld`) as the engine's real matrix: a complex
+/// one as its real view, each element's parts in consecutive rows (`gemm::OneM`).
+unsafe fn real_view<T: Scalar>(
+    e: &mut Engine,
+    x: *const T,
+    (rows, cols): (i64, i64),
+    ld: i64,
+) -> Result<Matrix<T::Real>> {
+    let parts = if T::COMPLEX { 2 } else { 1 };
+    e.matrix(x.cast::<T::Real>(), parts * rows, cols, parts * ld)
+}
+
+/// alpha and beta as the real product takes them: themselves for a real `T`; for a complex one
+/// alpha 1 and beta's real part, the rest in the `OneM` (alpha, beta's imaginary part, and
+/// whether op(A) and op(B) conjugate, `conjugate`).
+fn real_scalars<T: Scalar>(
+    alpha: T,
+    beta: T,
+    conjugate: [bool; 2],
+) -> (T::Real, T::Real, Option<OneM<T::Real>>) {
+    let [beta_re, beta_im] = beta.parts();
+    if !T::COMPLEX {
+        return (alpha.parts()[0], beta_re, None);
+    }
+    let z = OneM {
+        alpha: alpha.parts(),
+        beta_im,
+        conjugate,
+    };
+    (T::Real::ONE, beta_re, Some(z))
+}
+
+/// C := alpha*A*B + beta*C, or alpha*B*A + beta*C when `right`; A symmetric (or, complex,
+/// `hermitian`; m×m, or n×n when `right`), its `upper` (else lower) triangle stored.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn symm<T: Real>(
-    right: bool,
-    upper: bool,
+pub unsafe fn symm<T: Scalar>(
+    (right, hermitian, upper): (bool, bool, bool),
     m: i64,
     n: i64,
     alpha: T,
@@ -396,12 +416,22 @@ pub unsafe fn symm<T: Real>(
         }
         let ka = if right { n } else { m };
         let ab = if reads_ab {
-            Some((e.matrix(a, ka, ka, lda)?, e.matrix(b, m, n, ldb)?))
+            Some((
+                real_view(e, a, (ka, ka), lda)?,
+                real_view(e, b, (m, n), ldb)?,
+            ))
         } else {
             None
         };
-        let c = e.matrix(c, m, n, ldc)?;
-        level3::symm(e, right, Triangle::of(upper), (alpha, ab), beta, c)
+        let c = real_view(e, c, (m, n), ldc)?;
+        let fill = Triangle::of(upper);
+        let shape = if hermitian {
+            Shape::Hermitian(fill)
+        } else {
+            Shape::Symmetric(fill)
+        };
+        let (alpha, beta, z) = real_scalars(alpha, beta, [false; 2]);
+        level3::symm(e, right, shape, (alpha, ab), beta, c, z)
     })
 }
 
@@ -460,11 +490,12 @@ pub unsafe fn syrk<T: Real>(
 /// trmm (`solve` false): B := alpha*op(A)*B, or alpha*B*op(A) when `right`; trsm (`solve`):
 /// solves op(A)*X = alpha*B, or X*op(A) = alpha*B, X overwriting B (m×n). A is triangular
 /// (m×m, or n×n when `right`), its `upper` (else lower) triangle stored, with a `unit`
-/// diagonal (not read) or not.
+/// diagonal (not read) or not. Complex elements: trmm only (trsm's diagonal blocks are solved
+/// in real arithmetic).
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn triangular<T: Real>(
+pub unsafe fn triangular<T: Scalar>(
     solve: bool,
-    (right, upper, trans, unit): (bool, bool, bool, bool),
+    (right, upper, trans, unit): (bool, bool, Trans, bool),
     m: i64,
     n: i64,
     alpha: T,
@@ -481,21 +512,28 @@ pub unsafe fn triangular<T: Real>(
     }
     with_engine(|e| {
         precision_available::<T>(e)?;
+        if solve && T::COMPLEX {
+            return Err(Error::unsupported(
+                "no-complex",
+                "trsm computes in real elements only",
+            ));
+        }
         if quick {
             return Ok(());
         }
         let ka = if right { n } else { m };
         let a = if reads_a {
-            Some(e.matrix(a, ka, ka, lda)?)
+            Some(real_view(e, a, (ka, ka), lda)?)
         } else {
             None
         };
-        let b = e.matrix(b, m, n, ldb)?;
-        let how = (right, Triangle::of(upper), trans, unit);
+        let b = real_view(e, b, (m, n), ldb)?;
+        let how = (right, Triangle::of(upper), trans.transposed(), unit);
+        let (alpha, _, z) = real_scalars(alpha, T::ZERO, [trans.conjugates::<T>(), false]);
         match a {
             Some(a) if solve => level3::trsm(e, how, alpha, a, b),
             // alpha == 0: B := 0, for either routine.
-            a => level3::trmm(e, how, (alpha, a), b),
+            a => level3::trmm(e, how, (alpha, a), b, z),
         }
     })
 }

@@ -95,7 +95,8 @@ fn each_call<T: Real>() -> Result<()> {
                     for u in [false, true] {
                         let (ta, tb) = (Trans::of(t), Trans::of(u));
                         routines::gemm(ta, tb, m, m, 8, T::ONE, ap, 64, bp, 64, beta, cp, 64)?;
-                        routines::symm(t, u, m, m, T::ONE, (ap, 64), (bp, 64), beta, (cp, 64))?;
+                        let (a, b, c) = ((ap, 64), (bp, 64), (cp, 64));
+                        routines::symm((t, false, u), m, m, T::ONE, a, b, beta, c)?;
                         routines::syrk(t, u, m, 8, T::ONE, (ap, 64), None, beta, (cp, 64))?;
                         let b = Some((bp, 64));
                         routines::syrk(t, u, m, 8, T::ONE, (ap, 64), b, beta, (cp, 64))?;
@@ -106,7 +107,7 @@ fn each_call<T: Real>() -> Result<()> {
                 for right in [false, true] {
                     for upper in [false, true] {
                         for trans in [false, true] {
-                            let sides = (right, upper, trans, false);
+                            let sides = (right, upper, Trans::of(trans), false);
                             let (a, b) = ((ap, 64), (cp, 64));
                             routines::triangular(solve, sides, m, m, T::ONE, a, b)?;
                         }
@@ -119,7 +120,8 @@ fn each_call<T: Real>() -> Result<()> {
 }
 
 /// The complex routines' calls, with complex elements of `R`: gemm in each pair of N, T and C,
-/// C read or not (with beta real or not), C's columns whole groups of 4 reals or not.
+/// C read or not (with beta real or not), C's columns whole groups of 4 reals or not; symm and
+/// hemm on each side and triangle; trmm on each side, triangle and operation.
 fn each_complex_call<R: Real>() -> Result<()> {
     let fill = |seed: usize| -> Vec<Complex<R>> {
         (0..LEN)
@@ -145,10 +147,28 @@ fn each_complex_call<R: Real>() -> Result<()> {
                 c.as_mut_ptr().add(off),
             );
             for beta in [Complex::ZERO, Complex::ONE, i] {
+                let one = Complex::ONE;
                 for ta in ops {
                     for tb in ops {
-                        let one = Complex::ONE;
                         routines::gemm(ta, tb, m, m, 8, one, ap, 64, bp, 64, beta, cp, 64)?;
+                    }
+                }
+                for right in [false, true] {
+                    for upper in [false, true] {
+                        for hermitian in [false, true] {
+                            let how = (right, hermitian, upper);
+                            let (a, b, c) = ((ap, 64), (bp, 64), (cp, 64));
+                            routines::symm(how, m, m, one, a, b, beta, c)?;
+                        }
+                    }
+                }
+            }
+            for right in [false, true] {
+                for upper in [false, true] {
+                    for trans in ops {
+                        let sides = (right, upper, trans, false);
+                        let (a, b) = ((ap, 64), (cp, 64));
+                        routines::triangular(false, sides, m, m, Complex::ONE, a, b)?;
                     }
                 }
             }

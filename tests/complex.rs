@@ -13,7 +13,7 @@ mod common;
 
 use common::*;
 use glblas::api::*;
-use glblas::ffi::{glblasComplex, glblasDoubleComplex, OperationArg};
+use glblas::ffi::{glblasComplex, glblasDoubleComplex, DiagArg, FillArg, OperationArg, SideArg};
 use glblas::status::Status;
 
 const OPS: [OperationArg; 3] = [OperationArg(0), OperationArg(1), OperationArg(2)];
@@ -29,6 +29,28 @@ trait Precision: Copy + Default + std::fmt::Debug + PartialEq + 'static {
     /// # Safety
     /// As for glblas?copy (`swap`: glblas?swap).
     unsafe fn copy(swap: bool, n: i32, x: *mut Self, incx: i32, y: *mut Self, incy: i32) -> Status;
+    /// # Safety
+    /// As for glblas?symm (glblas?hemm when `hermitian`).
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn symm(
+        hermitian: bool,
+        how: (SideArg, FillArg),
+        mn: (usize, usize),
+        alpha: *const Self,
+        a: (*const Self, usize),
+        b: (*const Self, usize),
+        beta: *const Self,
+        c: (*mut Self, usize),
+    ) -> Status;
+    /// # Safety
+    /// As for glblas?trmm.
+    unsafe fn trmm(
+        how: (SideArg, FillArg, OperationArg, DiagArg),
+        mn: (usize, usize),
+        alpha: *const Self,
+        a: (*const Self, usize),
+        b: (*mut Self, usize),
+    ) -> Status;
     /// # Safety
     /// As for glblas?gemm.
     #[allow(clippy::too_many_arguments)]
@@ -50,7 +72,8 @@ fn compute_here() -> bool {
 /// The two precisions' impls: the real type, its unit roundoff and data, whether the device
 /// computes in the complex type, and the routines.
 macro_rules! precision {
-    ($t:ty, $real:ty, $fill:ident, $here:expr, $swap:ident, $copy:ident, $gemm:ident) => {
+    ($t:ty, $real:ty, $fill:ident, $here:expr, $swap:ident, $copy:ident, $gemm:ident,
+     $symm:ident, $hemm:ident, $trmm:ident) => {
         impl Precision for $t {
             const U: f64 = <$real>::EPSILON as f64 / 2.0;
             fn new(re: f64, im: f64) -> Self {
@@ -109,6 +132,55 @@ macro_rules! precision {
                     i(ldc),
                 )
             }
+            unsafe fn symm(
+                hermitian: bool,
+                (side, uplo): (SideArg, FillArg),
+                (m, n): (usize, usize),
+                alpha: *const Self,
+                (a, lda): (*const Self, usize),
+                (b, ldb): (*const Self, usize),
+                beta: *const Self,
+                (c, ldc): (*mut Self, usize),
+            ) -> Status {
+                let i = |v: usize| v as i32;
+                let f = if hermitian { $hemm } else { $symm };
+                f(
+                    side,
+                    uplo,
+                    i(m),
+                    i(n),
+                    alpha,
+                    a,
+                    i(lda),
+                    b,
+                    i(ldb),
+                    beta,
+                    c,
+                    i(ldc),
+                )
+            }
+            unsafe fn trmm(
+                (side, uplo, trans, diag): (SideArg, FillArg, OperationArg, DiagArg),
+                (m, n): (usize, usize),
+                alpha: *const Self,
+                (a, lda): (*const Self, usize),
+                (b, ldb): (*mut Self, usize),
+            ) -> Status {
+                let i = |v: usize| v as i32;
+                $trmm(
+                    side,
+                    uplo,
+                    trans,
+                    diag,
+                    i(m),
+                    i(n),
+                    alpha,
+                    a,
+                    i(lda),
+                    b,
+                    i(ldb),
+                )
+            }
         }
     };
 }
@@ -120,7 +192,10 @@ precision!(
     compute_here(),
     glblasCswap,
     glblasCcopy,
-    glblasCgemm
+    glblasCgemm,
+    glblasCsymm,
+    glblasChemm,
+    glblasCtrmm
 );
 precision!(
     glblasDoubleComplex,
@@ -129,7 +204,10 @@ precision!(
     doubles_here(),
     glblasZswap,
     glblasZcopy,
-    glblasZgemm
+    glblasZgemm,
+    glblasZsymm,
+    glblasZhemm,
+    glblasZtrmm
 );
 
 /// |re| + |im|.
@@ -277,9 +355,15 @@ impl<P: Precision> Case<P> {
         } else {
             ch
         };
+        self.judge(s, &got, &what);
+    }
+
+    /// Checks a call's status and its C, `got` (stored as this case's C), against this case.
+    fn judge(&self, s: Status, got: &[P], what: &str) {
+        let (m, n, k) = self.mnk;
         if !P::here() {
             assert_eq!(s, Status::NotSupported, "{what}");
-            assert_untouched(&got, &self.c.0, &what);
+            assert_untouched(got, &self.c.0, what);
             return;
         }
         assert_eq!(s, Status::Success, "{what}");
@@ -508,4 +592,155 @@ fn ccopy_zcopy_cswap_zswap() {
         copy_and_swap::<glblasComplex>(swap);
         copy_and_swap::<glblasDoubleComplex>(swap);
     }
+}
+
+/// A stored order×order matrix whose `upper` (else lower) triangle holds random values and the
+/// other triangle NaN (never read), and the dense matrix it stands for: symmetric or, with
+/// `hermitian`, Hermitian (the diagonal's imaginary parts NaN, never read); triangular with
+/// `tri` = Some(unit) (a unit diagonal NaN, never read).
+fn shaped<P: Precision>(
+    order: usize,
+    upper: bool,
+    (hermitian, tri): (bool, Option<bool>),
+    seed: u64,
+) -> (Vec<P>, Vec<P>) {
+    let nan = f64::NAN;
+    let values = P::data(order * order, seed);
+    let (mut stored, mut dense) = (values.clone(), values.clone());
+    for j in 0..order {
+        for i in 0..order {
+            let at = i + j * order;
+            let (re, im) = values[at].parts();
+            let stored_here = if upper { i <= j } else { i >= j };
+            if !stored_here {
+                let (mr, mi) = values[j + i * order].parts();
+                stored[at] = P::new(nan, nan);
+                dense[at] = match tri {
+                    Some(_) => P::new(0.0, 0.0),
+                    None if hermitian => P::new(mr, -mi),
+                    None => P::new(mr, mi),
+                };
+            } else if i == j && hermitian {
+                stored[at] = P::new(re, nan);
+                dense[at] = P::new(re, 0.0);
+            } else if i == j && tri == Some(true) {
+                stored[at] = P::new(nan, nan);
+                dense[at] = P::new(1.0, 0.0);
+            } else {
+                dense[at] = P::new(re, im);
+            }
+        }
+    }
+    (stored, dense)
+}
+
+/// symm and hemm on each side and triangle, trmm on each side, triangle, operation and
+/// diagonal, C (B) on the host and on the device; each against gemm's reference on the dense
+/// matrix A stands for, NaN where A must not be read.
+fn symm_hemm_trmm<P: Precision>() {
+    let (alpha, beta) = (P::new(0.5, -1.25), P::new(-0.75, 0.5));
+    for (m, n) in [(7usize, 5usize), (1, 9), (12, 3)] {
+        for right in [false, true] {
+            for upper in [false, true] {
+                let ka = if right { n } else { m };
+                let side = SideArg(i32::from(right));
+                let uplo = FillArg(i32::from(upper));
+                for hermitian in [false, true] {
+                    let (a, dense) = shaped::<P>(ka, upper, (hermitian, None), (m * n) as u64);
+                    let b = (P::data(m * n, 3), m);
+                    let c = (P::data((m + 3) * n, 4), m + 3);
+                    let reference = Case {
+                        ops: (OPS[0], OPS[0]),
+                        mnk: (m, n, ka),
+                        alpha,
+                        beta,
+                        a: if right {
+                            b.clone()
+                        } else {
+                            (dense.clone(), ka)
+                        },
+                        b: if right {
+                            (dense.clone(), ka)
+                        } else {
+                            b.clone()
+                        },
+                        c: c.clone(),
+                    };
+                    for device in [false, true] {
+                        let what = format!(
+                            "hermitian={hermitian} right={right} upper={upper} m={m} n={n} \
+                             device={device}"
+                        );
+                        let cd = Dev::new(&c.0);
+                        let mut ch = c.0.clone();
+                        let cp = if device { cd.0.cast() } else { ch.as_mut_ptr() };
+                        let s = unsafe {
+                            P::symm(
+                                hermitian,
+                                (side, uplo),
+                                (m, n),
+                                &alpha,
+                                (a.as_ptr(), ka),
+                                (b.0.as_ptr(), m),
+                                &beta,
+                                (cp, c.1),
+                            )
+                        };
+                        let got = if device {
+                            cd.get_as::<P>(c.0.len())
+                        } else {
+                            ch
+                        };
+                        reference.judge(s, &got, &what);
+                    }
+                }
+                for trans in OPS {
+                    for unit in [false, true] {
+                        let (a, dense) = shaped::<P>(ka, upper, (false, Some(unit)), ka as u64);
+                        let b0 = (P::data((m + 2) * n, 5), m + 2);
+                        let reference = Case {
+                            ops: if right {
+                                (OPS[0], trans)
+                            } else {
+                                (trans, OPS[0])
+                            },
+                            mnk: (m, n, ka),
+                            alpha,
+                            beta: P::new(0.0, 0.0),
+                            a: if right {
+                                b0.clone()
+                            } else {
+                                (dense.clone(), ka)
+                            },
+                            b: if right {
+                                (dense.clone(), ka)
+                            } else {
+                                b0.clone()
+                            },
+                            c: b0.clone(),
+                        };
+                        let what = format!(
+                            "trmm right={right} upper={upper} trans={} unit={unit} m={m} n={n}",
+                            trans.0
+                        );
+                        let mut bh = b0.0.clone();
+                        let how = (side, uplo, trans, DiagArg(i32::from(unit)));
+                        let b = (bh.as_mut_ptr(), b0.1);
+                        let s = unsafe { P::trmm(how, (m, n), &alpha, (a.as_ptr(), ka), b) };
+                        reference.judge(s, &bh, &what);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn csymm_chemm_ctrmm() {
+    symm_hemm_trmm::<glblasComplex>();
+}
+
+#[test]
+fn zsymm_zhemm_ztrmm() {
+    symm_hemm_trmm::<glblasDoubleComplex>();
 }

@@ -42,7 +42,7 @@ fn op(rng: &mut Rng) -> Trans {
     [Trans::N, Trans::T, Trans::C][rng.below(3)]
 }
 
-/// One call of each complex routine, with random arguments.
+/// One call of each complex routine (gemm, symm or hemm, trmm), with random arguments.
 fn complex_sweep<R: Real>(rng: &mut Rng) {
     let v = |rng: &mut Rng| -> Vec<Complex<R>> {
         (0..LEN)
@@ -53,6 +53,7 @@ fn complex_sweep<R: Real>(rng: &mut Rng) {
             .collect()
     };
     let (a, b, mut c) = (v(rng), v(rng), v(rng));
+    let flag = |rng: &mut Rng| rng.below(2) == 1;
     let scalar = |rng: &mut Rng| {
         let part = |rng: &mut Rng| R::from_f64([0.0, 1.0, 0.5, -2.0][rng.below(4)]);
         Complex {
@@ -74,7 +75,32 @@ fn complex_sweep<R: Real>(rng: &mut Rng) {
             b.as_ptr().add(off),
             c.as_mut_ptr().add(off),
         );
-        routines::gemm(ta, tb, m, n, k, alpha, ap, ld, bp, ld, beta, cp, ld).expect("a valid call");
+        let (a, b, c) = ((ap, ld), (bp, ld), (cp, ld));
+        let results = [
+            routines::gemm(ta, tb, m, n, k, alpha, ap, ld, bp, ld, beta, cp, ld),
+            routines::symm(
+                (flag(rng), flag(rng), flag(rng)),
+                m,
+                n,
+                alpha,
+                a,
+                b,
+                beta,
+                c,
+            ),
+            routines::triangular(
+                false,
+                (flag(rng), flag(rng), ta, flag(rng)),
+                m,
+                n,
+                alpha,
+                a,
+                c,
+            ),
+        ];
+        for r in results {
+            r.expect("a valid call");
+        }
     }
 }
 
@@ -139,12 +165,21 @@ fn sweep<T: Real>(rng: &mut Rng) {
                 cp,
                 ld,
             ),
-            routines::symm(t, u, m, n, alpha, (ap, ld), (bp, ld), beta, (cp, ld)),
+            routines::symm(
+                (t, false, u),
+                m,
+                n,
+                alpha,
+                (ap, ld),
+                (bp, ld),
+                beta,
+                (cp, ld),
+            ),
             routines::syrk(t, u, n, k, alpha, (ap, ld), None, beta, (cp, ld)),
             routines::syrk(t, u, n, k, alpha, (ap, ld), Some((bp, ld)), beta, (cp, ld)),
             routines::triangular(
                 false,
-                (t, u, flag(rng), flag(rng)),
+                (t, u, op(rng), flag(rng)),
                 m,
                 n,
                 alpha,
@@ -153,7 +188,7 @@ fn sweep<T: Real>(rng: &mut Rng) {
             ),
             routines::triangular(
                 true,
-                (t, u, flag(rng), flag(rng)),
+                (t, u, op(rng), flag(rng)),
                 m,
                 n,
                 alpha,

@@ -640,6 +640,7 @@ pub unsafe extern "C" fn glblasSsymm(
                 beta,
                 c,
                 ldc: ldc.into(),
+                hermitian: false,
             })
         },
     )
@@ -685,6 +686,193 @@ pub unsafe extern "C" fn glblasDsymm(
                 beta,
                 c,
                 ldc: ldc.into(),
+                hermitian: false,
+            })
+        },
+    )
+}
+
+/// C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its `uplo`
+/// triangle stored (the other is never read); single-precision complex, scalars by pointer
+/// (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCsymm(
+    side: SideArg,
+    uplo: FillArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    b: *const glblasComplex,
+    ldb: c_int,
+    beta: *const glblasComplex,
+    c: *mut glblasComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "side", "uplo", "m", "n", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SymmArgs {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+                hermitian: false,
+            })
+        },
+    )
+}
+
+/// C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A symmetric with its `uplo`
+/// triangle stored (the other is never read); double-precision complex, scalars by pointer
+/// (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZsymm(
+    side: SideArg,
+    uplo: FillArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    b: *const glblasDoubleComplex,
+    ldb: c_int,
+    beta: *const glblasDoubleComplex,
+    c: *mut glblasDoubleComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "side", "uplo", "m", "n", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SymmArgs {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+                hermitian: false,
+            })
+        },
+    )
+}
+
+/// C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A Hermitian with its `uplo`
+/// triangle stored (the other is never read, nor the imaginary parts of its diagonal);
+/// single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the compute
+/// pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasChemm(
+    side: SideArg,
+    uplo: FillArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    b: *const glblasComplex,
+    ldb: c_int,
+    beta: *const glblasComplex,
+    c: *mut glblasComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "side", "uplo", "m", "n", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SymmArgs {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+                hermitian: true,
+            })
+        },
+    )
+}
+
+/// C := alpha*A*B + beta*C (`side` LEFT) or alpha*B*A + beta*C (RIGHT), A Hermitian with its `uplo`
+/// triangle stored (the other is never read, nor the imaginary parts of its diagonal);
+/// double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or
+/// the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZhemm(
+    side: SideArg,
+    uplo: FillArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    b: *const glblasDoubleComplex,
+    ldb: c_int,
+    beta: *const glblasDoubleComplex,
+    c: *mut glblasDoubleComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "side", "uplo", "m", "n", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SymmArgs {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+                hermitian: true,
             })
         },
     )
@@ -938,6 +1126,94 @@ pub unsafe extern "C" fn glblasDtrmm(
                 m: m.into(),
                 n: n.into(),
                 alpha,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            })
+        },
+    )
+}
+
+/// B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo` triangle
+/// stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the reference BLAS (and
+/// cuBLAS's legacy API) does; single-precision complex, scalars by pointer (NOT_SUPPORTED on a
+/// device without the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCtrmm(
+    side: SideArg,
+    uplo: FillArg,
+    transa: OperationArg,
+    diag: DiagArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    b: *mut glblasComplex,
+    ldb: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "side", "uplo", "transa", "diag", "m", "n", "alpha", "a", "lda", "b", "ldb",
+        ],
+        || {
+            Ok(Trmm {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                transa: Op::from_glblas(transa.0),
+                diag: Flag::from_glblas(&DIAG, diag.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            })
+        },
+    )
+}
+
+/// B := alpha*op(A)*B (`side` LEFT) or alpha*B*op(A) (RIGHT), A triangular with its `uplo` triangle
+/// stored and a `diag` diagonal (UNIT: ones, not read), in place in B as the reference BLAS (and
+/// cuBLAS's legacy API) does; double-precision complex, scalars by pointer (NOT_SUPPORTED on a
+/// device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZtrmm(
+    side: SideArg,
+    uplo: FillArg,
+    transa: OperationArg,
+    diag: DiagArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    b: *mut glblasDoubleComplex,
+    ldb: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "side", "uplo", "transa", "diag", "m", "n", "alpha", "a", "lda", "b", "ldb",
+        ],
+        || {
+            Ok(Trmm {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                transa: Op::from_glblas(transa.0),
+                diag: Flag::from_glblas(&DIAG, diag.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
                 a,
                 lda: lda.into(),
                 b,

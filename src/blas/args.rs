@@ -20,6 +20,7 @@ pub enum Args<T: Real> {
     Reduce(Reduce<T>),
     Gemv(GemvArgs<T>),
     Gemm(GemmArgs<T>),
+    /// symm, or hemm with `hermitian`.
     Symm(SymmArgs<T>),
     /// syrk, or syr2k when `b` is given.
     Syrk(SyrkArgs<T>),
@@ -90,6 +91,10 @@ pub enum ComplexArgs<T: Real> {
     Copy(Move<Complex<T>, false>),
     Swap(Move<Complex<T>, true>),
     Gemm(GemmArgs<Complex<T>>),
+    /// symm, or hemm with `hermitian`.
+    Symm(SymmArgs<Complex<T>>),
+    Hemm(SymmArgs<Complex<T>>),
+    Trmm(Trmm<Complex<T>>),
 }
 
 /// Runs `$body` with `$r` bound to the routine's description, and `$wrap` the variant that
@@ -107,6 +112,18 @@ macro_rules! each_complex_routine {
             }
             ComplexArgs::Gemm($r) => {
                 let $wrap = Self::Gemm;
+                $body
+            }
+            ComplexArgs::Symm($r) => {
+                let $wrap = Self::Symm;
+                $body
+            }
+            ComplexArgs::Hemm($r) => {
+                let $wrap = Self::Hemm;
+                $body
+            }
+            ComplexArgs::Trmm($r) => {
+                let $wrap = Self::Trmm;
                 $body
             }
         }

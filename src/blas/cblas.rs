@@ -184,13 +184,36 @@ macro_rules! symm {
                   side: Flag::from_cblas(&SIDE, side), uplo: Flag::from_cblas(&UPLO, uplo),
                   m: m.into(), n: n.into(), alpha: <$t as CblasScalar>::read(alpha), a,
                   lda: lda.into(), b, ldb: ldb.into(), beta: <$t as CblasScalar>::read(beta), c,
-                  ldc: ldc.into() }).into());
+                  ldc: ldc.into(), hermitian: false }).into());
     };
 }
 symm!(Cblas, c_int, f32, Args Ssymm cblas_ssymm);
 symm!(Cblas, c_int, f64, Args Dsymm cblas_dsymm);
+symm!(Cblas, c_int, Complex<f32>, ComplexArgs Csymm cblas_csymm);
+symm!(Cblas, c_int, Complex<f64>, ComplexArgs Zsymm cblas_zsymm);
 symm!(Ilp64, i64, f32, Args Ssymm scipy_cblas_ssymm64_);
 symm!(Ilp64, i64, f64, Args Dsymm scipy_cblas_dsymm64_);
+symm!(Ilp64, i64, Complex<f32>, ComplexArgs Csymm scipy_cblas_csymm64_);
+symm!(Ilp64, i64, Complex<f64>, ComplexArgs Zsymm scipy_cblas_zsymm64_);
+
+/// `?hemm`.
+macro_rules! hemm {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!($family, $routine,
+            fn $name(layout: c_int, side: c_int, uplo: c_int, m: $int, n: $int,
+                alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, b: *const $t, ldb: $int,
+                beta: <$t as CblasScalar>::Arg, c: *mut $t, ldc: $int)
+            = $args::Hemm(SymmArgs { layout: Layout::from_cblas(layout),
+                  side: Flag::from_cblas(&SIDE, side), uplo: Flag::from_cblas(&UPLO, uplo),
+                  m: m.into(), n: n.into(), alpha: <$t as CblasScalar>::read(alpha), a,
+                  lda: lda.into(), b, ldb: ldb.into(), beta: <$t as CblasScalar>::read(beta), c,
+                  ldc: ldc.into(), hermitian: true }).into());
+    };
+}
+hemm!(Cblas, c_int, Complex<f32>, ComplexArgs Chemm cblas_chemm);
+hemm!(Cblas, c_int, Complex<f64>, ComplexArgs Zhemm cblas_zhemm);
+hemm!(Ilp64, i64, Complex<f32>, ComplexArgs Chemm scipy_cblas_chemm64_);
+hemm!(Ilp64, i64, Complex<f64>, ComplexArgs Zhemm scipy_cblas_zhemm64_);
 
 /// `?syrk`.
 macro_rules! syrk {
@@ -245,8 +268,12 @@ macro_rules! trmm {
 }
 trmm!(Cblas, c_int, f32, Args Strmm cblas_strmm);
 trmm!(Cblas, c_int, f64, Args Dtrmm cblas_dtrmm);
+trmm!(Cblas, c_int, Complex<f32>, ComplexArgs Ctrmm cblas_ctrmm);
+trmm!(Cblas, c_int, Complex<f64>, ComplexArgs Ztrmm cblas_ztrmm);
 trmm!(Ilp64, i64, f32, Args Strmm scipy_cblas_strmm64_);
 trmm!(Ilp64, i64, f64, Args Dtrmm scipy_cblas_dtrmm64_);
+trmm!(Ilp64, i64, Complex<f32>, ComplexArgs Ctrmm scipy_cblas_ctrmm64_);
+trmm!(Ilp64, i64, Complex<f64>, ComplexArgs Ztrmm scipy_cblas_ztrmm64_);
 
 /// `?trsm`.
 macro_rules! trsm {

@@ -133,7 +133,21 @@ macro_rules! symm {
             = $args::Symm(SymmArgs { layout: Layout::Fortran,
                   side: Flag::from_fortran(&SIDE, side), uplo: Flag::from_fortran(&UPLO, uplo),
                   m: (*m).into(), n: (*n).into(), alpha: *alpha, a, lda: (*lda).into(), b,
-                  ldb: (*ldb).into(), beta: *beta, c, ldc: (*ldc).into() }).into());
+                  ldb: (*ldb).into(), beta: *beta, c, ldc: (*ldc).into(), hermitian: false }).into());
+    };
+}
+
+/// `?hemm`.
+macro_rules! hemm {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!([$prefix, $suffix] FAMILY, $routine,
+            fn $name(side: *const c_char, uplo: *const c_char, m: *const $int, n: *const $int,
+                alpha: *const $t, a: *const $t, lda: *const $int, b: *const $t, ldb: *const $int,
+                beta: *const $t, c: *mut $t, ldc: *const $int, side_len: usize, uplo_len: usize)
+            = $args::Hemm(SymmArgs { layout: Layout::Fortran,
+                  side: Flag::from_fortran(&SIDE, side), uplo: Flag::from_fortran(&UPLO, uplo),
+                  m: (*m).into(), n: (*n).into(), alpha: *alpha, a, lda: (*lda).into(), b,
+                  ldb: (*ldb).into(), beta: *beta, c, ldc: (*ldc).into(), hermitian: true }).into());
     };
 }
 
@@ -232,12 +246,18 @@ macro_rules! fortran_interface {
         gemm!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zgemm zgemm_);
         symm!([$prefix, $suffix] $int, f32, Args Ssymm ssymm_);
         symm!([$prefix, $suffix] $int, f64, Args Dsymm dsymm_);
+        symm!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Csymm csymm_);
+        symm!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zsymm zsymm_);
+        hemm!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Chemm chemm_);
+        hemm!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zhemm zhemm_);
         syrk!([$prefix, $suffix] $int, f32, Args Ssyrk ssyrk_);
         syrk!([$prefix, $suffix] $int, f64, Args Dsyrk dsyrk_);
         syr2k!([$prefix, $suffix] $int, f32, Args Ssyr2k ssyr2k_);
         syr2k!([$prefix, $suffix] $int, f64, Args Dsyr2k dsyr2k_);
         trmm!([$prefix, $suffix] $int, f32, Args Strmm strmm_);
         trmm!([$prefix, $suffix] $int, f64, Args Dtrmm dtrmm_);
+        trmm!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Ctrmm ctrmm_);
+        trmm!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Ztrmm ztrmm_);
         trsm!([$prefix, $suffix] $int, f32, Args Strsm strsm_);
         trsm!([$prefix, $suffix] $int, f64, Args Dtrsm dtrsm_);
     };

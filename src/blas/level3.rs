@@ -311,10 +311,12 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
     }
 }
 
-/// The arguments of ssymm (`T = f32`) or dsymm: C := alpha*A*B + beta*C (side L) or
-/// alpha*B*A + beta*C (side R), A symmetric.
+/// The arguments of ?symm, or, `hermitian`, of chemm and zhemm: C := alpha*A*B + beta*C (side
+/// L) or alpha*B*A + beta*C (side R), A symmetric (Hermitian). A row-major hemm is the
+/// column-major one on A^T, which is Hermitian too (its stored triangle the other one).
 #[derive(Clone, Copy, Debug)]
-pub struct SymmArgs<T: Real> {
+pub struct SymmArgs<T: Scalar> {
+    pub hermitian: bool,
     pub layout: Layout,
     pub side: Flag,
     pub uplo: Flag,
@@ -330,7 +332,7 @@ pub struct SymmArgs<T: Real> {
     pub ldc: i64,
 }
 
-impl<T: Real> SymmArgs<T> {
+impl<T: Scalar> SymmArgs<T> {
     /// (side, uplo, m, n) of the column-major call.
     fn column_major(&self) -> (Flag, Flag, i64, i64) {
         sided(self.layout, self.side, self.uplo, [self.m, self.n])
@@ -348,7 +350,7 @@ impl<T: Real> SymmArgs<T> {
     }
 }
 
-impl<T: Real> fmt::Display for SymmArgs<T> {
+impl<T: Scalar> fmt::Display for SymmArgs<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let s = self;
         write!(
@@ -359,7 +361,7 @@ impl<T: Real> fmt::Display for SymmArgs<T> {
     }
 }
 
-impl<T: Real> Describe<T> for SymmArgs<T> {
+impl<T: Scalar> Describe<T> for SymmArgs<T> {
     const LEVEL: u8 = 3;
 
     fn layout(&self) -> Layout {
@@ -398,10 +400,11 @@ impl<T: Real> Describe<T> for SymmArgs<T> {
         quick::gemv(self.m, self.n, self.alpha, self.beta).then_some(0.0)
     }
 
-    /// 2m²n (A on the left) or 2mn², as the reference counts them.
+    /// 2m²n (A on the left) or 2mn², as the reference counts them (8 per complex
+    /// multiply-add).
     fn flops(&self) -> [i64; 4] {
         let ka = if self.side.is(b'R') { self.n } else { self.m };
-        [2, ka, self.m, self.n]
+        [if T::COMPLEX { 8 } else { 2 }, ka, self.m, self.n]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -427,8 +430,7 @@ impl<T: Real> Describe<T> for SymmArgs<T> {
     unsafe fn run_gl(&self) -> Result<f64> {
         let (side, uplo, m, n) = self.column_major();
         routines::symm(
-            side.is(b'R'),
-            uplo.is(b'U'),
+            (side.is(b'R'), self.hermitian, uplo.is(b'U')),
             m,
             n,
             self.alpha,
@@ -587,7 +589,7 @@ impl<T: Real> Describe<T> for SyrkArgs<T> {
 /// L) or alpha*B*op(A), or the solution X of op(A)*X = alpha*B or X*op(A) = alpha*B; A
 /// triangular.
 #[derive(Clone, Copy, Debug)]
-pub struct TriArgs<T: Real, const SOLVE: bool> {
+pub struct TriArgs<T: Scalar, const SOLVE: bool> {
     pub layout: Layout,
     pub side: Flag,
     pub uplo: Flag,
@@ -602,7 +604,7 @@ pub struct TriArgs<T: Real, const SOLVE: bool> {
     pub ldb: i64,
 }
 
-impl<T: Real, const SOLVE: bool> TriArgs<T, SOLVE> {
+impl<T: Scalar, const SOLVE: bool> TriArgs<T, SOLVE> {
     /// (side, uplo, m, n) of the column-major call (op and diag are the same).
     fn column_major(&self) -> (Flag, Flag, i64, i64) {
         sided(self.layout, self.side, self.uplo, [self.m, self.n])
@@ -620,7 +622,7 @@ impl<T: Real, const SOLVE: bool> TriArgs<T, SOLVE> {
     }
 }
 
-impl<T: Real, const SOLVE: bool> fmt::Display for TriArgs<T, SOLVE> {
+impl<T: Scalar, const SOLVE: bool> fmt::Display for TriArgs<T, SOLVE> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let s = self;
         write!(
@@ -632,7 +634,7 @@ impl<T: Real, const SOLVE: bool> fmt::Display for TriArgs<T, SOLVE> {
 }
 
 /// trmm, or trsm when `SOLVE`.
-impl<T: Real, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
+impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
     const LEVEL: u8 = 3;
 
     fn layout(&self) -> Layout {
@@ -673,10 +675,11 @@ impl<T: Real, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         quick::triangular(self.m, self.n).then_some(0.0)
     }
 
-    /// m²n (A on the left) or mn², as the reference counts them.
+    /// m²n (A on the left) or mn², as the reference counts them (4 per complex multiply-add,
+    /// half of one's 8: half of A's terms are zero).
     fn flops(&self) -> [i64; 4] {
         let ka = if self.side.is(b'R') { self.n } else { self.m };
-        [1, ka, self.m, self.n]
+        [if T::COMPLEX { 4 } else { 1 }, ka, self.m, self.n]
     }
 
     /// B is the right-hand side, read before the result overwrites it.
@@ -703,7 +706,7 @@ impl<T: Real, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         let how = (
             side.is(b'R'),
             uplo.is(b'U'),
-            self.transa != Op::N,
+            self.transa.trans().unwrap_or(Trans::N),
             self.diag.is(b'U'),
         );
         routines::triangular(
@@ -724,7 +727,7 @@ mod tests {
     use super::*;
     use crate::blas::call::Args;
 
-    impl<T: Real> SymmArgs<T> {
+    impl<T: Scalar> SymmArgs<T> {
         #[allow(clippy::too_many_arguments)]
         fn new<I: Into<i64>>(
             layout: Layout,
@@ -737,6 +740,7 @@ mod tests {
             (c, ldc): Matrix<*mut T, I>,
         ) -> SymmArgs<T> {
             SymmArgs {
+                hermitian: false,
                 layout,
                 side,
                 uplo,
@@ -783,7 +787,7 @@ mod tests {
         }
     }
 
-    impl<T: Real, const SOLVE: bool> TriArgs<T, SOLVE> {
+    impl<T: Scalar, const SOLVE: bool> TriArgs<T, SOLVE> {
         fn new<I: Into<i64>>(
             layout: Layout,
             (side, uplo, transa, diag): (Flag, Flag, Op, Flag),

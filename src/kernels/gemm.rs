@@ -125,6 +125,9 @@ pub enum Shape {
     Symmetric(Triangle),
     /// Triangular: zeros in the other triangle; with `unit`, ones on the diagonal, unread.
     Triangular(Triangle, bool),
+    /// Hermitian (complex only), the given triangle stored: the other is read from its mirror,
+    /// conjugated; the diagonal is real, its imaginary parts never read.
+    Hermitian(Triangle),
 }
 
 impl Shape {
@@ -158,6 +161,7 @@ impl Shape {
             Shape::General => (0, false),
             Shape::Symmetric(t) => (t.code(), false),
             Shape::Triangular(t, unit) => (2 + t.code(), unit),
+            Shape::Hermitian(t) => (4 + t.code(), false),
         };
         p.set_i32(gl, "uShape", code);
         p.set_i32(gl, "uUnit", i32::from(unit));

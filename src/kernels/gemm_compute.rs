@@ -522,7 +522,14 @@ fn multiply<T: Real>(
     p.set_i32(gl, "uOutLd", out.ld as i32);
     p.set_i32(gl, "uTriangle", g.rules.triangle.map_or(0, Triangle::code));
     let [shape_a, shape_b] = g.rules.shapes;
-    let (ta, tb) = (shape_a.triangle_of_op(g.ta), shape_b.triangle_of_op(g.tb));
+    // A complex op(B)'s expansion doubles its rows (k) but not its columns, so its triangle's
+    // bounds on k are not the columns' the kernel compares them with: all of k is run (the
+    // packed zeros add nothing). op(A)'s expansion doubles both alike.
+    let tb = match g.complex {
+        None => shape_b.triangle_of_op(g.tb),
+        Some(_) => None,
+    };
+    let ta = shape_a.triangle_of_op(g.ta);
     p.set_i32(gl, "uATriangle", ta.map_or(0, Triangle::code));
     p.set_i32(gl, "uBTriangle", tb.map_or(0, Triangle::code));
     p.set_i32(

@@ -5,7 +5,7 @@
 //! `precision_available`). Operands come checked and resolved, the reference BLAS's quick
 //! returns taken (`routines.rs`).
 
-use super::gemm::{copy_out, gemm, on_compute, Gemm, Rules, Shape, Triangle};
+use super::gemm::{copy_out, gemm, on_compute, Gemm, OneM, Rules, Shape, Triangle};
 use crate::engine::element::Real;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
@@ -43,20 +43,21 @@ fn diagonal_blocks(order: i64, block: i64) -> i64 {
 /// read then).
 type Product<T> = (T, Option<(Matrix<T>, Matrix<T>)>);
 
-/// symm: C := alpha*A*B + beta*C (A on the left) or alpha*B*A + beta*C (`right`), A symmetric
-/// with its `fill` triangle stored, the other never read. `ab` is None when alpha is 0.
+/// symm (hemm): C := alpha*A*B + beta*C (A on the left) or alpha*B*A + beta*C (`right`), A
+/// symmetric (Hermitian) as `a_shape` says, its stored triangle the only one read. `ab` is None
+/// when alpha is 0. With `z`, the operands are complex (`OneM`).
 pub fn symm<T: Real>(
     e: &mut Engine,
     right: bool,
-    fill: Triangle,
+    a_shape: Shape,
     (alpha, ab): Product<T>,
     beta: T,
     c: Matrix<T>,
+    z: Option<OneM<T>>,
 ) -> Result<()> {
-    let sym = Shape::Symmetric(fill);
     let (ab, shapes) = match ab {
-        Some((a, b)) if right => (Some((b, a)), [Shape::General, sym]),
-        ab => (ab, [sym, Shape::General]),
+        Some((a, b)) if right => (Some((b, a)), [Shape::General, a_shape]),
+        ab => (ab, [a_shape, Shape::General]),
     };
     run(
         e,
@@ -68,6 +69,7 @@ pub fn symm<T: Real>(
             shapes,
             ..Rules::default()
         },
+        z,
     )
 }
 
@@ -92,6 +94,7 @@ pub fn syrk<T: Real>(
         beta,
         c,
         rules,
+        None,
     )
 }
 
@@ -112,22 +115,32 @@ pub fn syr2k<T: Real>(
     };
     let ops = (trans, !trans);
     let Some((a, b)) = ab else {
-        return run(e, ops, (alpha, None), beta, c, rules);
+        return run(e, ops, (alpha, None), beta, c, rules, None);
     };
-    run(e, ops, (alpha, Some((a, b))), beta, c, rules)?;
-    run(e, ops, (alpha, Some((b, a))), T::ONE, c, rules)
+    run(e, ops, (alpha, Some((a, b))), beta, c, rules, None)?;
+    run(e, ops, (alpha, Some((b, a))), T::ONE, c, rules, None)
 }
 
 /// trmm: B := alpha*op(A)*B (A on the left) or alpha*B*op(A) (`right`), A triangular with its
 /// `fill` triangle stored (the other never read) and, with `unit`, ones on the diagonal (never
-/// read). B is both operand and C (`Rules::is_c`). `a` is None when alpha is 0 (B := 0).
+/// read). B is both operand and C (`Rules::is_c`). `a` is None when alpha is 0 (B := 0). With
+/// `z`, the operands are complex (`OneM`, its conjugations A's and B's).
 pub fn trmm<T: Real>(
     e: &mut Engine,
     (right, fill, trans, unit): (bool, Triangle, bool, bool),
     (alpha, a): (T, Option<Matrix<T>>),
     b: Matrix<T>,
+    z: Option<OneM<T>>,
 ) -> Result<()> {
     let tri = Shape::Triangular(fill, unit);
+    // B*op(A): the product's operands exchanged.
+    let z = match z {
+        Some(z) if right => Some(OneM {
+            conjugate: [z.conjugate[1], z.conjugate[0]],
+            ..z
+        }),
+        z => z,
+    };
     let (ops, ab, shapes, is_c) = match a {
         Some(a) if right => (
             (false, trans),
@@ -147,7 +160,7 @@ pub fn trmm<T: Real>(
         is_c,
         ..Rules::default()
     };
-    run(e, ops, (alpha, ab), T::ZERO, b, rules)
+    run(e, ops, (alpha, ab), T::ZERO, b, rules, z)
 }
 
 /// trsm: solves op(A)*X = alpha*B (A on the left) or X*op(A) = alpha*B (`right`) for X, which
@@ -181,6 +194,7 @@ pub fn trsm<T: Real>(
             alpha,
             b,
             Rules::default(),
+            None,
         )?;
     }
     let xt = if right {
@@ -224,7 +238,13 @@ fn x_transposed<T: Real>(
         ld,
     };
     let len = ld * b.rows;
-    let whole = gemm_of((false, true), (T::ONE, Some((*a, xt(b.mem)))), T::ONE, *b);
+    let whole = gemm_of(
+        (false, true),
+        (T::ONE, Some((*a, xt(b.mem)))),
+        T::ONE,
+        *b,
+        false,
+    );
     if !on_compute(e, &whole) {
         return Ok(None);
     }
@@ -281,7 +301,13 @@ impl<T: Real> Solve<T> {
             let rest_b = self.b.block(0, self.b.rows, rest.0, rest.1);
             gemm(
                 e,
-                &gemm_of((false, t), (-T::ONE, Some((x, a_part))), T::ONE, rest_b),
+                &gemm_of(
+                    (false, t),
+                    (-T::ONE, Some((x, a_part))),
+                    T::ONE,
+                    rest_b,
+                    false,
+                ),
             )?;
         } else {
             let (x, xt) = match &self.xt {
@@ -292,7 +318,7 @@ impl<T: Real> Solve<T> {
             let rest_b = self.b.block(rest.0, rest.1, 0, self.b.cols);
             gemm(
                 e,
-                &gemm_of((t, xt), (-T::ONE, Some((a_part, x))), T::ONE, rest_b),
+                &gemm_of((t, xt), (-T::ONE, Some((a_part, x))), T::ONE, rest_b, false),
             )?;
         }
         self.blocks(e, then.0, then.1)
@@ -452,14 +478,21 @@ impl<T: Real> Solve<T> {
     }
 }
 
-/// The gemm C := alpha*op(A)*op(B) + beta*C of stored operands `ab` (k from their shapes).
+/// The gemm C := alpha*op(A)*op(B) + beta*C of stored operands `ab` (k from their shapes; of
+/// real views of complex operands when `complex`, whose products are twice as deep: `OneM`).
 fn gemm_of<T: Real>(
     (ta, tb): (bool, bool),
     (alpha, ab): Product<T>,
     beta: T,
     c: Matrix<T>,
+    complex: bool,
 ) -> Gemm<T> {
-    let k = ab.map_or(0, |(a, _)| if ta { a.rows } else { a.cols });
+    // A real view has twice the complex matrix's rows, and op(A)'s expansion twice its columns.
+    let k = ab.map_or(0, |(a, _)| match (ta, complex) {
+        (true, _) => a.rows,
+        (false, false) => a.cols,
+        (false, true) => 2 * a.cols,
+    });
     Gemm {
         ta,
         tb,
@@ -475,7 +508,7 @@ fn gemm_of<T: Real>(
     }
 }
 
-/// One gemm with `rules`.
+/// One gemm with `rules`, of complex operands with `z`.
 fn run<T: Real>(
     e: &mut Engine,
     ops: (bool, bool),
@@ -483,9 +516,11 @@ fn run<T: Real>(
     beta: T,
     c: Matrix<T>,
     rules: Rules,
+    z: Option<OneM<T>>,
 ) -> Result<()> {
-    let mut g = gemm_of(ops, (alpha, ab), beta, c);
+    let mut g = gemm_of(ops, (alpha, ab), beta, c, z.is_some());
     g.rules = rules;
+    g.complex = z;
     gemm(e, &g)
 }
 
