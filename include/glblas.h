@@ -657,8 +657,8 @@ glblasStatus_t glblasZhemm(glblasSideMode_t side,
                            int ldc);
 
 /*
- C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's `uplo`
- triangle read and written; single precision.
+ C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T, or C for real data),
+ only C's `uplo` triangle read and written; single precision.
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -675,9 +675,9 @@ glblasStatus_t glblasSsyrk(glblasFillMode_t uplo,
                            int ldc);
 
 /*
- C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's `uplo`
- triangle read and written; double precision (NOT_SUPPORTED on a device without fp64 shaders or
- the compute pipeline).
+ C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T, or C for real data),
+ only C's `uplo` triangle read and written; double precision (NOT_SUPPORTED on a device without
+ fp64 shaders or the compute pipeline).
 
  # Safety
  Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -691,6 +691,44 @@ glblasStatus_t glblasDsyrk(glblasFillMode_t uplo,
                            int lda,
                            double beta,
                            double *c,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T, or C for real data),
+ only C's `uplo` triangle read and written; single-precision complex, scalars by pointer
+ (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasCsyrk(glblasFillMode_t uplo,
+                           glblasOperation_t trans,
+                           int n,
+                           int k,
+                           const glblasComplex *alpha,
+                           const glblasComplex *a,
+                           int lda,
+                           const glblasComplex *beta,
+                           glblasComplex *c,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T, or C for real data),
+ only C's `uplo` triangle read and written; double-precision complex, scalars by pointer
+ (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZsyrk(glblasFillMode_t uplo,
+                           glblasOperation_t trans,
+                           int n,
+                           int k,
+                           const glblasDoubleComplex *alpha,
+                           const glblasDoubleComplex *a,
+                           int lda,
+                           const glblasDoubleComplex *beta,
+                           glblasDoubleComplex *c,
                            int ldc);
 
 /*
@@ -732,6 +770,132 @@ glblasStatus_t glblasDsyr2k(glblasFillMode_t uplo,
                             int ldb,
                             double beta,
                             double *c,
+                            int ldc);
+
+/*
+ C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only C's `uplo`
+ triangle read and written; single-precision complex, scalars by pointer (NOT_SUPPORTED on a
+ device without the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasCsyr2k(glblasFillMode_t uplo,
+                            glblasOperation_t trans,
+                            int n,
+                            int k,
+                            const glblasComplex *alpha,
+                            const glblasComplex *a,
+                            int lda,
+                            const glblasComplex *b,
+                            int ldb,
+                            const glblasComplex *beta,
+                            glblasComplex *c,
+                            int ldc);
+
+/*
+ C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only C's `uplo`
+ triangle read and written; double-precision complex, scalars by pointer (NOT_SUPPORTED on a
+ device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZsyr2k(glblasFillMode_t uplo,
+                            glblasOperation_t trans,
+                            int n,
+                            int k,
+                            const glblasDoubleComplex *alpha,
+                            const glblasDoubleComplex *a,
+                            int lda,
+                            const glblasDoubleComplex *b,
+                            int ldb,
+                            const glblasDoubleComplex *beta,
+                            glblasDoubleComplex *c,
+                            int ldc);
+
+/*
+ C := alpha*op(A)*op(A)^H + beta*C, op(A) n×k (A, or A^H with `trans` C), alpha and beta real (by
+ pointer), only C's `uplo` triangle read and written, its diagonal's imaginary parts set to 0;
+ single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the compute
+ pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasCherk(glblasFillMode_t uplo,
+                           glblasOperation_t trans,
+                           int n,
+                           int k,
+                           const float *alpha,
+                           const glblasComplex *a,
+                           int lda,
+                           const float *beta,
+                           glblasComplex *c,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(A)^H + beta*C, op(A) n×k (A, or A^H with `trans` C), alpha and beta real (by
+ pointer), only C's `uplo` triangle read and written, its diagonal's imaginary parts set to 0;
+ double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or
+ the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZherk(glblasFillMode_t uplo,
+                           glblasOperation_t trans,
+                           int n,
+                           int k,
+                           const double *alpha,
+                           const glblasDoubleComplex *a,
+                           int lda,
+                           const double *beta,
+                           glblasDoubleComplex *c,
+                           int ldc);
+
+/*
+ C := alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H + beta*C, op(A) and op(B) n×k (`trans` N or
+ C), beta real (by pointer), only C's `uplo` triangle read and written, its diagonal's imaginary
+ parts set to 0; single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without
+ the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasCher2k(glblasFillMode_t uplo,
+                            glblasOperation_t trans,
+                            int n,
+                            int k,
+                            const glblasComplex *alpha,
+                            const glblasComplex *a,
+                            int lda,
+                            const glblasComplex *b,
+                            int ldb,
+                            const float *beta,
+                            glblasComplex *c,
+                            int ldc);
+
+/*
+ C := alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H + beta*C, op(A) and op(B) n×k (`trans` N or
+ C), beta real (by pointer), only C's `uplo` triangle read and written, its diagonal's imaginary
+ parts set to 0; double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without
+ fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZher2k(glblasFillMode_t uplo,
+                            glblasOperation_t trans,
+                            int n,
+                            int k,
+                            const glblasDoubleComplex *alpha,
+                            const glblasDoubleComplex *a,
+                            int lda,
+                            const glblasDoubleComplex *b,
+                            int ldb,
+                            const double *beta,
+                            glblasDoubleComplex *c,
                             int ldc);
 
 /*

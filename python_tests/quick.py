@@ -43,11 +43,11 @@ def is_quick(symbol, fields):
         return n <= 0 or f["incx"] <= 0
     if r == "iamax":
         return n <= 1 or f["incx"] <= 0
-    if r in ("gemv", "symm"):
+    if r in ("gemv", "symm", "hemm"):
         return m == 0 or n == 0 or (alpha == 0 and beta == 1)
     if r == "gemm":
         return m == 0 or n == 0 or ((alpha == 0 or k == 0) and beta == 1)
-    if r in ("syrk", "syr2k"):
+    if r in ("syrk", "syr2k", "herk", "her2k"):
         return n == 0 or ((alpha == 0 or k == 0) and beta == 1)
     if r in ("trmm", "trsm"):
         return m == 0 or n == 0

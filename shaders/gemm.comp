@@ -60,8 +60,12 @@ uniform int uCStart, uCRow, uCCol;
 #endif
 uniform int uOutStart, uOutLd;
 // 0: all of C; 1 (2): only its lower (upper) triangle, i >= j (i <= j), is read and written
-// (syrk, syr2k), and blocks wholly outside it are skipped.
+// (syrk, syr2k), and blocks wholly outside it are skipped. Of a complex C's real view (two rows
+// per element, uRowShift 1), the triangle of its elements, i/2 >= j (i/2 <= j); with
+// uRealDiagonal (herk, her2k) the diagonal's imaginary parts are stored as 0.
 uniform int uTriangle;
+uniform int uRowShift;
+uniform bool uRealDiagonal;
 // 0: workgroup (x, y) computes tile (x, y) of C (tiles of GROUP blocks a side). Else C is square
 // with uTiles tiles a side, and the workgroups, numbered x + y * (groups along x), are the
 // uTiles * (uTiles + 1) / 2 tiles of uTriangle only: none is dispatched for a tile wholly
@@ -85,7 +89,13 @@ uniform bool uColumnsAlongX;
 
 bool in_triangle(int i, int j) {
     int t = DYNAMIC(uTriangle);
-    return t == 0 || (t == 1 ? i >= j : i <= j);
+    int r = i >> DYNAMIC(uRowShift);
+    return t == 0 || (t == 1 ? r >= j : r <= j);
+}
+
+// Whether row i of column j is the imaginary part of a diagonal element that is real.
+bool real_diagonal(int i, int j) {
+    return DYNAMIC_FLAG(uRealDiagonal) && (i & 1) == 1 && (i >> 1) == j;
 }
 
 // This workgroup's tile of C (row, column), or (-1, -1) past the last tile of the triangle.
@@ -178,21 +188,22 @@ void store(int i, int j, REAL v) {
 #ifdef READ_C
         r += UNIFORM(uBeta) * FETCH(uC, uCStart + i * uCRow + j * uCCol);
 #endif
-        STORE(uOut, uOutStart + i + j * uOutLd, r);
+        STORE(uOut, uOutStart + i + j * uOutLd, real_diagonal(i, j) ? REAL(0.0) : r);
     }
 }
 #ifdef COMPLEX_BETA
 // Rows i and i + 1 (i even: one complex element) of column j of C from their accumulated
 // products: both parts are read before either is written, since C may be the output itself.
 void store_pair(int i, int j, REAL vr, REAL vi) {
-    if (i < uM && j < uN) {
+    if (i < uM && j < uN && in_triangle(i, j)) {
         REAL cr = FETCH(uC, uCStart + i * uCRow + j * uCCol);
         REAL ci = FETCH(uC, uCStart + (i + 1) * uCRow + j * uCCol);
         REAL alpha = uUseAB ? UNIFORM(uAlpha) : REAL(0.0);
         REAL beta = UNIFORM(uBeta);
         REAL betaIm = UNIFORM(uBetaIm);
         STORE(uOut, uOutStart + i + j * uOutLd, alpha * vr + (beta * cr - betaIm * ci));
-        STORE(uOut, uOutStart + i + 1 + j * uOutLd, alpha * vi + (beta * ci + betaIm * cr));
+        REAL im = alpha * vi + (beta * ci + betaIm * cr);
+        STORE(uOut, uOutStart + i + 1 + j * uOutLd, real_diagonal(i + 1, j) ? REAL(0.0) : im);
     }
 }
 #define STORE4(t, u) \

@@ -436,12 +436,14 @@ pub unsafe fn symm<T: Scalar>(
 }
 
 /// C := alpha*op(A)*op(A)^T + beta*C (syrk), or with `b` alpha*op(A)*op(B)^T +
-/// alpha*op(B)*op(A)^T + beta*C (syr2k); op(X) is X (n×k) or, when `trans`, X^T (X k×n). Only
-/// C's `upper` (else lower) triangle is read and written.
+/// alpha*op(B)*op(A)^T + beta*C (syr2k); op(X) is X (n×k) or, transposed, X^T (X k×n). Only
+/// C's `upper` (else lower) triangle is read and written. With `hermitian` (complex: herk and
+/// her2k), op(X)^H for op(X)^T, conj(alpha) in syr2k's second product, alpha (herk) and beta
+/// real, and C's diagonal real.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn syrk<T: Real>(
-    upper: bool,
-    trans: bool,
+pub unsafe fn syrk<T: Scalar>(
+    (upper, hermitian): (bool, bool),
+    trans: Trans,
     n: i64,
     k: i64,
     alpha: T,
@@ -466,22 +468,27 @@ pub unsafe fn syrk<T: Real>(
         if quick {
             return Ok(());
         }
-        let (rows, cols) = if trans { (k, n) } else { (n, k) };
+        let shape = if trans.transposed() { (k, n) } else { (n, k) };
         let a = if reads_ab {
-            Some(e.matrix(a, rows, cols, lda)?)
+            Some(real_view(e, a, shape, lda)?)
         } else {
             None
         };
-        let c = e.matrix(c, n, n, ldc)?;
-        let fill = Triangle::of(upper);
+        let c = real_view(e, c, (n, n), ldc)?;
+        let how = (Triangle::of(upper), trans.transposed(), hermitian);
+        // op(A)^H is the conjugate of op(A)^T: the second operand conjugates where the first
+        // does not.
+        let conjugates = trans.conjugates::<T>();
+        let conjugate = [hermitian && conjugates, hermitian && !conjugates];
+        let (alpha, beta, z) = real_scalars(alpha, beta, conjugate);
         match b {
-            None => level3::syrk(e, fill, trans, (alpha, a), beta, c),
+            None => level3::syrk(e, how, (alpha, a), beta, c, z),
             Some((b, ldb)) => {
                 let ab = match a {
-                    Some(a) => Some((a, e.matrix(b, rows, cols, ldb)?)),
+                    Some(a) => Some((a, real_view(e, b, shape, ldb)?)),
                     None => None,
                 };
-                level3::syr2k(e, fill, trans, (alpha, ab), beta, c)
+                level3::syr2k(e, how, (alpha, ab), beta, c, z)
             }
         }
     })

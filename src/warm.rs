@@ -97,9 +97,9 @@ fn each_call<T: Real>() -> Result<()> {
                         routines::gemm(ta, tb, m, m, 8, T::ONE, ap, 64, bp, 64, beta, cp, 64)?;
                         let (a, b, c) = ((ap, 64), (bp, 64), (cp, 64));
                         routines::symm((t, false, u), m, m, T::ONE, a, b, beta, c)?;
-                        routines::syrk(t, u, m, 8, T::ONE, (ap, 64), None, beta, (cp, 64))?;
-                        let b = Some((bp, 64));
-                        routines::syrk(t, u, m, 8, T::ONE, (ap, 64), b, beta, (cp, 64))?;
+                        for b in [None, Some(b)] {
+                            routines::syrk((t, false), tb, m, 8, T::ONE, a, b, beta, c)?;
+                        }
                     }
                 }
             }
@@ -121,7 +121,8 @@ fn each_call<T: Real>() -> Result<()> {
 
 /// The complex routines' calls, with complex elements of `R`: gemm in each pair of N, T and C,
 /// C read or not (with beta real or not), C's columns whole groups of 4 reals or not; symm and
-/// hemm on each side and triangle; trmm on each side, triangle and operation.
+/// hemm on each side and triangle; trmm on each side, triangle and operation; syrk, syr2k, herk
+/// and her2k on each triangle and operation.
 fn each_complex_call<R: Real>() -> Result<()> {
     let fill = |seed: usize| -> Vec<Complex<R>> {
         (0..LEN)
@@ -153,12 +154,24 @@ fn each_complex_call<R: Real>() -> Result<()> {
                         routines::gemm(ta, tb, m, m, 8, one, ap, 64, bp, 64, beta, cp, 64)?;
                     }
                 }
+                let (a, b, c) = ((ap, 64), (bp, 64), (cp, 64));
                 for right in [false, true] {
                     for upper in [false, true] {
                         for hermitian in [false, true] {
                             let how = (right, hermitian, upper);
-                            let (a, b, c) = ((ap, 64), (bp, 64), (cp, 64));
                             routines::symm(how, m, m, one, a, b, beta, c)?;
+                        }
+                    }
+                }
+                // herk's and her2k's beta is real.
+                let real_beta = Complex::from_real(beta.re);
+                for upper in [false, true] {
+                    for (hermitian, trans) in [(false, Trans::T), (true, Trans::C)] {
+                        let beta = if hermitian { real_beta } else { beta };
+                        for op in [Trans::N, trans] {
+                            for b in [None, Some(b)] {
+                                routines::syrk((upper, hermitian), op, m, 8, one, a, b, beta, c)?;
+                            }
                         }
                     }
                 }

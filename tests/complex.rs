@@ -43,6 +43,20 @@ trait Precision: Copy + Default + std::fmt::Debug + PartialEq + 'static {
         c: (*mut Self, usize),
     ) -> Status;
     /// # Safety
+    /// As for glblas?syrk (glblas?herk when `hermitian`; ?syr2k, ?her2k with `b`); herk's
+    /// and her2k's real scalars are `alpha`'s and `beta`'s real parts.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn rank_k(
+        hermitian: bool,
+        how: (FillArg, OperationArg),
+        nk: (usize, usize),
+        alpha: Self,
+        a: (*const Self, usize),
+        b: Option<(*const Self, usize)>,
+        beta: Self,
+        c: (*mut Self, usize),
+    ) -> Status;
+    /// # Safety
     /// As for glblas?trmm.
     unsafe fn trmm(
         how: (SideArg, FillArg, OperationArg, DiagArg),
@@ -73,7 +87,8 @@ fn compute_here() -> bool {
 /// computes in the complex type, and the routines.
 macro_rules! precision {
     ($t:ty, $real:ty, $fill:ident, $here:expr, $swap:ident, $copy:ident, $gemm:ident,
-     $symm:ident, $hemm:ident, $trmm:ident) => {
+     $symm:ident, $hemm:ident, $trmm:ident, $syrk:ident, $herk:ident, $syr2k:ident,
+     $her2k:ident) => {
         impl Precision for $t {
             const U: f64 = <$real>::EPSILON as f64 / 2.0;
             fn new(re: f64, im: f64) -> Self {
@@ -159,6 +174,41 @@ macro_rules! precision {
                     i(ldc),
                 )
             }
+            unsafe fn rank_k(
+                hermitian: bool,
+                (uplo, trans): (FillArg, OperationArg),
+                (n, k): (usize, usize),
+                alpha: Self,
+                (a, lda): (*const Self, usize),
+                b: Option<(*const Self, usize)>,
+                beta: Self,
+                (c, ldc): (*mut Self, usize),
+            ) -> Status {
+                let i = |v: usize| v as i32;
+                let (n, k, lda, ldc) = (i(n), i(k), i(lda), i(ldc));
+                let (alpha_re, beta_re): ($real, $real) = (alpha.re, beta.re);
+                match (hermitian, b) {
+                    (false, None) => $syrk(uplo, trans, n, k, &alpha, a, lda, &beta, c, ldc),
+                    (true, None) => $herk(uplo, trans, n, k, &alpha_re, a, lda, &beta_re, c, ldc),
+                    (false, Some((b, ldb))) => {
+                        $syr2k(uplo, trans, n, k, &alpha, a, lda, b, i(ldb), &beta, c, ldc)
+                    }
+                    (true, Some((b, ldb))) => $her2k(
+                        uplo,
+                        trans,
+                        n,
+                        k,
+                        &alpha,
+                        a,
+                        lda,
+                        b,
+                        i(ldb),
+                        &beta_re,
+                        c,
+                        ldc,
+                    ),
+                }
+            }
             unsafe fn trmm(
                 (side, uplo, trans, diag): (SideArg, FillArg, OperationArg, DiagArg),
                 (m, n): (usize, usize),
@@ -195,7 +245,11 @@ precision!(
     glblasCgemm,
     glblasCsymm,
     glblasChemm,
-    glblasCtrmm
+    glblasCtrmm,
+    glblasCsyrk,
+    glblasCherk,
+    glblasCsyr2k,
+    glblasCher2k
 );
 precision!(
     glblasDoubleComplex,
@@ -207,7 +261,11 @@ precision!(
     glblasZgemm,
     glblasZsymm,
     glblasZhemm,
-    glblasZtrmm
+    glblasZtrmm,
+    glblasZsyrk,
+    glblasZherk,
+    glblasZsyr2k,
+    glblasZher2k
 );
 
 /// |re| + |im|.
@@ -216,6 +274,7 @@ fn mag((re, im): (f64, f64)) -> f64 {
 }
 
 /// One gemm case: operands as stored (leading dimensions past their rows, padding NaN).
+#[derive(Clone)]
 struct Case<P> {
     ops: (OperationArg, OperationArg),
     mnk: (usize, usize, usize),
@@ -743,4 +802,137 @@ fn csymm_chemm_ctrmm() {
 #[test]
 fn zsymm_zhemm_ztrmm() {
     symm_hemm_trmm::<glblasDoubleComplex>();
+}
+
+/// syrk, herk, syr2k and her2k on each triangle and operation (N and T; N and C for the
+/// Hermitian ones), C on the host and on the device: C's triangle against gemm's reference of
+/// its products (her2k's second with conj(alpha)), the other triangle and the padding untouched,
+/// and herk's and her2k's diagonal real (imaginary parts exactly 0).
+fn rank_k<P: Precision>() {
+    let alpha = P::new(0.75, -0.5);
+    for hermitian in [false, true] {
+        // herk's alpha and beta, her2k's beta, are real.
+        let (alpha1, beta) = if hermitian {
+            (P::new(0.75, 0.0), P::new(-0.5, 0.0))
+        } else {
+            (alpha, P::new(-0.5, 0.25))
+        };
+        let (other, trans_ops) = if hermitian {
+            (OPS[2], [OPS[0], OPS[2]])
+        } else {
+            (OPS[1], [OPS[0], OPS[1]])
+        };
+        for two in [false, true] {
+            for upper in [false, true] {
+                for trans in trans_ops {
+                    for (n, k) in [(7usize, 5usize), (1, 9), (12, 3)] {
+                        let shape = if trans.0 == 0 { (n, k) } else { (k, n) };
+                        let ld = shape.0 + 1;
+                        let a = (stored::<P>(shape, ld, (n * k) as u64), ld);
+                        let b = (stored::<P>(shape, ld, (n + k) as u64), ld);
+                        let c = (P::data((n + 2) * n, 6), n + 2);
+                        // op(X)^T (^H) of stored X: its other operation.
+                        let ops = if trans.0 == 0 {
+                            (OPS[0], other)
+                        } else {
+                            (trans, OPS[0])
+                        };
+                        let scalar = if two { alpha } else { alpha1 };
+                        let first = Case {
+                            ops,
+                            mnk: (n, n, k),
+                            alpha: scalar,
+                            beta,
+                            a: a.clone(),
+                            b: if two { b.clone() } else { a.clone() },
+                            c: c.clone(),
+                        };
+                        let (re, im) = scalar.parts();
+                        let second = Case {
+                            alpha: if hermitian { P::new(re, -im) } else { scalar },
+                            beta: P::new(0.0, 0.0),
+                            a: b.clone(),
+                            b: a.clone(),
+                            ..first.clone()
+                        };
+                        for device in [false, true] {
+                            let what = format!(
+                                "hermitian={hermitian} two={two} upper={upper} trans={} n={n} \
+                                 k={k} device={device}",
+                                trans.0
+                            );
+                            let cd = Dev::new(&c.0);
+                            let mut ch = c.0.clone();
+                            let cp = if device { cd.0.cast() } else { ch.as_mut_ptr() };
+                            let s = unsafe {
+                                P::rank_k(
+                                    hermitian,
+                                    (FillArg(i32::from(upper)), trans),
+                                    (n, k),
+                                    scalar,
+                                    (a.0.as_ptr(), a.1),
+                                    two.then_some((b.0.as_ptr(), b.1)),
+                                    beta,
+                                    (cp, c.1),
+                                )
+                            };
+                            let got = if device {
+                                cd.get_as::<P>(c.0.len())
+                            } else {
+                                ch
+                            };
+                            if !P::here() {
+                                assert_eq!(s, Status::NotSupported, "{what}");
+                                assert_untouched(&got, &c.0, &what);
+                                continue;
+                            }
+                            assert_eq!(s, Status::Success, "{what}");
+                            let depth = if two { 2 * k } else { k };
+                            for j in 0..n {
+                                for i in 0..c.1 {
+                                    let at = i + j * c.1;
+                                    let inside = i < n && if upper { i <= j } else { i >= j };
+                                    if !inside {
+                                        let was = &c.0[at..at + 1];
+                                        assert_untouched(&got[at..at + 1], was, &what);
+                                        continue;
+                                    }
+                                    let ((wr, wi), s1) = first.want(i, j);
+                                    let ((xr, xi), s2) = if two {
+                                        second.want(i, j)
+                                    } else {
+                                        ((0.0, 0.0), 0.0)
+                                    };
+                                    // The reference takes a Hermitian C's diagonal as real.
+                                    let real = hermitian && i == j;
+                                    let (wr, wi) = (wr + xr, if real { 0.0 } else { wi + xi });
+                                    let tol = (2 * depth + 6) as f64 * P::U * (s1 + s2)
+                                        + f64::MIN_POSITIVE;
+                                    let (gr, gi) = got[at].parts();
+                                    if real {
+                                        assert_eq!(gi.to_bits(), 0, "{what}: C({i},{i}) not real");
+                                    }
+                                    assert!(
+                                        (gr - wr).abs() <= tol && (gi - wi).abs() <= tol,
+                                        "{what}: C({i},{j}) = {gr}{gi:+}i, want {wr}{wi:+}i, \
+                                         tol {tol:e}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn csyrk_cherk_csyr2k_cher2k() {
+    rank_k::<glblasComplex>();
+}
+
+#[test]
+fn zsyrk_zherk_zsyr2k_zher2k() {
+    rank_k::<glblasDoubleComplex>();
 }

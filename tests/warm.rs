@@ -7,7 +7,7 @@ mod common;
 
 use common::{doubles_here, Rng};
 use glblas::api::glblasWarm;
-use glblas::engine::element::{Complex, Real};
+use glblas::engine::element::{Complex, Real, Scalar};
 use glblas::kernels::Trans;
 use glblas::routines;
 use glblas::status::Status;
@@ -98,6 +98,17 @@ fn complex_sweep<R: Real>(rng: &mut Rng) {
                 c,
             ),
         ];
+        // syrk or syr2k (operation N or T), herk or her2k (N or C, beta real).
+        let two = Some(b).filter(|_| flag(rng));
+        let (trans, herm) = (
+            [Trans::N, Trans::T][rng.below(2)],
+            [Trans::N, Trans::C][rng.below(2)],
+        );
+        let real_beta = Complex::from_real(beta.re);
+        let results = results.into_iter().chain([
+            routines::syrk((flag(rng), false), trans, n, k, alpha, a, two, beta, c),
+            routines::syrk((flag(rng), true), herm, n, k, alpha, a, two, real_beta, c),
+        ]);
         for r in results {
             r.expect("a valid call");
         }
@@ -138,6 +149,7 @@ fn sweep<T: Real>(rng: &mut Rng) {
             c.as_mut_ptr().add(off),
         );
         let (xp, yp) = (x.as_mut_ptr().add(off), y.as_mut_ptr().add(off));
+        let (a, b, c) = ((ap, ld), (bp, ld), (cp, ld));
         let n1 = 1 + rng.below(len as usize) as i64;
         let (m, n, k) = (m as i64, n as i64, k as i64);
         let results = [
@@ -175,8 +187,8 @@ fn sweep<T: Real>(rng: &mut Rng) {
                 beta,
                 (cp, ld),
             ),
-            routines::syrk(t, u, n, k, alpha, (ap, ld), None, beta, (cp, ld)),
-            routines::syrk(t, u, n, k, alpha, (ap, ld), Some((bp, ld)), beta, (cp, ld)),
+            routines::syrk((t, false), op(rng), n, k, alpha, a, None, beta, c),
+            routines::syrk((t, false), op(rng), n, k, alpha, a, Some(b), beta, c),
             routines::triangular(
                 false,
                 (t, u, op(rng), flag(rng)),

@@ -11,6 +11,7 @@ use super::{run, scalar};
 use crate::blas::call::{Layout, Op, Trmm, Trsm};
 use crate::blas::level2::GemvArgs;
 use crate::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
+use crate::engine::element::Scalar;
 use crate::ffi::{
     glblasComplex, glblasDoubleComplex, guard, DiagArg, FillArg, OperationArg, SideArg,
 };
@@ -878,8 +879,8 @@ pub unsafe extern "C" fn glblasZhemm(
     )
 }
 
-/// C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's `uplo`
-/// triangle read and written; single precision.
+/// C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T, or C for real data),
+/// only C's `uplo` triangle read and written; single precision.
 ///
 /// # Safety
 /// Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -913,15 +914,16 @@ pub unsafe extern "C" fn glblasSsyrk(
                 beta,
                 c,
                 ldc: ldc.into(),
+                hermitian: false,
                 b: None,
             })
         },
     )
 }
 
-/// C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T or C), only C's `uplo`
-/// triangle read and written; double precision (NOT_SUPPORTED on a device without fp64 shaders or
-/// the compute pipeline).
+/// C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T, or C for real data),
+/// only C's `uplo` triangle read and written; double precision (NOT_SUPPORTED on a device without
+/// fp64 shaders or the compute pipeline).
 ///
 /// # Safety
 /// Host matrices must hold the elements their dimensions and leading dimensions address.
@@ -955,6 +957,93 @@ pub unsafe extern "C" fn glblasDsyrk(
                 beta,
                 c,
                 ldc: ldc.into(),
+                hermitian: false,
+                b: None,
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T, or C for real data),
+/// only C's `uplo` triangle read and written; single-precision complex, scalars by pointer
+/// (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCsyrk(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    beta: *const glblasComplex,
+    c: *mut glblasComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "uplo", "trans", "n", "k", "alpha", "a", "lda", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+                hermitian: false,
+                b: None,
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T with `trans` T, or C for real data),
+/// only C's `uplo` triangle read and written; double-precision complex, scalars by pointer
+/// (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZsyrk(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    beta: *const glblasDoubleComplex,
+    c: *mut glblasDoubleComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "uplo", "trans", "n", "k", "alpha", "a", "lda", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+                hermitian: false,
                 b: None,
             })
         },
@@ -998,6 +1087,7 @@ pub unsafe extern "C" fn glblasSsyr2k(
                 beta,
                 c,
                 ldc: ldc.into(),
+                hermitian: false,
                 b: Some((b, ldb.into())),
             })
         },
@@ -1042,6 +1132,277 @@ pub unsafe extern "C" fn glblasDsyr2k(
                 beta,
                 c,
                 ldc: ldc.into(),
+                hermitian: false,
+                b: Some((b, ldb.into())),
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only C's `uplo`
+/// triangle read and written; single-precision complex, scalars by pointer (NOT_SUPPORTED on a
+/// device without the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCsyr2k(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    b: *const glblasComplex,
+    ldb: c_int,
+    beta: *const glblasComplex,
+    c: *mut glblasComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "uplo", "trans", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+                hermitian: false,
+                b: Some((b, ldb.into())),
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k, only C's `uplo`
+/// triangle read and written; double-precision complex, scalars by pointer (NOT_SUPPORTED on a
+/// device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZsyr2k(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    b: *const glblasDoubleComplex,
+    ldb: c_int,
+    beta: *const glblasDoubleComplex,
+    c: *mut glblasDoubleComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "uplo", "trans", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                beta: scalar(beta, "beta")?,
+                c,
+                ldc: ldc.into(),
+                hermitian: false,
+                b: Some((b, ldb.into())),
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(A)^H + beta*C, op(A) n×k (A, or A^H with `trans` C), alpha and beta real (by
+/// pointer), only C's `uplo` triangle read and written, its diagonal's imaginary parts set to 0;
+/// single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the compute
+/// pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCherk(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: *const f32,
+    a: *const glblasComplex,
+    lda: c_int,
+    beta: *const f32,
+    c: *mut glblasComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "uplo", "trans", "n", "k", "alpha", "a", "lda", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha: Scalar::from_real(scalar(alpha, "alpha")?),
+                a,
+                lda: lda.into(),
+                beta: Scalar::from_real(scalar(beta, "beta")?),
+                c,
+                ldc: ldc.into(),
+                hermitian: true,
+                b: None,
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(A)^H + beta*C, op(A) n×k (A, or A^H with `trans` C), alpha and beta real (by
+/// pointer), only C's `uplo` triangle read and written, its diagonal's imaginary parts set to 0;
+/// double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or
+/// the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZherk(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: *const f64,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    beta: *const f64,
+    c: *mut glblasDoubleComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "uplo", "trans", "n", "k", "alpha", "a", "lda", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha: Scalar::from_real(scalar(alpha, "alpha")?),
+                a,
+                lda: lda.into(),
+                beta: Scalar::from_real(scalar(beta, "beta")?),
+                c,
+                ldc: ldc.into(),
+                hermitian: true,
+                b: None,
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H + beta*C, op(A) and op(B) n×k (`trans` N or
+/// C), beta real (by pointer), only C's `uplo` triangle read and written, its diagonal's imaginary
+/// parts set to 0; single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without
+/// the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCher2k(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    b: *const glblasComplex,
+    ldb: c_int,
+    beta: *const f32,
+    c: *mut glblasComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "uplo", "trans", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                beta: Scalar::from_real(scalar(beta, "beta")?),
+                c,
+                ldc: ldc.into(),
+                hermitian: true,
+                b: Some((b, ldb.into())),
+            })
+        },
+    )
+}
+
+/// C := alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H + beta*C, op(A) and op(B) n×k (`trans` N or
+/// C), beta real (by pointer), only C's `uplo` triangle read and written, its diagonal's imaginary
+/// parts set to 0; double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without
+/// fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZher2k(
+    uplo: FillArg,
+    trans: OperationArg,
+    n: c_int,
+    k: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    b: *const glblasDoubleComplex,
+    ldb: c_int,
+    beta: *const f64,
+    c: *mut glblasDoubleComplex,
+    ldc: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "uplo", "trans", "n", "k", "alpha", "a", "lda", "b", "ldb", "beta", "c", "ldc",
+        ],
+        || {
+            Ok(SyrkArgs {
+                layout: Layout::Fortran,
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                trans: Op::from_glblas(trans.0),
+                n: n.into(),
+                k: k.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                beta: Scalar::from_real(scalar(beta, "beta")?),
+                c,
+                ldc: ldc.into(),
+                hermitian: true,
                 b: Some((b, ldb.into())),
             })
         },

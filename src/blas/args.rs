@@ -22,8 +22,9 @@ pub enum Args<T: Real> {
     Gemm(GemmArgs<T>),
     /// symm, or hemm with `hermitian`.
     Symm(SymmArgs<T>),
-    /// syrk, or syr2k when `b` is given.
+    /// syrk, or syr2k when `b` is given; herk and her2k with `hermitian`.
     Syrk(SyrkArgs<T>),
+    Syr2k(SyrkArgs<T>),
     Trmm(Trmm<T>),
     Trsm(Trsm<T>),
 }
@@ -73,6 +74,10 @@ macro_rules! each_routine {
                 let $wrap = Self::Syrk;
                 $body
             }
+            Args::Syr2k($r) => {
+                let $wrap = Self::Syr2k;
+                $body
+            }
             Args::Trmm($r) => {
                 let $wrap = Self::Trmm;
                 $body
@@ -94,6 +99,11 @@ pub enum ComplexArgs<T: Real> {
     /// symm, or hemm with `hermitian`.
     Symm(SymmArgs<Complex<T>>),
     Hemm(SymmArgs<Complex<T>>),
+    /// syrk, or syr2k when `b` is given; herk and her2k with `hermitian`.
+    Syrk(SyrkArgs<Complex<T>>),
+    Syr2k(SyrkArgs<Complex<T>>),
+    Herk(SyrkArgs<Complex<T>>),
+    Her2k(SyrkArgs<Complex<T>>),
     Trmm(Trmm<Complex<T>>),
 }
 
@@ -120,6 +130,22 @@ macro_rules! each_complex_routine {
             }
             ComplexArgs::Hemm($r) => {
                 let $wrap = Self::Hemm;
+                $body
+            }
+            ComplexArgs::Syrk($r) => {
+                let $wrap = Self::Syrk;
+                $body
+            }
+            ComplexArgs::Syr2k($r) => {
+                let $wrap = Self::Syr2k;
+                $body
+            }
+            ComplexArgs::Herk($r) => {
+                let $wrap = Self::Herk;
+                $body
+            }
+            ComplexArgs::Her2k($r) => {
+                let $wrap = Self::Her2k;
                 $body
             }
             ComplexArgs::Trmm($r) => {

@@ -10,7 +10,7 @@ use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
 use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::CblasIndex;
-use crate::engine::element::Complex;
+use crate::engine::element::{Complex, Scalar};
 
 /// `?axpy`.
 macro_rules! axpy {
@@ -225,13 +225,18 @@ macro_rules! syrk {
             = $args::Syrk(SyrkArgs { layout: Layout::from_cblas(layout),
                   uplo: Flag::from_cblas(&UPLO, uplo), trans: Op::from_cblas(trans), n: n.into(),
                   k: k.into(), alpha: <$t as CblasScalar>::read(alpha), a, lda: lda.into(),
-                  beta: <$t as CblasScalar>::read(beta), c, ldc: ldc.into(), b: None }).into());
+                  beta: <$t as CblasScalar>::read(beta), c, ldc: ldc.into(), hermitian: false,
+                  b: None }).into());
     };
 }
 syrk!(Cblas, c_int, f32, Args Ssyrk cblas_ssyrk);
 syrk!(Cblas, c_int, f64, Args Dsyrk cblas_dsyrk);
+syrk!(Cblas, c_int, Complex<f32>, ComplexArgs Csyrk cblas_csyrk);
+syrk!(Cblas, c_int, Complex<f64>, ComplexArgs Zsyrk cblas_zsyrk);
 syrk!(Ilp64, i64, f32, Args Ssyrk scipy_cblas_ssyrk64_);
 syrk!(Ilp64, i64, f64, Args Dsyrk scipy_cblas_dsyrk64_);
+syrk!(Ilp64, i64, Complex<f32>, ComplexArgs Csyrk scipy_cblas_csyrk64_);
+syrk!(Ilp64, i64, Complex<f64>, ComplexArgs Zsyrk scipy_cblas_zsyrk64_);
 
 /// `?syr2k`.
 macro_rules! syr2k {
@@ -240,17 +245,59 @@ macro_rules! syr2k {
             fn $name(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int,
                 alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, b: *const $t, ldb: $int,
                 beta: <$t as CblasScalar>::Arg, c: *mut $t, ldc: $int)
-            = $args::Syrk(SyrkArgs { layout: Layout::from_cblas(layout),
+            = $args::Syr2k(SyrkArgs { layout: Layout::from_cblas(layout),
                   uplo: Flag::from_cblas(&UPLO, uplo), trans: Op::from_cblas(trans), n: n.into(),
                   k: k.into(), alpha: <$t as CblasScalar>::read(alpha), a, lda: lda.into(),
-                  beta: <$t as CblasScalar>::read(beta), c, ldc: ldc.into(),
+                  beta: <$t as CblasScalar>::read(beta), c, ldc: ldc.into(), hermitian: false,
                   b: Some((b, ldb.into())) }).into());
     };
 }
 syr2k!(Cblas, c_int, f32, Args Ssyr2k cblas_ssyr2k);
 syr2k!(Cblas, c_int, f64, Args Dsyr2k cblas_dsyr2k);
+syr2k!(Cblas, c_int, Complex<f32>, ComplexArgs Csyr2k cblas_csyr2k);
+syr2k!(Cblas, c_int, Complex<f64>, ComplexArgs Zsyr2k cblas_zsyr2k);
 syr2k!(Ilp64, i64, f32, Args Ssyr2k scipy_cblas_ssyr2k64_);
 syr2k!(Ilp64, i64, f64, Args Dsyr2k scipy_cblas_dsyr2k64_);
+syr2k!(Ilp64, i64, Complex<f32>, ComplexArgs Csyr2k scipy_cblas_csyr2k64_);
+syr2k!(Ilp64, i64, Complex<f64>, ComplexArgs Zsyr2k scipy_cblas_zsyr2k64_);
+
+/// `?herk`.
+macro_rules! herk {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!($family, $routine,
+            fn $name(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int,
+                alpha: <$t as Scalar>::Real, a: *const $t, lda: $int, beta: <$t as Scalar>::Real,
+                c: *mut $t, ldc: $int)
+            = $args::Herk(SyrkArgs { layout: Layout::from_cblas(layout),
+                  uplo: Flag::from_cblas(&UPLO, uplo), trans: Op::from_cblas(trans), n: n.into(),
+                  k: k.into(), alpha: <$t as Scalar>::from_real(alpha), a, lda: lda.into(),
+                  beta: <$t as Scalar>::from_real(beta), c, ldc: ldc.into(), hermitian: true,
+                  b: None }).into());
+    };
+}
+herk!(Cblas, c_int, Complex<f32>, ComplexArgs Cherk cblas_cherk);
+herk!(Cblas, c_int, Complex<f64>, ComplexArgs Zherk cblas_zherk);
+herk!(Ilp64, i64, Complex<f32>, ComplexArgs Cherk scipy_cblas_cherk64_);
+herk!(Ilp64, i64, Complex<f64>, ComplexArgs Zherk scipy_cblas_zherk64_);
+
+/// `?her2k`.
+macro_rules! her2k {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!($family, $routine,
+            fn $name(layout: c_int, uplo: c_int, trans: c_int, n: $int, k: $int,
+                alpha: <$t as CblasScalar>::Arg, a: *const $t, lda: $int, b: *const $t, ldb: $int,
+                beta: <$t as Scalar>::Real, c: *mut $t, ldc: $int)
+            = $args::Her2k(SyrkArgs { layout: Layout::from_cblas(layout),
+                  uplo: Flag::from_cblas(&UPLO, uplo), trans: Op::from_cblas(trans), n: n.into(),
+                  k: k.into(), alpha: <$t as CblasScalar>::read(alpha), a, lda: lda.into(),
+                  beta: <$t as Scalar>::from_real(beta), c, ldc: ldc.into(), hermitian: true,
+                  b: Some((b, ldb.into())) }).into());
+    };
+}
+her2k!(Cblas, c_int, Complex<f32>, ComplexArgs Cher2k cblas_cher2k);
+her2k!(Cblas, c_int, Complex<f64>, ComplexArgs Zher2k cblas_zher2k);
+her2k!(Ilp64, i64, Complex<f32>, ComplexArgs Cher2k scipy_cblas_cher2k64_);
+her2k!(Ilp64, i64, Complex<f64>, ComplexArgs Zher2k scipy_cblas_zher2k64_);
 
 /// `?trmm`.
 macro_rules! trmm {

@@ -12,7 +12,7 @@ use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
 use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
 use super::Family;
-use crate::engine::element::Complex;
+use crate::engine::element::{Complex, Scalar};
 
 /// `?axpy`.
 macro_rules! axpy {
@@ -161,7 +161,7 @@ macro_rules! syrk {
             = $args::Syrk(SyrkArgs { layout: Layout::Fortran,
                   uplo: Flag::from_fortran(&UPLO, uplo), trans: Op::from_fortran(trans),
                   n: (*n).into(), k: (*k).into(), alpha: *alpha, a, lda: (*lda).into(),
-                  beta: *beta, c, ldc: (*ldc).into(), b: None }).into());
+                  beta: *beta, c, ldc: (*ldc).into(), hermitian: false, b: None }).into());
     };
 }
 
@@ -172,10 +172,43 @@ macro_rules! syr2k {
             fn $name(uplo: *const c_char, trans: *const c_char, n: *const $int, k: *const $int,
                 alpha: *const $t, a: *const $t, lda: *const $int, b: *const $t, ldb: *const $int,
                 beta: *const $t, c: *mut $t, ldc: *const $int, uplo_len: usize, trans_len: usize)
-            = $args::Syrk(SyrkArgs { layout: Layout::Fortran,
+            = $args::Syr2k(SyrkArgs { layout: Layout::Fortran,
                   uplo: Flag::from_fortran(&UPLO, uplo), trans: Op::from_fortran(trans),
                   n: (*n).into(), k: (*k).into(), alpha: *alpha, a, lda: (*lda).into(),
-                  beta: *beta, c, ldc: (*ldc).into(), b: Some((b, (*ldb).into())) }).into());
+                  beta: *beta, c, ldc: (*ldc).into(), hermitian: false,
+                  b: Some((b, (*ldb).into())) }).into());
+    };
+}
+
+/// `?herk`.
+macro_rules! herk {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!([$prefix, $suffix] FAMILY, $routine,
+            fn $name(uplo: *const c_char, trans: *const c_char, n: *const $int, k: *const $int,
+                alpha: *const <$t as Scalar>::Real, a: *const $t, lda: *const $int,
+                beta: *const <$t as Scalar>::Real, c: *mut $t, ldc: *const $int, uplo_len: usize,
+                trans_len: usize)
+            = $args::Herk(SyrkArgs { layout: Layout::Fortran,
+                  uplo: Flag::from_fortran(&UPLO, uplo), trans: Op::from_fortran(trans),
+                  n: (*n).into(), k: (*k).into(), alpha: <$t as Scalar>::from_real(*alpha), a,
+                  lda: (*lda).into(), beta: <$t as Scalar>::from_real(*beta), c,
+                  ldc: (*ldc).into(), hermitian: true, b: None }).into());
+    };
+}
+
+/// `?her2k`.
+macro_rules! her2k {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!([$prefix, $suffix] FAMILY, $routine,
+            fn $name(uplo: *const c_char, trans: *const c_char, n: *const $int, k: *const $int,
+                alpha: *const $t, a: *const $t, lda: *const $int, b: *const $t, ldb: *const $int,
+                beta: *const <$t as Scalar>::Real, c: *mut $t, ldc: *const $int, uplo_len: usize,
+                trans_len: usize)
+            = $args::Her2k(SyrkArgs { layout: Layout::Fortran,
+                  uplo: Flag::from_fortran(&UPLO, uplo), trans: Op::from_fortran(trans),
+                  n: (*n).into(), k: (*k).into(), alpha: *alpha, a, lda: (*lda).into(),
+                  beta: <$t as Scalar>::from_real(*beta), c, ldc: (*ldc).into(), hermitian: true,
+                  b: Some((b, (*ldb).into())) }).into());
     };
 }
 
@@ -252,8 +285,16 @@ macro_rules! fortran_interface {
         hemm!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zhemm zhemm_);
         syrk!([$prefix, $suffix] $int, f32, Args Ssyrk ssyrk_);
         syrk!([$prefix, $suffix] $int, f64, Args Dsyrk dsyrk_);
+        syrk!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Csyrk csyrk_);
+        syrk!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zsyrk zsyrk_);
         syr2k!([$prefix, $suffix] $int, f32, Args Ssyr2k ssyr2k_);
         syr2k!([$prefix, $suffix] $int, f64, Args Dsyr2k dsyr2k_);
+        syr2k!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Csyr2k csyr2k_);
+        syr2k!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zsyr2k zsyr2k_);
+        herk!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cherk cherk_);
+        herk!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zherk zherk_);
+        her2k!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cher2k cher2k_);
+        her2k!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zher2k zher2k_);
         trmm!([$prefix, $suffix] $int, f32, Args Strmm strmm_);
         trmm!([$prefix, $suffix] $int, f64, Args Dtrmm dtrmm_);
         trmm!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Ctrmm ctrmm_);

@@ -10,7 +10,7 @@ use std::fmt;
 use super::call::{cblas_enums, fault, Describe, Fault, Layout, Op, Operand, Use};
 use super::call::{ILLEGAL_TRANSA, ILLEGAL_TRANSB};
 use super::region::Region;
-use crate::engine::element::{Real, Scalar};
+use crate::engine::element::Scalar;
 use crate::kernels::Trans;
 use crate::status::Result;
 use crate::{quick, routines};
@@ -443,11 +443,13 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
     }
 }
 
-/// The arguments of ssyrk (`b` None) or ssyr2k (`T = f32`), or of dsyrk or dsyr2k:
-/// C := alpha*op(A)*op(A)^T + beta*C, or alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C,
-/// only C's uplo triangle read and written.
+/// The arguments of ?syrk (`b` None) or ?syr2k: C := alpha*op(A)*op(A)^T + beta*C, or
+/// alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, only C's uplo triangle read and written;
+/// or, `hermitian`, of cherk and zherk (alpha and beta real) or cher2k and zher2k (beta real),
+/// with ^H for ^T, conj(alpha) in her2k's second product, and C's diagonal real.
 #[derive(Clone, Copy, Debug)]
-pub struct SyrkArgs<T: Real> {
+pub struct SyrkArgs<T: Scalar> {
+    pub hermitian: bool,
     pub layout: Layout,
     pub uplo: Flag,
     pub trans: Op,
@@ -462,15 +464,28 @@ pub struct SyrkArgs<T: Real> {
     pub ldc: i64,
 }
 
-impl<T: Real> SyrkArgs<T> {
+impl<T: Scalar> SyrkArgs<T> {
     /// (uplo, trans) of the column-major call: row-major C is stored as C^T, the other
-    /// triangle, and op(A) is read as the other operation.
+    /// triangle, and op(A) is read as the other operation (herk's and her2k's: N and C, as the
+    /// reference CBLAS maps them).
     fn column_major(&self) -> (Flag, Op) {
-        if self.layout == Layout::Row {
-            (self.uplo.swapped(&UPLO), self.trans.flipped())
-        } else {
-            (self.uplo, self.trans)
+        if self.layout != Layout::Row {
+            return (self.uplo, self.trans);
         }
+        let trans = match (self.hermitian, self.trans) {
+            (true, Op::N) => Op::C,
+            (_, op) => op.flipped(),
+        };
+        (self.uplo.swapped(&UPLO), trans)
+    }
+
+    /// Whether `trans` is an operation of this routine: any for real data; N or T for complex
+    /// syrk and syr2k, N or C for herk and her2k.
+    fn valid(&self, trans: Op) -> bool {
+        !matches!(
+            (trans.trans(), T::COMPLEX, self.hermitian),
+            (None, _, _) | (Some(Trans::C), true, false) | (Some(Trans::T), true, true)
+        )
     }
 
     /// The column-major shape (rows, cols) that A (and B) are stored as.
@@ -483,7 +498,7 @@ impl<T: Real> SyrkArgs<T> {
     }
 }
 
-impl<T: Real> fmt::Display for SyrkArgs<T> {
+impl<T: Scalar> fmt::Display for SyrkArgs<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let s = self;
         write!(
@@ -498,7 +513,7 @@ impl<T: Real> fmt::Display for SyrkArgs<T> {
     }
 }
 
-impl<T: Real> Describe<T> for SyrkArgs<T> {
+impl<T: Scalar> Describe<T> for SyrkArgs<T> {
     const LEVEL: u8 = 3;
 
     fn layout(&self) -> Layout {
@@ -523,7 +538,7 @@ impl<T: Real> Describe<T> for SyrkArgs<T> {
         };
         let info = first(&[
             (!matches!(uplo, Flag::Is(_)), 1),
-            (trans.bad().is_some(), 2),
+            (!self.valid(trans), 2),
             (self.n < 0, 3),
             (self.k < 0, 4),
             (self.lda < ld_min(nrowa), 7),
@@ -537,10 +552,12 @@ impl<T: Real> Describe<T> for SyrkArgs<T> {
         quick::syrk(self.n, self.k, self.alpha, self.beta).then_some(0.0)
     }
 
-    /// n²k (syrk) or 2n²k (syr2k), as the reference counts them.
+    /// n²k (syrk) or 2n²k (syr2k), as the reference counts them (four times as many for
+    /// complex elements).
     fn flops(&self) -> [i64; 4] {
         let products = if self.b.is_some() { 2 } else { 1 };
-        [products, self.n, self.n, self.k]
+        let per = if T::COMPLEX { 4 } else { 1 };
+        [per * products, self.n, self.n, self.k]
     }
 
     /// Only C's stored triangle: the other is never read or written, not even with its own
@@ -570,12 +587,18 @@ impl<T: Real> Describe<T> for SyrkArgs<T> {
 
     unsafe fn run_gl(&self) -> Result<f64> {
         let (uplo, trans) = self.column_major();
+        // A row-major her2k is the column-major one with conj(alpha), as the reference CBLAS
+        // calls it (C^T = conj(alpha) conj(A) B^T + alpha conj(B) A^T).
+        let alpha = match (self.hermitian, self.layout, self.b) {
+            (true, Layout::Row, Some(_)) => self.alpha.conj(),
+            _ => self.alpha,
+        };
         routines::syrk(
-            uplo.is(b'U'),
-            trans != Op::N,
+            (uplo.is(b'U'), self.hermitian),
+            trans.trans().unwrap_or(Trans::N),
             self.n,
             self.k,
-            self.alpha,
+            alpha,
             (self.a, self.lda),
             self.b,
             self.beta,
@@ -758,7 +781,7 @@ mod tests {
         }
     }
 
-    impl<T: Real> SyrkArgs<T> {
+    impl<T: Scalar> SyrkArgs<T> {
         #[allow(clippy::too_many_arguments)]
         fn new<I: Into<i64>>(
             layout: Layout,
@@ -771,6 +794,7 @@ mod tests {
             (c, ldc): Matrix<*mut T, I>,
         ) -> SyrkArgs<T> {
             SyrkArgs {
+                hermitian: false,
                 layout,
                 uplo,
                 trans,

@@ -45,6 +45,12 @@ pub trait Scalar:
 
     /// Real and imaginary parts (0 for a real).
     fn parts(self) -> [Self::Real; 2];
+
+    /// The element of real value `re`.
+    fn from_real(re: Self::Real) -> Self;
+
+    /// The complex conjugate (a real itself).
+    fn conj(self) -> Self;
 }
 
 /// `f32` or `f64`.
@@ -88,6 +94,14 @@ impl Scalar for f32 {
     fn parts(self) -> [f32; 2] {
         [self, 0.0]
     }
+
+    fn from_real(re: f32) -> f32 {
+        re
+    }
+
+    fn conj(self) -> f32 {
+        self
+    }
 }
 
 impl Real for f32 {
@@ -121,6 +135,14 @@ impl Scalar for f64 {
 
     fn parts(self) -> [f64; 2] {
         [self, 0.0]
+    }
+
+    fn from_real(re: f64) -> f64 {
+        re
+    }
+
+    fn conj(self) -> f64 {
+        self
     }
 }
 
@@ -166,6 +188,17 @@ impl<R: Real> Scalar for Complex<R> {
 
     fn parts(self) -> [R; 2] {
         [self.re, self.im]
+    }
+
+    fn from_real(re: R) -> Self {
+        Complex { re, im: R::ZERO }
+    }
+
+    fn conj(self) -> Self {
+        Complex {
+            re: self.re,
+            im: -self.im,
+        }
     }
 }
 

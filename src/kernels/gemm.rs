@@ -208,6 +208,8 @@ pub struct Rules {
     /// before that operand is wholly packed (`gemm_compute::gemm`; in tiles, where a tile or a
     /// chunk of k reads what another stored: `in_tiles`).
     pub is_c: [bool; 2],
+    /// C is Hermitian (herk, her2k): its diagonal's imaginary parts are stored as 0.
+    pub real_diagonal: bool,
     /// Where op(A)'s rows and op(B)'s columns (first) and k (second) start in a symmetric or
     /// triangular A and B: (0, 0) but in a tile of a larger call, which reads such an operand
     /// whole (`compute_tile`).
@@ -403,7 +405,7 @@ fn in_tiles<T: Real>(e: &mut Engine, g: &Gemm<T>, tile: Tile<T>) -> Result<()> {
                     ld: rows,
                 };
                 tile(e, g, tiles, (i0, j0), c, out)?;
-                copy_out(e, &out, &c, g.rules.triangle.map(|t| (t, j0 - i0)))?;
+                copy_out(e, &out, &c, g.rules.triangle.map(|t| (t, j0 - i0)), 1)?;
             }
             i0 = i1;
         }
@@ -430,7 +432,7 @@ fn copy<T: Real>(e: &mut Engine, which: usize, m: &Matrix<T>) -> Result<Matrix<T
         ld: m.rows,
         ..*m
     };
-    copy_out(e, m, &packed, None)?;
+    copy_out(e, m, &packed, None, 1)?;
     Ok(packed)
 }
 
@@ -438,12 +440,14 @@ fn copy<T: Real>(e: &mut Engine, which: usize, m: &Matrix<T>) -> Result<Matrix<T
 /// one copy where both are packed and all of it goes, else column by column. With
 /// `triangle` = (t, d), only the elements in triangle t of a square matrix of which `dst` is
 /// the block from row i0 and column j0, d = j0 - i0 (its element (i, j) is in the lower
-/// triangle when i >= j + d, in the upper one when i <= j + d).
+/// triangle when i >= j + d, in the upper one when i <= j + d). `parts` rows make an element:
+/// 2 for a complex matrix's real view, whose triangle is its elements'.
 pub(super) fn copy_out<T: Real>(
     e: &Engine,
     src: &Matrix<T>,
     dst: &Matrix<T>,
     triangle: Option<(Triangle, i64)>,
+    parts: i64,
 ) -> Result<()> {
     let (m, n) = (src.rows, src.cols);
     if triangle.is_none() && src.ld == m && dst.ld == m {
@@ -452,8 +456,8 @@ pub(super) fn copy_out<T: Real>(
     for j in 0..n {
         let (r0, r1) = match triangle {
             None => (0, m),
-            Some((Triangle::Lower, d)) => ((j + d).clamp(0, m), m),
-            Some((Triangle::Upper, d)) => (0, (j + d + 1).clamp(0, m)),
+            Some((Triangle::Lower, d)) => ((parts * (j + d)).clamp(0, m), m),
+            Some((Triangle::Upper, d)) => (0, (parts * (j + d + 1)).clamp(0, m)),
         };
         if r0 < r1 {
             let (from, to) = (j * src.ld + r0, j * dst.ld + r0);
@@ -496,7 +500,7 @@ fn compute_tile<T: Real>(
     let (i1, j1) = (i0 + c.rows, j0 + c.cols);
     let in_place = c.mem.same_space(&out.mem) && c.mem.byte_position() == out.mem.byte_position();
     if g.beta != T::ZERO && !in_place {
-        copy_out(e, &c, &out, None)?;
+        copy_out(e, &c, &out, None, 1)?;
     }
     let k = if g.ab.is_some() { g.k } else { 0 };
     let mut l0 = 0;

@@ -406,7 +406,8 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         }
     }
     if let Mem::Host(_) = c.mem {
-        copy_out(e, &out, &c, g.rules.triangle.map(|t| (t, 0)))?;
+        let parts = if g.complex.is_some() { 2 } else { 1 };
+        copy_out(e, &out, &c, g.rules.triangle.map(|t| (t, 0)), parts)?;
     }
     Ok(())
 }
@@ -521,6 +522,8 @@ fn multiply<T: Real>(
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
     p.set_i32(gl, "uTriangle", g.rules.triangle.map_or(0, Triangle::code));
+    p.set_i32(gl, "uRowShift", i32::from(g.complex.is_some()));
+    p.set_i32(gl, "uRealDiagonal", i32::from(g.rules.real_diagonal));
     let [shape_a, shape_b] = g.rules.shapes;
     // A complex op(B)'s expansion doubles its rows (k) but not its columns, so its triangle's
     // bounds on k are not the columns' the kernel compares them with: all of k is run (the

@@ -73,52 +73,69 @@ pub fn symm<T: Real>(
     )
 }
 
-/// syrk: C := alpha*op(A)*op(A)^T + beta*C, op(A) n×k (A, or A^T when `trans`); only C's `fill`
-/// triangle is read and written. `a` is None when alpha or k is 0.
+/// syrk (herk, `hermitian`): C := alpha*op(A)*op(A)^T (op(A)^H) + beta*C, op(A) n×k (A, or
+/// A^T (A^H) when `trans`); only C's `fill` triangle is read and written. `a` is None when
+/// alpha or k is 0. With `z`, the operands are complex (`OneM`).
 pub fn syrk<T: Real>(
     e: &mut Engine,
-    fill: Triangle,
-    trans: bool,
+    (fill, trans, hermitian): (Triangle, bool, bool),
     (alpha, a): (T, Option<Matrix<T>>),
     beta: T,
     c: Matrix<T>,
+    z: Option<OneM<T>>,
 ) -> Result<()> {
-    let rules = Rules {
-        triangle: Some(fill),
-        ..Rules::default()
-    };
     run(
         e,
         (trans, !trans),
         (alpha, a.map(|a| (a, a))),
         beta,
         c,
-        rules,
-        None,
+        triangle_rules(fill, hermitian),
+        z,
     )
 }
 
-/// syr2k: C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k; only C's
-/// `fill` triangle is read and written: two products into that triangle, the second adding to
-/// the first. `ab` is None when alpha or k is 0.
+/// The rules of syrk's and syr2k's C: only its `fill` triangle, and, `hermitian` (herk,
+/// her2k), a real diagonal.
+fn triangle_rules(fill: Triangle, hermitian: bool) -> Rules {
+    Rules {
+        triangle: Some(fill),
+        real_diagonal: hermitian,
+        ..Rules::default()
+    }
+}
+
+/// syr2k: C := alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C, op(A) and op(B) n×k (her2k,
+/// `hermitian`: alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H + beta*C); only C's `fill`
+/// triangle is read and written: two products into that triangle, the second adding to the
+/// first. `ab` is None when alpha or k is 0. With `z`, the operands are complex (`OneM`).
 pub fn syr2k<T: Real>(
     e: &mut Engine,
-    fill: Triangle,
-    trans: bool,
+    (fill, trans, hermitian): (Triangle, bool, bool),
     (alpha, ab): Product<T>,
     beta: T,
     c: Matrix<T>,
+    z: Option<OneM<T>>,
 ) -> Result<()> {
-    let rules = Rules {
-        triangle: Some(fill),
-        ..Rules::default()
-    };
+    let rules = triangle_rules(fill, hermitian);
     let ops = (trans, !trans);
     let Some((a, b)) = ab else {
-        return run(e, ops, (alpha, None), beta, c, rules, None);
+        return run(e, ops, (alpha, None), beta, c, rules, z);
     };
-    run(e, ops, (alpha, Some((a, b))), beta, c, rules, None)?;
-    run(e, ops, (alpha, Some((b, a))), T::ONE, c, rules, None)
+    run(e, ops, (alpha, Some((a, b))), beta, c, rules, z)?;
+    // her2k's second product is conj(alpha)*op(B)*op(A)^H.
+    let z = z.map(|z| match hermitian {
+        true => OneM {
+            alpha: [z.alpha[0], -z.alpha[1]],
+            beta_im: T::ZERO,
+            ..z
+        },
+        false => OneM {
+            beta_im: T::ZERO,
+            ..z
+        },
+    });
+    run(e, ops, (alpha, Some((b, a))), T::ONE, c, rules, z)
 }
 
 /// trmm: B := alpha*op(A)*B (A on the left) or alpha*B*op(A) (`right`), A triangular with its
@@ -215,7 +232,7 @@ pub fn trsm<T: Real>(
     solve.blocks(e, 0, diagonal_blocks(a.rows, solve.block_side()))?;
     if let Mem::Host(_) = host_b.mem {
         // From the copy `on_device` made.
-        copy_out(e, &b, &host_b, None)?;
+        copy_out(e, &b, &host_b, None, 1)?;
     }
     Ok(())
 }
@@ -557,7 +574,7 @@ fn diagonal_blocks_on_host<T: Real>(
             ld: side,
         };
         let block = a.block(first, first + size, first, first + size);
-        copy_out(e, &block, &packed, Some((fill, 0)))?;
+        copy_out(e, &block, &packed, Some((fill, 0)), 1)?;
     }
     let mut stored = vec![T::ZERO; elems as usize];
     e.read(out, &mut stored)?;
