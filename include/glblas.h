@@ -1021,6 +1021,48 @@ glblasStatus_t glblasDtrsm(glblasSideMode_t side,
                            double *b,
                            int ldb);
 
+/*
+ Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites B; A
+ triangular with its `uplo` triangle stored and a `diag` diagonal (UNIT: ones, not read);
+ single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the compute
+ pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasCtrsm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           glblasOperation_t transa,
+                           glblasDiagType_t diag,
+                           int m,
+                           int n,
+                           const glblasComplex *alpha,
+                           const glblasComplex *a,
+                           int lda,
+                           glblasComplex *b,
+                           int ldb);
+
+/*
+ Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites B; A
+ triangular with its `uplo` triangle stored and a `diag` diagonal (UNIT: ones, not read);
+ double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or
+ the compute pipeline).
+
+ # Safety
+ Host matrices must hold the elements their dimensions and leading dimensions address.
+ */
+glblasStatus_t glblasZtrsm(glblasSideMode_t side,
+                           glblasFillMode_t uplo,
+                           glblasOperation_t transa,
+                           glblasDiagType_t diag,
+                           int m,
+                           int n,
+                           const glblasDoubleComplex *alpha,
+                           const glblasDoubleComplex *a,
+                           int lda,
+                           glblasDoubleComplex *b,
+                           int ldb);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -1,7 +1,7 @@
 """The reference BLAS's own test programs (netlib's xblat1/2/3 for the Fortran names and the
 CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, and the complex level-1
-and level-3 ones for ccopy, cswap and every complex level-3 routine but ctrsm, and their z
-twins, as Debian's libblas-test ships them) run with glblas preloaded and
+and level-3 ones for ccopy, cswap and every complex level-3 routine, and their z twins, as
+Debian's libblas-test ships them) run with glblas preloaded and
 ``GLBLAS_BACKEND=gl``: every computational test and every error exit of the routines glblas
 defines must pass as it does without the preload, and the profile must show that GL answered
 the calls (the double-precision ones only where the device computes in double: elsewhere the CPU
@@ -23,7 +23,7 @@ LIB = glblas.library_path()
 LEVEL3_S = ["s" + r for r in LEVEL3_BEYOND_GEMM]
 LEVEL3_D = ["d" + r for r in LEVEL3_BEYOND_GEMM]
 # The complex Level 3 routines glblas defines.
-COMPLEX_LEVEL3 = ("gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm")
+COMPLEX_LEVEL3 = ("gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm")
 LEVEL3_C = ["c" + r for r in COMPLEX_LEVEL3]
 LEVEL3_Z = ["z" + r for r in COMPLEX_LEVEL3]
 
@@ -61,8 +61,8 @@ SUITES = [
                                       "cblas_dgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_dgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
     ("xdcblat3", "din3", ["dgemm", *LEVEL3_D], cblas_lines(["dgemm", *LEVEL3_D])),
-    # Complex: glblas defines copy, swap and the Level 3 routines but trsm; the reference
-    # answers the other routines in both runs.
+    # Complex: glblas defines copy, swap and the Level 3 routines; the reference answers the
+    # other routines in both runs.
     ("xblat1c", None, ["ccopy", "cswap"], None),
     ("xccblat1", None, ["ccopy", "cswap"], None),
     ("xblat1z", None, ["zcopy", "zswap"], None),

@@ -119,7 +119,7 @@ def check_routes(routes, routine):
 def test_complex_lapack_on_gl(complex_program, tmp_path):
     """LAPACK in complex double: zgesv, zgels, zposv (both triangles) and zheev (its residual
     and its vectors' orthogonality) at LAPACK's level with glblas preloaded, as without it; its
-    zgemm, zherk and ztrmm calls (and zcopy's and zswap's) answered by GL."""
+    zgemm, zherk, ztrmm and ztrsm calls (and zcopy's and zswap's) answered by GL."""
     computations = ("gesv", "gels", "posv-L", "posv-U", "heev", "heev-orth")
     plain, _ = run(complex_program, None, computations, "z")
     trace = tmp_path / "trace.txt"
@@ -129,5 +129,5 @@ def test_complex_lapack_on_gl(complex_program, tmp_path):
         assert plain[key] < THRESHOLD, (key, plain[key])
         assert ratio < THRESHOLD and ratio < 10 * max(plain[key], 0.1), (key, ratio, plain[key])
     routes = routes_of(trace)
-    for r in ("zgemm", "zherk", "ztrmm", "zcopy", "zswap"):
+    for r in ("zgemm", "zherk", "ztrmm", "ztrsm", "zcopy", "zswap"):
         check_routes(routes, r)

@@ -157,7 +157,7 @@ ROUTINES = [
             "alpha:scalar a:in lda:int b:out ldb:int", "Trsm", "Trsm",
             "Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which "
             "overwrites B; A triangular with its `uplo` triangle stored and a `diag` diagonal "
-            "(UNIT: ones, not read).", MATRICES),
+            "(UNIT: ones, not read).", MATRICES, types="sdcz"),
 ]
 
 

@@ -497,8 +497,7 @@ pub unsafe fn syrk<T: Scalar>(
 /// trmm (`solve` false): B := alpha*op(A)*B, or alpha*B*op(A) when `right`; trsm (`solve`):
 /// solves op(A)*X = alpha*B, or X*op(A) = alpha*B, X overwriting B (m×n). A is triangular
 /// (m×m, or n×n when `right`), its `upper` (else lower) triangle stored, with a `unit`
-/// diagonal (not read) or not. Complex elements: trmm only (trsm's diagonal blocks are solved
-/// in real arithmetic).
+/// diagonal (not read) or not.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn triangular<T: Scalar>(
     solve: bool,
@@ -519,12 +518,6 @@ pub unsafe fn triangular<T: Scalar>(
     }
     with_engine(|e| {
         precision_available::<T>(e)?;
-        if solve && T::COMPLEX {
-            return Err(Error::unsupported(
-                "no-complex",
-                "trsm computes in real elements only",
-            ));
-        }
         if quick {
             return Ok(());
         }
@@ -538,7 +531,7 @@ pub unsafe fn triangular<T: Scalar>(
         let how = (right, Triangle::of(upper), trans.transposed(), unit);
         let (alpha, _, z) = real_scalars(alpha, T::ZERO, [trans.conjugates::<T>(), false]);
         match a {
-            Some(a) if solve => level3::trsm(e, how, alpha, a, b),
+            Some(a) if solve => level3::trsm(e, how, alpha, (a, b), z),
             // alpha == 0: B := 0, for either routine.
             a => level3::trmm(e, how, (alpha, a), b, z),
         }

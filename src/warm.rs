@@ -121,8 +121,8 @@ fn each_call<T: Real>() -> Result<()> {
 
 /// The complex routines' calls, with complex elements of `R`: gemm in each pair of N, T and C,
 /// C read or not (with beta real or not), C's columns whole groups of 4 reals or not; symm and
-/// hemm on each side and triangle; trmm on each side, triangle and operation; syrk, syr2k, herk
-/// and her2k on each triangle and operation.
+/// hemm on each side and triangle; trmm and trsm on each side, triangle and operation; syrk,
+/// syr2k, herk and her2k on each triangle and operation.
 fn each_complex_call<R: Real>() -> Result<()> {
     let fill = |seed: usize| -> Vec<Complex<R>> {
         (0..LEN)
@@ -176,12 +176,14 @@ fn each_complex_call<R: Real>() -> Result<()> {
                     }
                 }
             }
+            // trmm and trsm; trsm's scaling of B by an alpha with an imaginary part.
             for right in [false, true] {
                 for upper in [false, true] {
                     for trans in ops {
                         let sides = (right, upper, trans, false);
                         let (a, b) = ((ap, 64), (cp, 64));
                         routines::triangular(false, sides, m, m, Complex::ONE, a, b)?;
+                        routines::triangular(true, sides, m, m, i, a, b)?;
                     }
                 }
             }

@@ -57,8 +57,9 @@ trait Precision: Copy + Default + std::fmt::Debug + PartialEq + 'static {
         c: (*mut Self, usize),
     ) -> Status;
     /// # Safety
-    /// As for glblas?trmm.
+    /// As for glblas?trmm (glblas?trsm with `solve`).
     unsafe fn trmm(
+        solve: bool,
         how: (SideArg, FillArg, OperationArg, DiagArg),
         mn: (usize, usize),
         alpha: *const Self,
@@ -87,8 +88,8 @@ fn compute_here() -> bool {
 /// computes in the complex type, and the routines.
 macro_rules! precision {
     ($t:ty, $real:ty, $fill:ident, $here:expr, $swap:ident, $copy:ident, $gemm:ident,
-     $symm:ident, $hemm:ident, $trmm:ident, $syrk:ident, $herk:ident, $syr2k:ident,
-     $her2k:ident) => {
+     $symm:ident, $hemm:ident, $trmm:ident, $trsm:ident, $syrk:ident, $herk:ident,
+     $syr2k:ident, $her2k:ident) => {
         impl Precision for $t {
             const U: f64 = <$real>::EPSILON as f64 / 2.0;
             fn new(re: f64, im: f64) -> Self {
@@ -210,6 +211,7 @@ macro_rules! precision {
                 }
             }
             unsafe fn trmm(
+                solve: bool,
                 (side, uplo, trans, diag): (SideArg, FillArg, OperationArg, DiagArg),
                 (m, n): (usize, usize),
                 alpha: *const Self,
@@ -217,7 +219,8 @@ macro_rules! precision {
                 (b, ldb): (*mut Self, usize),
             ) -> Status {
                 let i = |v: usize| v as i32;
-                $trmm(
+                let f = if solve { $trsm } else { $trmm };
+                f(
                     side,
                     uplo,
                     trans,
@@ -246,6 +249,7 @@ precision!(
     glblasCsymm,
     glblasChemm,
     glblasCtrmm,
+    glblasCtrsm,
     glblasCsyrk,
     glblasCherk,
     glblasCsyr2k,
@@ -262,6 +266,7 @@ precision!(
     glblasZsymm,
     glblasZhemm,
     glblasZtrmm,
+    glblasZtrsm,
     glblasZsyrk,
     glblasZherk,
     glblasZsyr2k,
@@ -785,7 +790,7 @@ fn symm_hemm_trmm<P: Precision>() {
                         let mut bh = b0.0.clone();
                         let how = (side, uplo, trans, DiagArg(i32::from(unit)));
                         let b = (bh.as_mut_ptr(), b0.1);
-                        let s = unsafe { P::trmm(how, (m, n), &alpha, (a.as_ptr(), ka), b) };
+                        let s = unsafe { P::trmm(false, how, (m, n), &alpha, (a.as_ptr(), ka), b) };
                         reference.judge(s, &bh, &what);
                     }
                 }
@@ -935,4 +940,120 @@ fn csyrk_cherk_csyr2k_cher2k() {
 #[test]
 fn zsyrk_zherk_zsyr2k_zher2k() {
     rank_k::<glblasDoubleComplex>();
+}
+
+/// ctrsm and ztrsm on each side, triangle, operation and diagonal, with A's order past one
+/// diagonal block of the blocked solve (`kernels/level3.rs`: 128) so that the products taking
+/// solved blocks out of the rest run too; checked by the residual. A is diagonally dominant
+/// (diagonal moduli in [1, 2], the rest scaled by 1/order); the other triangle and a unit
+/// diagonal are NaN (never read). Each part of op(A)·X - alpha·B is within 2·trsm_terms(order)·u
+/// of |op(A)||X| + |alpha B| (moduli): the real bound's terms, each complex operation a few
+/// real ones.
+fn trsm<P: Precision>() {
+    let alpha = P::new(0.5, 0.75);
+    let order = 300;
+    for right in [false, true] {
+        for upper in [false, true] {
+            for trans in OPS {
+                for unit in [false, true] {
+                    let (m, n) = if right { (5, order) } else { (order, 6) };
+                    let (mut a, mut dense) =
+                        shaped::<P>(order, upper, (false, Some(unit)), order as u64);
+                    for j in 0..order {
+                        for i in 0..order {
+                            let stored_here = if upper { i <= j } else { i >= j };
+                            if !stored_here || (i == j && unit) {
+                                continue;
+                            }
+                            let at = i + j * order;
+                            let (re, im) = a[at].parts();
+                            a[at] = if i == j {
+                                // Modulus between 1 and 2.
+                                let r = (re * re + im * im).sqrt().max(1e-3);
+                                P::new(re / r * (1.0 + r), im / r * (1.0 + r))
+                            } else {
+                                P::new(re / order as f64, im / order as f64)
+                            };
+                            dense[at] = a[at];
+                        }
+                    }
+                    let ldb = m + 1;
+                    let b0 = P::data(ldb * n, 9);
+                    let mut x = b0.clone();
+                    let how = (
+                        SideArg(i32::from(right)),
+                        FillArg(i32::from(upper)),
+                        trans,
+                        DiagArg(i32::from(unit)),
+                    );
+                    let what = format!(
+                        "trsm right={right} upper={upper} trans={} unit={unit}",
+                        trans.0
+                    );
+                    let s = unsafe {
+                        P::trmm(
+                            true,
+                            how,
+                            (m, n),
+                            &alpha,
+                            (a.as_ptr(), order),
+                            (x.as_mut_ptr(), ldb),
+                        )
+                    };
+                    if !P::here() {
+                        assert_eq!(s, Status::NotSupported, "{what}");
+                        assert_untouched(&x, &b0, &what);
+                        continue;
+                    }
+                    assert_eq!(s, Status::Success, "{what}");
+                    // op(A)·X (left) or X·op(A) (right) against alpha·B, by gemm's reference.
+                    let product = Case {
+                        ops: if right {
+                            (OPS[0], trans)
+                        } else {
+                            (trans, OPS[0])
+                        },
+                        mnk: (m, n, order),
+                        alpha: P::new(1.0, 0.0),
+                        beta: P::new(0.0, 0.0),
+                        a: if right {
+                            (x.clone(), ldb)
+                        } else {
+                            (dense.clone(), order)
+                        },
+                        b: if right {
+                            (dense.clone(), order)
+                        } else {
+                            (x.clone(), ldb)
+                        },
+                        c: (b0.clone(), ldb),
+                    };
+                    let (ar, ai) = alpha.parts();
+                    let bound = 2.0 * (2 * order + 2) as f64 * P::U;
+                    for j in 0..n {
+                        for i in 0..m {
+                            let ((pr, pi), scale) = product.want(i, j);
+                            let (br, bi) = b0[i + j * ldb].parts();
+                            let (wr, wi) = (ar * br - ai * bi, ar * bi + ai * br);
+                            let tol = bound * (scale + mag((wr, wi))) + f64::MIN_POSITIVE;
+                            assert!(
+                                (pr - wr).abs() <= tol && (pi - wi).abs() <= tol,
+                                "{what}: residual at ({i},{j}): {:e}{:+e}i, tol {tol:e}",
+                                pr - wr,
+                                pi - wi
+                            );
+                        }
+                        let pad = &x[j * ldb + m..(j + 1) * ldb];
+                        assert_untouched(pad, &b0[j * ldb + m..(j + 1) * ldb], &what);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ctrsm_and_ztrsm_past_one_block() {
+    trsm::<glblasComplex>();
+    trsm::<glblasDoubleComplex>();
 }

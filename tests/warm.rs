@@ -89,7 +89,7 @@ fn complex_sweep<R: Real>(rng: &mut Rng) {
                 c,
             ),
             routines::triangular(
-                false,
+                flag(rng),
                 (flag(rng), flag(rng), ta, flag(rng)),
                 m,
                 n,

@@ -1,6 +1,6 @@
-//! The main job: saxpy, sdot, snrm2 and isamax (`reductions.rs`), sgemv and sgemm, dgemm, cgemm
-//! and zgemm (`complex.rs`), and the Level 3 routines (`level3.rs`) on the GL device through the
-//! C API. For each case
+//! The main job: saxpy, sdot, snrm2 and isamax (`reductions.rs`), sgemv and sgemm, dgemm, cgemm,
+//! zgemm, ctrsm and zherk (`complex.rs`), and the Level 3 routines (`level3.rs`) on the GL
+//! device through the C API. For each case
 //! it prints the median time (after a warm-up) with device-resident operands (the kernels, plus a
 //! wait for their result) and with host operands (transfers included), the rates, the largest
 //! error relative to the fp32 error scale of a double-precision CPU computation, and, side by
@@ -821,9 +821,9 @@ fn main() {
         .position(|a| a == "--only")
         .and_then(|i| args.get(i + 1))
         .map(|names| names.split(',').collect());
-    const ROUTINES: [&str; 13] = [
-        "saxpy", "sdot", "snrm2", "isamax", "sgemv", "sgemm", "dgemm", "cgemm", "zgemm", "ssymm",
-        "ssyrk", "strsm", "dtrsm",
+    const ROUTINES: [&str; 15] = [
+        "saxpy", "sdot", "snrm2", "isamax", "sgemv", "sgemm", "dgemm", "cgemm", "zgemm", "ctrsm",
+        "zherk", "ssymm", "ssyrk", "strsm", "dtrsm",
     ];
     if let Some(unknown) = only.iter().flatten().find(|n| !ROUTINES.contains(n)) {
         eprintln!(
@@ -925,12 +925,22 @@ fn main() {
         add("dgemm", &|| level3::bench::<f64>(L3::Gemm, n, runs));
     }
     let n = if quick { 128 } else { 1024 };
-    add("cgemm", &|| {
-        complex::bench_gemm::<glblas::ffi::glblasComplex>(n, runs)
-    });
-    add("zgemm", &|| {
-        complex::bench_gemm::<glblas::ffi::glblasDoubleComplex>(n, runs)
-    });
+    {
+        use complex::Case3;
+        use glblas::ffi::{glblasComplex, glblasDoubleComplex};
+        add("cgemm", &|| {
+            complex::bench::<glblasComplex>(Case3::Gemm, n, runs)
+        });
+        add("zgemm", &|| {
+            complex::bench::<glblasDoubleComplex>(Case3::Gemm, n, runs)
+        });
+        add("ctrsm", &|| {
+            complex::bench::<glblasComplex>(Case3::Trsm, n, runs)
+        });
+        add("zherk", &|| {
+            complex::bench::<glblasDoubleComplex>(Case3::Herk, n, runs)
+        });
+    }
     for r in [L3::Symm, L3::Syrk, L3::Trsm] {
         add(&format!("s{}", r.name()), &|| {
             level3::bench::<f32>(r, n, runs)

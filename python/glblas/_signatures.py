@@ -56,4 +56,6 @@ DECLARATIONS = [
     ("Z", "trmm", "glblasZtrmm", [i, i, i, i, i, i, p, p, i, p, i]),
     ("S", "trsm", "glblasStrsm", [i, i, i, i, i, i, c_float, p, i, p, i]),
     ("D", "trsm", "glblasDtrsm", [i, i, i, i, i, i, c_double, p, i, p, i]),
+    ("C", "trsm", "glblasCtrsm", [i, i, i, i, i, i, p, p, i, p, i]),
+    ("Z", "trsm", "glblasZtrsm", [i, i, i, i, i, i, p, p, i, p, i]),
 ]

@@ -1669,3 +1669,91 @@ pub unsafe extern "C" fn glblasDtrsm(
         },
     )
 }
+
+/// Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites B; A
+/// triangular with its `uplo` triangle stored and a `diag` diagonal (UNIT: ones, not read);
+/// single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the compute
+/// pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCtrsm(
+    side: SideArg,
+    uplo: FillArg,
+    transa: OperationArg,
+    diag: DiagArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    b: *mut glblasComplex,
+    ldb: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "side", "uplo", "transa", "diag", "m", "n", "alpha", "a", "lda", "b", "ldb",
+        ],
+        || {
+            Ok(Trsm {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                transa: Op::from_glblas(transa.0),
+                diag: Flag::from_glblas(&DIAG, diag.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            })
+        },
+    )
+}
+
+/// Solves op(A)*X = alpha*B (`side` LEFT) or X*op(A) = alpha*B (RIGHT) for X, which overwrites B; A
+/// triangular with its `uplo` triangle stored and a `diag` diagonal (UNIT: ones, not read);
+/// double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or
+/// the compute pipeline).
+///
+/// # Safety
+/// Host matrices must hold the elements their dimensions and leading dimensions address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZtrsm(
+    side: SideArg,
+    uplo: FillArg,
+    transa: OperationArg,
+    diag: DiagArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    b: *mut glblasDoubleComplex,
+    ldb: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "side", "uplo", "transa", "diag", "m", "n", "alpha", "a", "lda", "b", "ldb",
+        ],
+        || {
+            Ok(Trsm {
+                layout: Layout::Fortran,
+                side: Flag::from_glblas(&SIDE, side.0),
+                uplo: Flag::from_glblas(&UPLO, uplo.0),
+                transa: Op::from_glblas(transa.0),
+                diag: Flag::from_glblas(&DIAG, diag.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                b,
+                ldb: ldb.into(),
+            })
+        },
+    )
+}

@@ -105,6 +105,7 @@ pub enum ComplexArgs<T: Real> {
     Herk(SyrkArgs<Complex<T>>),
     Her2k(SyrkArgs<Complex<T>>),
     Trmm(Trmm<Complex<T>>),
+    Trsm(Trsm<Complex<T>>),
 }
 
 /// Runs `$body` with `$r` bound to the routine's description, and `$wrap` the variant that
@@ -150,6 +151,10 @@ macro_rules! each_complex_routine {
             }
             ComplexArgs::Trmm($r) => {
                 let $wrap = Self::Trmm;
+                $body
+            }
+            ComplexArgs::Trsm($r) => {
+                let $wrap = Self::Trsm;
                 $body
             }
         }

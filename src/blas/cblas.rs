@@ -338,5 +338,9 @@ macro_rules! trsm {
 }
 trsm!(Cblas, c_int, f32, Args Strsm cblas_strsm);
 trsm!(Cblas, c_int, f64, Args Dtrsm cblas_dtrsm);
+trsm!(Cblas, c_int, Complex<f32>, ComplexArgs Ctrsm cblas_ctrsm);
+trsm!(Cblas, c_int, Complex<f64>, ComplexArgs Ztrsm cblas_ztrsm);
 trsm!(Ilp64, i64, f32, Args Strsm scipy_cblas_strsm64_);
 trsm!(Ilp64, i64, f64, Args Dtrsm scipy_cblas_dtrsm64_);
+trsm!(Ilp64, i64, Complex<f32>, ComplexArgs Ctrsm scipy_cblas_ctrsm64_);
+trsm!(Ilp64, i64, Complex<f64>, ComplexArgs Ztrsm scipy_cblas_ztrsm64_);

@@ -301,6 +301,8 @@ macro_rules! fortran_interface {
         trmm!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Ztrmm ztrmm_);
         trsm!([$prefix, $suffix] $int, f32, Args Strsm strsm_);
         trsm!([$prefix, $suffix] $int, f64, Args Dtrsm dtrsm_);
+        trsm!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Ctrsm ctrsm_);
+        trsm!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Ztrsm ztrsm_);
     };
 }
 

@@ -55,10 +55,12 @@ pub enum Routine {
     Ztrmm,
     Strsm,
     Dtrsm,
+    Ctrsm,
+    Ztrsm,
 }
 
 impl Routine {
-    pub const ALL: [Routine; 50] = [
+    pub const ALL: [Routine; 52] = [
         Routine::Saxpy,
         Routine::Daxpy,
         Routine::Sdot,
@@ -109,6 +111,8 @@ impl Routine {
         Routine::Ztrmm,
         Routine::Strsm,
         Routine::Dtrsm,
+        Routine::Ctrsm,
+        Routine::Ztrsm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -163,6 +167,8 @@ impl Routine {
             Routine::Ztrmm => "ztrmm",
             Routine::Strsm => "strsm",
             Routine::Dtrsm => "dtrsm",
+            Routine::Ctrsm => "ctrsm",
+            Routine::Ztrsm => "ztrsm",
         }
     }
 }

@@ -184,13 +184,15 @@ pub fn trmm<T: Real>(
 /// overwrites B; A as for trmm. Blocked: the diagonal blocks of op(A) are solved by
 /// substitution (`Solve::block`), recursively (`Solve::blocks`), with gemm taking the solved
 /// half's part out of the other half. Host operands are copied to the device for the solve,
-/// and B back at the end. `alpha` is not 0 (B := 0 then, without a solve).
+/// and B back at the end. `alpha` is not 0 (B := 0 then, without a solve). With `z`, A and B
+/// are complex (real views, `OneM`: its alpha the solve's, its `conjugate[0]` op(A)'s), and the
+/// diagonal blocks are solved on the host, in complex arithmetic.
 pub fn trsm<T: Real>(
     e: &mut Engine,
     (right, fill, trans, unit): (bool, Triangle, bool, bool),
     alpha: T,
-    a: Matrix<T>,
-    b: Matrix<T>,
+    (a, b): (Matrix<T>, Matrix<T>),
+    z: Option<OneM<T>>,
 ) -> Result<()> {
     let host_b = b;
     let a = on_device(e, COPY_A, &a)?;
@@ -198,23 +200,33 @@ pub fn trsm<T: Real>(
     // Forward from the first block when the solve runs along op(A)'s lower triangle (from the
     // left) or its upper one (from the right); backward otherwise.
     let forward = ((fill == Triangle::Lower) != trans) != right;
-    let on_host = if super::compute_available(e) {
+    let parts = if z.is_some() { 2 } else { 1 };
+    let conjugate = z.is_some_and(|z| z.conjugate[0]);
+    let on_host = if super::compute_available(e) && z.is_none() {
         None
     } else {
-        Some(diagonal_blocks_on_host(e, &a, fill, right != trans)?)
+        let how = (fill, right != trans, conjugate);
+        Some(diagonal_blocks_on_host(e, &a, how, parts)?)
     };
-    if alpha != T::ONE {
+    // B := alpha*B, a complex alpha as beta's two parts.
+    let [alpha_re, alpha_im] = z.map_or([alpha, T::ZERO], |z| z.alpha);
+    if [alpha_re, alpha_im] != [T::ONE, T::ZERO] {
+        let scale = z.map(|z| OneM {
+            beta_im: alpha_im,
+            ..z
+        });
+        let rules = Rules::default();
         run(
             e,
             (false, false),
             (T::ZERO, None),
-            alpha,
+            alpha_re,
             b,
-            Rules::default(),
-            None,
+            rules,
+            scale,
         )?;
     }
-    let xt = if right {
+    let xt = if right || on_host.is_some() {
         None
     } else {
         x_transposed(e, &a, &b)?
@@ -228,8 +240,10 @@ pub fn trsm<T: Real>(
         b,
         xt,
         on_host,
+        parts,
+        conjugate,
     };
-    solve.blocks(e, 0, diagonal_blocks(a.rows, solve.block_side()))?;
+    solve.blocks(e, 0, diagonal_blocks(a.cols, solve.block_side()))?;
     if let Mem::Host(_) = host_b.mem {
         // From the copy `on_device` made.
         copy_out(e, &b, &host_b, None, 1)?;
@@ -288,9 +302,14 @@ struct Solve<T: Real> {
     /// and the products taking a solved part out of the rest read as op(B) = (X^T)^T, in
     /// place rather than packing X.
     xt: Option<Matrix<T>>,
-    /// Without the compute pipeline: the system's diagonal blocks, read back once, where the
-    /// blocks are solved on the host (`solve_on_host`).
+    /// Without the compute pipeline, or for complex elements: the system's diagonal blocks,
+    /// read back once, where the blocks are solved on the host (`solve_on_host`).
     on_host: Option<Vec<Vec<f64>>>,
+    /// Reals per element: 2 for complex A and B, as real views (rows of `a` and `b` are
+    /// `parts` per element row).
+    parts: i64,
+    /// op(A) conjugates (complex trans C).
+    conjugate: bool,
 }
 
 impl<T: Real> Solve<T> {
@@ -312,33 +331,45 @@ impl<T: Real> Solve<T> {
         };
         self.blocks(e, first.0, first.1)?;
         let (done, rest) = (self.span(first), self.span(then));
-        if self.right {
+        // The rest of B less the solved part's products: -1 times them, a complex -1 as the
+        // product's alpha (`OneM`) and op(A) conjugated where it is.
+        let complex = self.parts == 2;
+        let minus = |conjugate: [bool; 2]| OneM {
+            alpha: [-T::ONE, T::ZERO],
+            beta_im: T::ZERO,
+            conjugate,
+        };
+        let (alpha, c) = if complex {
+            (T::ONE, true)
+        } else {
+            (-T::ONE, false)
+        };
+        let g = if self.right {
             let x = self.b.block(0, self.b.rows, done.0, done.1);
             let (a_part, t) = self.op_a(done, rest);
             let rest_b = self.b.block(0, self.b.rows, rest.0, rest.1);
-            gemm(
-                e,
-                &gemm_of(
-                    (false, t),
-                    (-T::ONE, Some((x, a_part))),
-                    T::ONE,
-                    rest_b,
-                    false,
-                ),
-            )?;
+            let mut g = gemm_of((false, t), (alpha, Some((x, a_part))), T::ONE, rest_b, c);
+            g.complex = complex.then(|| minus([false, self.conjugate]));
+            g
         } else {
             let (x, xt) = match &self.xt {
                 Some(xt) => (xt.block(0, xt.rows, done.0, done.1), true),
-                None => (self.b.block(done.0, done.1, 0, self.b.cols), false),
+                None => (self.rows_of_b(done), false),
             };
             let (a_part, t) = self.op_a(rest, done);
-            let rest_b = self.b.block(rest.0, rest.1, 0, self.b.cols);
-            gemm(
-                e,
-                &gemm_of((t, xt), (-T::ONE, Some((a_part, x))), T::ONE, rest_b, false),
-            )?;
-        }
+            let rest_b = self.rows_of_b(rest);
+            let mut g = gemm_of((t, xt), (alpha, Some((a_part, x))), T::ONE, rest_b, c);
+            g.complex = complex.then(|| minus([self.conjugate, false]));
+            g
+        };
+        gemm(e, &g)?;
         self.blocks(e, then.0, then.1)
+    }
+
+    /// B's rows (element rows) r0..r1.
+    fn rows_of_b(&self, (r0, r1): (i64, i64)) -> Matrix<T> {
+        let p = self.parts;
+        self.b.block(p * r0, p * r1, 0, self.b.cols)
     }
 
     /// Solves X's block `i` by substitution against its diagonal block of op(A), in place in
@@ -401,33 +432,37 @@ impl<T: Real> Solve<T> {
         Ok(())
     }
 
-    /// `block` without the compute pipeline: the stretch of B holding X's block is read back,
-    /// the block solved by substitution in double precision (`system`: the diagonal block of
-    /// the system's matrix, column-major) and rounded once, and the stretch written back (what
-    /// lies between the block's rows is written back as it was read, nothing having run
-    /// between). A fragment writes at most 32 elements and each element of a solution needs
-    /// the ones before it, so a draw could solve only a few rows; the O(order·HOST_BLOCK·n)
-    /// flops here are small beside the solve's O(order²·n) in gemm.
+    /// `block` without the compute pipeline (or for complex elements): the stretch of B holding
+    /// X's block is read back, the block solved by substitution in double precision
+    /// (`system`: the diagonal block of the system's matrix, column-major, a complex one's
+    /// parts interleaved) and rounded once, and the stretch written back (what lies between
+    /// the block's rows is written back as it was read, nothing having run between). A
+    /// fragment writes at most 32 elements and each element of a solution needs the ones before
+    /// it, so a draw could solve only a few rows; the O(order·HOST_BLOCK·n) flops here are
+    /// small beside the solve's O(order²·n) in gemm.
     fn solve_on_host(&self, e: &Engine, (s0, s1): (i64, i64), system: &[f64]) -> Result<()> {
-        let b = &self.b;
+        let (b, p) = (&self.b, self.parts);
         let size = (s1 - s0) as usize;
-        // Element (r, j) of the block's right-hand sides: B's (s0 + r, j) from the left, (j, s0 +
-        // r) from the right; `first` is its offset from the stretch's start.
+        // Element (r, j) of the block's right-hand sides, of B's real view: B's (s0 + r, j)
+        // from the left, (j, s0 + r) from the right, its parts in consecutive reals; `first`
+        // is its offset from the stretch's start.
         let (first, columns, row, col) = if self.right {
-            (s0 * b.ld, b.rows, b.ld, 1)
+            (s0 * b.ld, b.rows / p, b.ld, p)
         } else {
-            (s0, b.cols, 1, b.ld)
+            (p * s0, b.cols, p, b.ld)
         };
-        let len = (size as i64 - 1) * row + (columns - 1) * col + 1;
+        let len = (size as i64 - 1) * row + (columns - 1) * col + p;
         let mut stretch = vec![T::ZERO; len as usize];
         e.read(b.mem.advance(first), &mut stretch)?;
-        let (row, col, columns) = (row as usize, col as usize, columns as usize);
-        // The block's rows, each holding every right-hand side, so that each step of the
-        // substitution is a loop along a row (which the compiler vectorizes).
-        let mut x = vec![0.0; size * columns];
-        for (r, xr) in x.chunks_mut(columns).enumerate() {
-            for (j, v) in xr.iter_mut().enumerate() {
-                *v = stretch[r * row + j * col].to_f64();
+        let (row, col, columns, p) = (row as usize, col as usize, columns as usize, p as usize);
+        let at = |r: usize, j: usize, q: usize| r * row + j * col + q;
+        // The block's rows, each holding every right-hand side (parts interleaved), so that
+        // each step of the substitution is a loop along a row (which the compiler vectorizes).
+        let w = columns * p;
+        let mut x = vec![0.0; size * w];
+        for (r, xr) in x.chunks_mut(w).enumerate() {
+            for (v, jq) in xr.iter_mut().zip(0..) {
+                *v = stretch[at(r, jq / p, jq % p)].to_f64();
             }
         }
         let order: Vec<usize> = if self.forward {
@@ -435,36 +470,27 @@ impl<T: Real> Solve<T> {
         } else {
             (0..size).rev().collect()
         };
+        let element = |r: usize, c: usize| &system[(r + c * size) * p..(r + c * size + 1) * p];
         // Row c is final once the terms of the rows before it (in the solve's order) are taken
         // out; then its multiples are taken out of the rows after it.
         for (k, &c) in order.iter().enumerate() {
             if !self.unit {
-                let d = system[c + c * size];
-                x[c * columns..(c + 1) * columns]
-                    .iter_mut()
-                    .for_each(|v| *v /= d);
+                divide(&mut x[c * w..(c + 1) * w], element(c, c));
             }
             for &r in &order[k + 1..] {
-                let t = system[r + c * size];
                 let (xr, xc) = if r > c {
-                    let (solved, rest) = x.split_at_mut(r * columns);
-                    (
-                        &mut rest[..columns],
-                        &solved[c * columns..(c + 1) * columns],
-                    )
+                    let (solved, rest) = x.split_at_mut(r * w);
+                    (&mut rest[..w], &solved[c * w..(c + 1) * w])
                 } else {
-                    let (rest, solved) = x.split_at_mut(c * columns);
-                    (
-                        &mut rest[r * columns..(r + 1) * columns],
-                        &solved[..columns],
-                    )
+                    let (rest, solved) = x.split_at_mut(c * w);
+                    (&mut rest[r * w..(r + 1) * w], &solved[..w])
                 };
-                xr.iter_mut().zip(xc).for_each(|(v, &xc)| *v -= t * xc);
+                subtract_multiple(xr, element(r, c), xc);
             }
         }
-        for (r, xr) in x.chunks(columns).enumerate() {
-            for (j, v) in xr.iter().enumerate() {
-                stretch[r * row + j * col] = T::from_f64(*v);
+        for (r, xr) in x.chunks(w).enumerate() {
+            for (v, jq) in xr.iter().zip(0..) {
+                stretch[at(r, jq / p, jq % p)] = T::from_f64(*v);
             }
         }
         e.write(b.mem.advance(first), &stretch)
@@ -479,18 +505,20 @@ impl<T: Real> Solve<T> {
         }
     }
 
-    /// The rows (or columns) of X in blocks `p0..p1`.
+    /// The rows (or columns) of X in blocks `p0..p1`, of elements.
     fn span(&self, (p0, p1): (i64, i64)) -> (i64, i64) {
         let block = self.block_side();
-        (p0 * block, (p1 * block).min(self.a.rows))
+        (p0 * block, (p1 * block).min(self.a.cols))
     }
 
-    /// op(A)'s rows r0..r1 and columns c0..c1 as a stored block and its transposition.
+    /// op(A)'s rows r0..r1 and columns c0..c1 (of elements) as a stored block and its
+    /// transposition.
     fn op_a(&self, (r0, r1): (i64, i64), (c0, c1): (i64, i64)) -> (Matrix<T>, bool) {
+        let p = self.parts;
         if self.trans {
-            (self.a.block(c0, c1, r0, r1), true)
+            (self.a.block(p * c0, p * c1, r0, r1), true)
         } else {
-            (self.a.block(r0, r1, c0, c1), false)
+            (self.a.block(p * r0, p * r1, c0, c1), false)
         }
     }
 }
@@ -549,13 +577,13 @@ fn run<T: Real>(
 fn diagonal_blocks_on_host<T: Real>(
     e: &mut Engine,
     a: &Matrix<T>,
-    fill: Triangle,
-    transposed: bool,
+    (fill, transposed, conjugate): (Triangle, bool, bool),
+    parts: i64,
 ) -> Result<Vec<Vec<f64>>> {
-    let order = a.rows;
+    let order = a.cols;
     let blocks = diagonal_blocks(order, HOST_BLOCK);
     let side = HOST_BLOCK.min(order);
-    let elems = blocks * side * side;
+    let elems = blocks * side * side * parts;
     let buffer = e
         .scratch
         .buffer(&e.ctx.gl, &e.ext, DIAGONAL_BLOCKS, T::words(elems))?;
@@ -568,34 +596,65 @@ fn diagonal_blocks_on_host<T: Real>(
     for i in 0..blocks {
         let (first, size) = (i * HOST_BLOCK, size(i));
         let packed = Matrix {
-            mem: out.advance(i * side * side),
-            rows: size,
+            mem: out.advance(i * side * side * parts),
+            rows: parts * size,
             cols: size,
-            ld: side,
+            ld: parts * side,
         };
-        let block = a.block(first, first + size, first, first + size);
-        copy_out(e, &block, &packed, Some((fill, 0)), 1)?;
+        let (r0, r1) = (parts * first, parts * (first + size));
+        let block = a.block(r0, r1, first, first + size);
+        copy_out(e, &block, &packed, Some((fill, 0)), parts)?;
     }
     let mut stored = vec![T::ZERO; elems as usize];
     e.read(out, &mut stored)?;
-    let b = side as usize;
+    let (b, p) = (side as usize, parts as usize);
     let lower = fill == Triangle::Lower;
     Ok(stored
-        .chunks(b * b)
+        .chunks(b * b * p)
         .enumerate()
         .map(|(i, block)| {
             let n = size(i as i64) as usize;
-            let mut s = vec![0.0; n * n];
+            let mut s = vec![0.0; n * n * p];
             for c in 0..n {
                 let rows = if lower { c..n } else { 0..c + 1 };
                 for r in rows {
                     let (sr, sc) = if transposed { (c, r) } else { (r, c) };
-                    s[sr + sc * n] = block[r + c * b].to_f64();
+                    for q in 0..p {
+                        let v = block[p * r + q + c * b * p].to_f64();
+                        s[(sr + sc * n) * p + q] = if q == 1 && conjugate { -v } else { v };
+                    }
                 }
             }
             s
         })
         .collect())
+}
+
+/// row := row / d elementwise: real, or complex (`d` [re, im], the row's parts interleaved).
+fn divide(row: &mut [f64], d: &[f64]) {
+    if let [dr, di] = *d {
+        let q = dr * dr + di * di;
+        for v in row.chunks_exact_mut(2) {
+            let (a, b) = (v[0], v[1]);
+            v[0] = (a * dr + b * di) / q;
+            v[1] = (b * dr - a * di) / q;
+        }
+    } else {
+        row.iter_mut().for_each(|v| *v /= d[0]);
+    }
+}
+
+/// row := row - t*other elementwise: real, or complex (as `divide`).
+fn subtract_multiple(row: &mut [f64], t: &[f64], other: &[f64]) {
+    if let [tr, ti] = *t {
+        for (v, o) in row.chunks_exact_mut(2).zip(other.chunks_exact(2)) {
+            v[0] -= tr * o[0] - ti * o[1];
+            v[1] -= tr * o[1] + ti * o[0];
+        }
+    } else {
+        let t = t[0];
+        row.iter_mut().zip(other).for_each(|(v, &o)| *v -= t * o);
+    }
 }
 
 /// `m` in device memory: as it is, or a host matrix copied (packed, ld = rows) into scratch
