@@ -142,6 +142,12 @@ impl Kernel {
         if store.beta_im {
             d.push(("COMPLEX_BETA", String::new()));
         }
+        if store.complex {
+            d.push(("COMPLEX_C", String::new()));
+        }
+        if store.real_diagonal {
+            d.push(("REAL_DIAGONAL", String::new()));
+        }
         if store.groups {
             d.push(("C_GROUPS", String::new()));
         }
@@ -251,6 +257,10 @@ struct Store {
     read_c: bool,
     /// A complex beta with an imaginary part (`OneM`), applied as C is read.
     beta_im: bool,
+    /// C is complex (`OneM`): its triangle is its elements'.
+    complex: bool,
+    /// Its diagonal's imaginary parts are stored as 0 (`Rules::real_diagonal`).
+    real_diagonal: bool,
     /// A group of 4 rows at a time, one load and one store, where every column of the output
     /// and of the C read is whole groups from multiples of 4 (m, the windows' starts and the
     /// leading dimensions multiples of 4), C has no triangle (whose stores are per element),
@@ -269,6 +279,8 @@ impl Store {
         Store {
             read_c: c_in.is_some(),
             beta_im: c_in.is_some() && beta_im != T::ZERO,
+            complex: g.complex.is_some(),
+            real_diagonal: g.rules.real_diagonal,
             groups: g.m % 4 == 0
                 && g.rules.triangle.is_none()
                 && e.ctx.info.rgba_operand_views()
@@ -522,8 +534,6 @@ fn multiply<T: Real>(
     p.set_i32(gl, "uOutStart", w.start as i32);
     p.set_i32(gl, "uOutLd", out.ld as i32);
     p.set_i32(gl, "uTriangle", g.rules.triangle.map_or(0, Triangle::code));
-    p.set_i32(gl, "uRowShift", i32::from(g.complex.is_some()));
-    p.set_i32(gl, "uRealDiagonal", i32::from(g.rules.real_diagonal));
     let [shape_a, shape_b] = g.rules.shapes;
     // A complex op(B)'s expansion doubles its rows (k) but not its columns, so its triangle's
     // bounds on k are not the columns' the kernel compares them with: all of k is run (the
