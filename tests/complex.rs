@@ -1029,7 +1029,7 @@ fn trsm<P: Precision>() {
                         c: (b0.clone(), ldb),
                     };
                     let (ar, ai) = alpha.parts();
-                    let bound = 2.0 * (2 * order + 2) as f64 * P::U;
+                    let bound = 2.0 * trsm_terms(order) as f64 * P::U;
                     for j in 0..n {
                         for i in 0..m {
                             let ((pr, pi), scale) = product.want(i, j);

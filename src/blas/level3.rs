@@ -120,6 +120,16 @@ impl fmt::Display for Flag {
     }
 }
 
+/// How many times a real routine's flops a complex one counts: a complex multiply-add is 8 real
+/// flops against a real one's 2, as LAPACK counts them.
+fn flop_scale<T: Scalar>() -> i64 {
+    if T::COMPLEX {
+        4
+    } else {
+        1
+    }
+}
+
 /// `max(1, rows)`: the smallest valid leading dimension.
 fn ld_min(rows: i64) -> i64 {
     rows.max(1)
@@ -271,9 +281,8 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
         quick::gemm(self.m, self.n, self.k, self.alpha, self.beta).then_some(0.0)
     }
 
-    /// A complex multiply-add is 8 real flops, as LAPACK counts them.
     fn flops(&self) -> [i64; 4] {
-        [if T::COMPLEX { 8 } else { 2 }, self.m, self.n, self.k]
+        [2 * flop_scale::<T>(), self.m, self.n, self.k]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -400,11 +409,10 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
         quick::gemv(self.m, self.n, self.alpha, self.beta).then_some(0.0)
     }
 
-    /// 2m²n (A on the left) or 2mn², as the reference counts them (8 per complex
-    /// multiply-add).
+    /// 2m²n (A on the left) or 2mn², as the reference counts them.
     fn flops(&self) -> [i64; 4] {
         let ka = if self.side.is(b'R') { self.n } else { self.m };
-        [if T::COMPLEX { 8 } else { 2 }, ka, self.m, self.n]
+        [2 * flop_scale::<T>(), ka, self.m, self.n]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -552,12 +560,10 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
         quick::syrk(self.n, self.k, self.alpha, self.beta).then_some(0.0)
     }
 
-    /// n²k (syrk) or 2n²k (syr2k), as the reference counts them (four times as many for
-    /// complex elements).
+    /// n²k (syrk) or 2n²k (syr2k), as the reference counts them.
     fn flops(&self) -> [i64; 4] {
         let products = if self.b.is_some() { 2 } else { 1 };
-        let per = if T::COMPLEX { 4 } else { 1 };
-        [per * products, self.n, self.n, self.k]
+        [products * flop_scale::<T>(), self.n, self.n, self.k]
     }
 
     /// Only C's stored triangle: the other is never read or written, not even with its own
@@ -698,11 +704,10 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         quick::triangular(self.m, self.n).then_some(0.0)
     }
 
-    /// m²n (A on the left) or mn², as the reference counts them (4 per complex multiply-add,
-    /// half of one's 8: half of A's terms are zero).
+    /// m²n (A on the left) or mn², as the reference counts them.
     fn flops(&self) -> [i64; 4] {
         let ka = if self.side.is(b'R') { self.n } else { self.m };
-        [if T::COMPLEX { 4 } else { 1 }, ka, self.m, self.n]
+        [flop_scale::<T>(), ka, self.m, self.n]
     }
 
     /// B is the right-hand side, read before the result overwrites it.

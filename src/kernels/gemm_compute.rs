@@ -396,7 +396,6 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
             }
         }
         // beta (and a complex one's imaginary part) apply to the first chunk only.
-        let beta_im = g.complex.map_or(T::ZERO, |z| z.beta_im);
         let (beta, c_in) = if l0 == 0 {
             ((g.beta, beta_im), cd)
         } else {

@@ -124,16 +124,15 @@ pub fn syr2k<T: Real>(
     };
     run(e, ops, (alpha, Some((a, b))), beta, c, rules, z)?;
     // her2k's second product is conj(alpha)*op(B)*op(A)^H.
-    let z = z.map(|z| match hermitian {
-        true => OneM {
-            alpha: [z.alpha[0], -z.alpha[1]],
-            beta_im: T::ZERO,
-            ..z
+    // Beta applied with the first.
+    let z = z.map(|z| OneM {
+        alpha: if hermitian {
+            [z.alpha[0], -z.alpha[1]]
+        } else {
+            z.alpha
         },
-        false => OneM {
-            beta_im: T::ZERO,
-            ..z
-        },
+        beta_im: T::ZERO,
+        ..z
     });
     run(e, ops, (alpha, Some((b, a))), T::ONE, c, rules, z)
 }
