@@ -1,6 +1,8 @@
 /*
  * test_complex.c - the complex routines of the glblas API from C: glblasCgemm and glblasZgemm
- * with every pair of N, T and C and complex alpha and beta, glblasCcopy and glblasZswap, on
+ * with every pair of N, T and C and complex alpha and beta, glblasCcopy and glblasZswap, and
+ * (`vector_routines`) glblasCgemv, glblasZdotc, glblasCaxpy, glblasCsscal, glblasScnrm2 and
+ * glblasIzamax, on
  * C99 `float _Complex` / `double _Complex` arrays passed as glblasComplex / glblasDoubleComplex
  * (the header's {re, im} structs share their layout), host and device operands.
  *
@@ -192,6 +194,91 @@ static void copy_and_swap(void)
     }
 }
 
+/* Whether got is within bound of want in each part. */
+static int near(long double _Complex got, long double _Complex want, long double bound)
+{
+    return fabsl(creall(got) - creall(want)) <= bound && fabsl(cimagl(got) - cimagl(want)) <= bound;
+}
+
+/* cgemv with C (y := alpha A^H x + beta y), zdotc with a negative increment, caxpy with a
+ * stride, csscal, scnrm2 and izamax; bounds as gemm's, each part a sum of 2k real products
+ * and the scalars' (moduli). */
+static void vector_routines(void)
+{
+    float _Complex a[12], x[4], y[3], y0[3], w[6], w0[6];
+    float _Complex al = 0.5f - 1.0f * I, be = 2.0f * I;
+    double _Complex p[5], q[5], dot = 0.0, z[4] = {1.0 + 2.0 * I, -4.0 + 0.5 * I, 3.0 - 3.0 * I,
+                                                    0.25 - 5.0 * I};
+    long double u = FLT_EPSILON / 2.0L, ud = DBL_EPSILON / 2.0L;
+    long double _Complex want = 0.0L;
+    long double scale = 0.0L;
+    float norm = -1.0f, half = 0.5f;
+    int i, j, index = -1, single = complex_here(0), dbl = complex_here(1);
+    glblasStatus_t st;
+    for (i = 0; i < 12; ++i)
+        a[i] = (float)(i % 5) - 2.0f + (float)(i % 3) * I;
+    for (i = 0; i < 4; ++i)
+        x[i] = 1.0f - (float)i * 0.5f * I;
+    for (i = 0; i < 3; ++i)
+        y[i] = y0[i] = (float)i + 1.0f * I;
+    st = glblasCgemv(GLBLAS_OP_C, 4, 3, (const glblasComplex *)&al, (const glblasComplex *)a, 4,
+                     (const glblasComplex *)x, 1, (const glblasComplex *)&be, (glblasComplex *)y,
+                     1);
+    CHECK_STATUS(st, single ? GLBLAS_STATUS_SUCCESS : GLBLAS_STATUS_NOT_SUPPORTED);
+    for (j = 0; j < 3 && single; ++j) {
+        want = (long double _Complex)be * y0[j];
+        scale = cabsl(be) * cabsl(y0[j]);
+        for (i = 0; i < 4; ++i) {
+            want += (long double _Complex)al * conjl(a[i + 4 * j]) * x[i];
+            scale += cabsl(al) * cabsl(a[i + 4 * j]) * cabsl(x[i]);
+        }
+        CHECK(near(y[j], want, BOUND_FACTOR * 14.0L * u * scale), "cgemv C: y[%d] = %g%+gi", j,
+              crealf(y[j]), cimagf(y[j]));
+    }
+    CHECK(single || memcmp(y, y0, sizeof y) == 0, "cgemv: y written by a refused call");
+    /* y := 0.5 x + y over every other element of w; the elements between stay. */
+    for (i = 0; i < 6; ++i)
+        w[i] = w0[i] = (float)i - 0.5f * (float)i * I;
+    st = glblasCaxpy(3, (const glblasComplex *)&al, (const glblasComplex *)x, 1,
+                     (glblasComplex *)w, 2);
+    CHECK_STATUS(st, single ? GLBLAS_STATUS_SUCCESS : GLBLAS_STATUS_NOT_SUPPORTED);
+    for (i = 0; i < 6 && single; ++i) {
+        want = i % 2 ? w0[i] : w0[i] + (long double _Complex)al * x[i / 2];
+        CHECK(near(w[i], want, BOUND_FACTOR * 4.0L * u * (cabsl(w0[i]) + 2.0L * cabsl(x[i / 2]))),
+              "caxpy: w[%d] = %g%+gi", i, crealf(w[i]), cimagf(w[i]));
+    }
+    /* Each part halved, exactly. */
+    st = glblasCsscal(2, &half, (glblasComplex *)y0, 1);
+    CHECK_STATUS(st, single ? GLBLAS_STATUS_SUCCESS : GLBLAS_STATUS_NOT_SUPPORTED);
+    CHECK(!single || (y0[0] == 0.5f * I && y0[1] == 0.5f + 0.5f * I && y0[2] == 2.0f + I),
+          "csscal: %g%+gi", crealf(y0[1]), cimagf(y0[1]));
+    st = glblasScnrm2(4, (const glblasComplex *)x, 1, &norm);
+    CHECK_STATUS(st, single ? GLBLAS_STATUS_SUCCESS : GLBLAS_STATUS_NOT_SUPPORTED);
+    /* |x|^2 = 4 + 3.5 = 7.5: sum of (1 + (i/2)^2). */
+    CHECK(!single || fabsl(norm - sqrtl(7.5L)) <= BOUND_FACTOR * 10.0L * u * sqrtl(7.5L),
+          "scnrm2 = %g", norm);
+    for (i = 0; i < 5; ++i) {
+        p[i] = (double)i - 1.5 * I;
+        q[i] = 0.25 * (double)i + (double)(i % 2) * I;
+    }
+    st = glblasZdotc(5, (const glblasDoubleComplex *)p, 1, (const glblasDoubleComplex *)q, -1,
+                     (glblasDoubleComplex *)&dot);
+    CHECK_STATUS(st, dbl ? GLBLAS_STATUS_SUCCESS : GLBLAS_STATUS_NOT_SUPPORTED);
+    /* A negative increment runs q from its far end. */
+    want = 0.0L;
+    scale = 0.0L;
+    for (i = 0; i < 5; ++i) {
+        want += conjl(p[i]) * q[4 - i];
+        scale += cabsl(p[i]) * cabsl(q[4 - i]);
+    }
+    CHECK(!dbl || near(dot, want, BOUND_FACTOR * 12.0L * ud * scale), "zdotc = %g%+gi",
+          creal(dot), cimag(dot));
+    /* |re| + |im|: 3, 4.5, 6, 5.25: element 3, though element 4 has the largest modulus. */
+    st = glblasIzamax(4, (const glblasDoubleComplex *)z, 1, &index);
+    CHECK_STATUS(st, dbl ? GLBLAS_STATUS_SUCCESS : GLBLAS_STATUS_NOT_SUPPORTED);
+    CHECK(!dbl || index == 3, "izamax = %d", index);
+}
+
 int main(void)
 {
     static const int ops[3] = {GLBLAS_OP_N, GLBLAS_OP_T, GLBLAS_OP_C};
@@ -205,6 +292,7 @@ int main(void)
                     gemm_case(dbl, ops[ta], ops[tb], 1, 13, 17, device);
                 }
     copy_and_swap();
+    vector_routines();
     CHECK_OK(glblasShutdown());
     return check_finish("test_complex");
 }

@@ -232,6 +232,34 @@ glblasStatus_t glblasSaxpy(int n, float alpha, const float *x, int incx, float *
 glblasStatus_t glblasDaxpy(int n, double alpha, const double *x, int incx, double *y, int incy);
 
 /*
+ y := alpha*x + y; single-precision complex, scalars by pointer (NOT_SUPPORTED on a device
+ without the compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasCaxpy(int n,
+                           const glblasComplex *alpha,
+                           const glblasComplex *x,
+                           int incx,
+                           glblasComplex *y,
+                           int incy);
+
+/*
+ y := alpha*x + y; double-precision complex, scalars by pointer (NOT_SUPPORTED on a device
+ without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses for `n` and the increments.
+ */
+glblasStatus_t glblasZaxpy(int n,
+                           const glblasDoubleComplex *alpha,
+                           const glblasDoubleComplex *x,
+                           int incx,
+                           glblasDoubleComplex *y,
+                           int incy);
+
+/*
  *result := x·y. `result` may be a device pointer; single precision.
 
  # Safety
@@ -254,6 +282,62 @@ glblasStatus_t glblasDdot(int n,
                           double *result);
 
 /*
+ *result := x·y, unconjugated. `result` may be a device pointer; single-precision complex,
+ scalars by pointer (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses; `result` one glblasComplex.
+ */
+glblasStatus_t glblasCdotu(int n,
+                           const glblasComplex *x,
+                           int incx,
+                           const glblasComplex *y,
+                           int incy,
+                           glblasComplex *result);
+
+/*
+ *result := x·y, unconjugated. `result` may be a device pointer; double-precision complex,
+ scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses; `result` one glblasDoubleComplex.
+ */
+glblasStatus_t glblasZdotu(int n,
+                           const glblasDoubleComplex *x,
+                           int incx,
+                           const glblasDoubleComplex *y,
+                           int incy,
+                           glblasDoubleComplex *result);
+
+/*
+ *result := conj(x)·y. `result` may be a device pointer; single-precision complex, scalars by
+ pointer (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses; `result` one glblasComplex.
+ */
+glblasStatus_t glblasCdotc(int n,
+                           const glblasComplex *x,
+                           int incx,
+                           const glblasComplex *y,
+                           int incy,
+                           glblasComplex *result);
+
+/*
+ *result := conj(x)·y. `result` may be a device pointer; double-precision complex, scalars by
+ pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host vectors must hold the elements BLAS addresses; `result` one glblasDoubleComplex.
+ */
+glblasStatus_t glblasZdotc(int n,
+                           const glblasDoubleComplex *x,
+                           int incx,
+                           const glblasDoubleComplex *y,
+                           int incy,
+                           glblasDoubleComplex *result);
+
+/*
  x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS); single precision.
 
  # Safety
@@ -269,6 +353,47 @@ glblasStatus_t glblasSscal(int n, float alpha, float *x, int incx);
  A host vector must hold the elements BLAS addresses for `n` and the increment.
  */
 glblasStatus_t glblasDscal(int n, double alpha, double *x, int incx);
+
+/*
+ x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS); single-precision complex,
+ scalars by pointer (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses for `n` and the increment.
+ */
+glblasStatus_t glblasCscal(int n, const glblasComplex *alpha, glblasComplex *x, int incx);
+
+/*
+ x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS); double-precision complex,
+ scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses for `n` and the increment.
+ */
+glblasStatus_t glblasZscal(int n,
+                           const glblasDoubleComplex *alpha,
+                           glblasDoubleComplex *x,
+                           int incx);
+
+/*
+ x := alpha*x, alpha real (by pointer), each part of x scaled as the reference csscal scales it.
+ `n <= 0` or `incx <= 0` does nothing (reference BLAS); single-precision complex, scalars by
+ pointer (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses for `n` and the increment.
+ */
+glblasStatus_t glblasCsscal(int n, const float *alpha, glblasComplex *x, int incx);
+
+/*
+ x := alpha*x, alpha real (by pointer), each part of x scaled as the reference zdscal scales it.
+ `n <= 0` or `incx <= 0` does nothing (reference BLAS); double-precision complex, scalars by
+ pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses for `n` and the increment.
+ */
+glblasStatus_t glblasZdscal(int n, const double *alpha, glblasDoubleComplex *x, int incx);
 
 /*
  y := x; single precision.
@@ -368,6 +493,26 @@ glblasStatus_t glblasSasum(int n, const float *x, int incx, float *result);
 glblasStatus_t glblasDasum(int n, const double *x, int incx, double *result);
 
 /*
+ *result := sum of |re(x[i])| + |im(x[i])|; 0 when `n <= 0` or `incx <= 0` (reference BLAS).
+ `result` may be a device pointer; single-precision complex, scalars by pointer (NOT_SUPPORTED on
+ a device without the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one float.
+ */
+glblasStatus_t glblasScasum(int n, const glblasComplex *x, int incx, float *result);
+
+/*
+ *result := sum of |re(x[i])| + |im(x[i])|; 0 when `n <= 0` or `incx <= 0` (reference BLAS).
+ `result` may be a device pointer; double-precision complex, scalars by pointer (NOT_SUPPORTED on
+ a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one double.
+ */
+glblasStatus_t glblasDzasum(int n, const glblasDoubleComplex *x, int incx, double *result);
+
+/*
  *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
  reference snrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same elements,
  a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer; single precision.
@@ -389,9 +534,33 @@ glblasStatus_t glblasSnrm2(int n, const float *x, int incx, float *result);
 glblasStatus_t glblasDnrm2(int n, const double *x, int incx, double *result);
 
 /*
- *result := the 1-based index of the first largest |x[i]|, as cublasIsamax; 0 when `n <= 0` or
- `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference isamax).
- `result` (an int) may be a device pointer; single precision.
+ *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
+ reference scnrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
+ elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer;
+ single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the compute
+ pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one float.
+ */
+glblasStatus_t glblasScnrm2(int n, const glblasComplex *x, int incx, float *result);
+
+/*
+ *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
+ reference dznrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
+ elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer;
+ double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or
+ the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one double.
+ */
+glblasStatus_t glblasDznrm2(int n, const glblasDoubleComplex *x, int incx, double *result);
+
+/*
+ *result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex x), as
+ cublasIsamax; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1,
+ which is kept (reference isamax). `result` (an int) may be a device pointer; single precision.
 
  # Safety
  A host vector must hold the elements BLAS addresses; `result` one int.
@@ -399,15 +568,38 @@ glblasStatus_t glblasDnrm2(int n, const double *x, int incx, double *result);
 glblasStatus_t glblasIsamax(int n, const float *x, int incx, int *result);
 
 /*
- *result := the 1-based index of the first largest |x[i]|, as cublasIdamax; 0 when `n <= 0` or
- `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference idamax).
- `result` (an int) may be a device pointer; double precision (NOT_SUPPORTED on a device without
- fp64 shaders or the compute pipeline).
+ *result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex x), as
+ cublasIdamax; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1,
+ which is kept (reference idamax). `result` (an int) may be a device pointer; double precision
+ (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
 
  # Safety
  A host vector must hold the elements BLAS addresses; `result` one int.
  */
 glblasStatus_t glblasIdamax(int n, const double *x, int incx, int *result);
+
+/*
+ *result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex x), as
+ cublasIcamax; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1,
+ which is kept (reference icamax). `result` (an int) may be a device pointer; single-precision
+ complex, scalars by pointer (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one int.
+ */
+glblasStatus_t glblasIcamax(int n, const glblasComplex *x, int incx, int *result);
+
+/*
+ *result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex x), as
+ cublasIzamax; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1,
+ which is kept (reference izamax). `result` (an int) may be a device pointer; double-precision
+ complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute
+ pipeline).
+
+ # Safety
+ A host vector must hold the elements BLAS addresses; `result` one int.
+ */
+glblasStatus_t glblasIzamax(int n, const glblasDoubleComplex *x, int incx, int *result);
 
 /*
  y := alpha*op(A)*x + beta*y, column-major A (m×n); single precision.
@@ -444,6 +636,44 @@ glblasStatus_t glblasDgemv(glblasOperation_t trans,
                            int incx,
                            double beta,
                            double *y,
+                           int incy);
+
+/*
+ y := alpha*op(A)*x + beta*y, column-major A (m×n); single-precision complex, scalars by pointer
+ (NOT_SUPPORTED on a device without the compute pipeline).
+
+ # Safety
+ Host operands must hold the elements their dimensions, `lda` and increments address.
+ */
+glblasStatus_t glblasCgemv(glblasOperation_t trans,
+                           int m,
+                           int n,
+                           const glblasComplex *alpha,
+                           const glblasComplex *a,
+                           int lda,
+                           const glblasComplex *x,
+                           int incx,
+                           const glblasComplex *beta,
+                           glblasComplex *y,
+                           int incy);
+
+/*
+ y := alpha*op(A)*x + beta*y, column-major A (m×n); double-precision complex, scalars by pointer
+ (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+
+ # Safety
+ Host operands must hold the elements their dimensions, `lda` and increments address.
+ */
+glblasStatus_t glblasZgemv(glblasOperation_t trans,
+                           int m,
+                           int n,
+                           const glblasDoubleComplex *alpha,
+                           const glblasDoubleComplex *a,
+                           int lda,
+                           const glblasDoubleComplex *x,
+                           int incx,
+                           const glblasDoubleComplex *beta,
+                           glblasDoubleComplex *y,
                            int incy);
 
 /*

@@ -64,8 +64,11 @@ def refusal(lib_path, routine):
     "dtrsm") under GLBLAS_BACKEND=gl because the device cannot compute its type: "no-complex" for
     a complex one without the compute pipeline, "no-double" for a double-precision one without
     doubles; None where the device runs it."""
-    double = routine.startswith(("d", "z")) or routine in ("idamax", "izamax")
-    complex_ = routine.startswith(("c", "z")) or routine in ("icamax", "izamax")
+    # i?amax, and scasum and the like (named for their result's type, then their elements').
+    named_twice = ("scasum", "scnrm2", "dzasum", "dznrm2")
+    elements = routine[1:] if routine.startswith("i") or routine in named_twice else routine
+    double = elements.startswith(("d", "z"))
+    complex_ = elements.startswith(("c", "z"))
     if complex_ and not complex_on_gl(lib_path):
         return "no-complex"
     if double and not doubles_on_gl(lib_path):

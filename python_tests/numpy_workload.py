@@ -59,9 +59,8 @@ def make_inputs(np):
 def _cases(np):
     F = np.asfortranarray
     # name -> (kind, function of the input dict).  kind "f32" ("f64", "c64", "c128"): a result
-    # of that type that may be computed by glblas (checked against a bound in its precision);
-    # kind "exact": a result that glblas never sees (checked for bitwise equality with the run
-    # without LD_PRELOAD).  Every f32 and f64 function is a sum of products of its operands
+    # of that type that may be computed by glblas (checked against a bound in its precision).
+    # Every function is a sum of products of its operands
     # (bilinear), so the caller evaluates it on more precise copies (float64, long double) for
     # the exact value and on |operands| for the bound's |A|@|B|.
     return {
@@ -100,14 +99,19 @@ def _cases(np):
         "c_mm_t": ("c64", lambda X: X["cb"].T @ X["ca"].T),
         "c_mm_h": ("c64", lambda X: X["cb"].conj().T @ X["ca"].conj().T),
         "c_mm_f": ("c64", lambda X: F(X["ca"]) @ X["cb"]),
-        "c_mv": ("exact", lambda X: X["ca"] @ X["cv"]),
-        "c_dot": ("exact", lambda X: np.dot(X["cx"], X["cy"])),
-        "c_vdot": ("exact", lambda X: np.vdot(X["cx"], X["cy"])),
+        "c_mv": ("c64", lambda X: X["ca"] @ X["cv"]),
+        "c_mv_t": ("c64", lambda X: X["cb"].T @ X["cv"]),
+        "c_mv_h": ("c64", lambda X: X["cb"].conj().T @ X["cv"]),
+        "c_vm": ("c64", lambda X: X["cv"] @ X["cb"]),
+        "c_mv_strided_x": ("c64", lambda X: X["ca"] @ X["cx"][:90:2]),
+        "c_dot": ("c64", lambda X: np.dot(X["cx"], X["cy"])),
+        "c_vdot": ("c64", lambda X: np.vdot(X["cx"], X["cy"])),
         "z_mm": ("c128", lambda X: X["za"] @ X["zb"]),
         "z_mm_h": ("c128", lambda X: X["zb"].conj().T @ X["za"].conj().T),
-        "z_mv": ("exact", lambda X: X["za"] @ X["zv"]),
-        "z_dot": ("exact", lambda X: np.dot(X["zx"], X["zy"])),
-        "z_vdot": ("exact", lambda X: np.vdot(X["zx"], X["zy"])),
+        "z_mv": ("c128", lambda X: X["za"] @ X["zv"]),
+        "z_mv_h": ("c128", lambda X: X["zb"].conj().T @ X["zv"]),
+        "z_dot": ("c128", lambda X: np.dot(X["zx"], X["zy"])),
+        "z_vdot": ("c128", lambda X: np.vdot(X["zx"], X["zy"])),
     }
 
 

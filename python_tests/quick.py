@@ -8,16 +8,20 @@ QUICK = ("none", "quick-return")
 
 def routine(symbol):
     """The routine without precision or interface: cblas_sgemm, dgemm_, scipy_cblas_isamax64_,
-    scipy_dgemm_64_ -> gemm, gemm, iamax, gemm; nrm2 and syr2k keep their digit."""
+    scipy_dgemm_64_ -> gemm, gemm, iamax, gemm; cblas_cdotu_sub, zdotc_ -> dot; scasum, dznrm2,
+    zdscal -> asum, nrm2, scal; nrm2 and syr2k keep their digit."""
     name = symbol
     for prefix in ("scipy_", "cblas_"):
         name = name[len(prefix):] if name.startswith(prefix) else name
     name = name.rstrip("_")
     if name.endswith("64"):
         name = name[:-2].rstrip("_")
-    if name.startswith(("isamax", "idamax")):
+    name = name[:-len("_sub")] if name.endswith("_sub") else name
+    if name.startswith(("isamax", "idamax", "icamax", "izamax")):
         return "iamax"
-    return name[1:]
+    if name.startswith(("scasum", "dzasum", "scnrm2", "dznrm2", "csscal", "zdscal")):
+        return name[2:]
+    return {"dotu": "dot", "dotc": "dot"}.get(name[1:], name[1:])
 
 
 def number(text):

@@ -1,12 +1,13 @@
 """The reference BLAS's own test programs (netlib's xblat1/2/3 for the Fortran names and the
-CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, and the complex level-1
-and level-3 ones for ccopy, cswap and every complex level-3 routine, and their z twins, as
-Debian's libblas-test ships them) run with glblas preloaded and
+CBLAS xcblat1/2/3 for the cblas_* names, in single and double precision, and the complex level-1,
+level-2 and level-3 ones for every complex level-1 routine, cgemv and every complex level-3
+routine, and their z twins, as Debian's libblas-test ships them) run with glblas preloaded and
 ``GLBLAS_BACKEND=gl``: every computational test and every error exit of the routines glblas
 defines must pass as it does without the preload, and the profile must show that GL answered
 the calls (the double-precision ones only where the device computes in double: elsewhere the CPU
-BLAS answers every one of them; complex ones need the compute pipeline). Both runs use the reference BLAS itself (Debian's libblas3, not
-the OpenBLAS that is the system default) for every routine glblas does not define."""
+BLAS answers every one of them; complex ones need the compute pipeline). Both runs use the
+reference BLAS itself (Debian's libblas3, not the OpenBLAS that is the system default) for every
+routine glblas does not define."""
 
 import os
 import re
@@ -25,11 +26,15 @@ LEVEL3_D = ["d" + r for r in LEVEL3_BEYOND_GEMM]
 # The complex Level 3 routines glblas defines.
 COMPLEX_LEVEL3 = ("gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm")
 LEVEL3_C = ["c" + r for r in COMPLEX_LEVEL3]
+LEVEL1_C = ["caxpy", "cdotu", "cdotc", "cscal", "csscal", "ccopy", "cswap", "scasum", "scnrm2",
+            "icamax"]
+LEVEL1_Z = ["zaxpy", "zdotu", "zdotc", "zscal", "zdscal", "zcopy", "zswap", "dzasum", "dznrm2",
+            "izamax"]
 LEVEL3_Z = ["z" + r for r in COMPLEX_LEVEL3]
 
 
 def fortran_lines(routines):
-    """The lines the Fortran level-3 program prints for each routine that passed."""
+    """The lines the Fortran level-2 and level-3 programs print for each routine that passed."""
     return [f"{r.upper():<6} PASSED THE {what}" for r in routines
             for what in ("TESTS OF ERROR-EXITS", "COMPUTATIONAL TESTS")]
 
@@ -61,12 +66,18 @@ SUITES = [
                                       "cblas_dgemv  PASSED THE COLUMN-MAJOR COMPUTATIONAL TESTS",
                                       "cblas_dgemv  PASSED THE ROW-MAJOR    COMPUTATIONAL TESTS"]),
     ("xdcblat3", "din3", ["dgemm", *LEVEL3_D], cblas_lines(["dgemm", *LEVEL3_D])),
-    # Complex: glblas defines copy, swap and the Level 3 routines; the reference answers the
-    # other routines in both runs.
-    ("xblat1c", None, ["ccopy", "cswap"], None),
-    ("xccblat1", None, ["ccopy", "cswap"], None),
-    ("xblat1z", None, ["zcopy", "zswap"], None),
-    ("xzcblat1", None, ["zcopy", "zswap"], None),
+    # Complex: glblas defines Level 1, gemv and Level 3; the reference answers the other
+    # routines (the rest of Level 2) in both runs.
+    ("xblat1c", None, LEVEL1_C, None),
+    ("xccblat1", None, LEVEL1_C, None),
+    ("xblat1z", None, LEVEL1_Z, None),
+    ("xzcblat1", None, LEVEL1_Z, None),
+    ("xblat2c", "cblat2.in", ["cgemv"], fortran_lines(["cgemv"])),
+    ("xccblat2", "cin2", ["cgemv"], ["cblas_cgemv  PASSED THE TESTS OF ERROR-EXITS",
+                                      "cblas_cgemv  PASSED THE COMPUTATIONAL TESTS"]),
+    ("xblat2z", "zblat2.in", ["zgemv"], fortran_lines(["zgemv"])),
+    ("xzcblat2", "zin2", ["zgemv"], ["cblas_zgemv  PASSED THE TESTS OF ERROR-EXITS",
+                                      "cblas_zgemv  PASSED THE COMPUTATIONAL TESTS"]),
     ("xblat3c", "cblat3.in", LEVEL3_C, fortran_lines(LEVEL3_C)),
     ("xccblat3", "cin3", LEVEL3_C, cblas_lines(LEVEL3_C)),
     ("xblat3z", "zblat3.in", LEVEL3_Z, fortran_lines(LEVEL3_Z)),

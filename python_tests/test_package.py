@@ -291,6 +291,41 @@ def test_gemv(rng, dtype, layout_a, layout_x):
     close(got, ref, bound, f"gemv {layout_a} {layout_x} -> {layout_y}")
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout_a", LAYOUTS_2D)
+@pytest.mark.parametrize("layout_x", LAYOUTS_1D)
+def test_complex_gemv(rng, dtype, layout_a, layout_x):
+    """cgemv and zgemv, complex alpha and beta: each part of an element is a sum of n complex
+    products (two real products and a sum each), then alpha's and beta's products are added:
+    within 2*(n+6)*u of the moduli's |alpha||A||x| + |beta||y|."""
+    m, n = 9, 6
+    trans = layout_x in ("step3", "device_reversed")
+    cvalues = (lambda shape: values(rng, shape, np.float64) + 1j * values(rng, shape, np.float64))
+    a = cvalues((n, m) if trans else (m, n)).astype(dtype)
+    x, y0 = cvalues(n).astype(dtype), cvalues(m).astype(dtype)
+    layout_y = LAYOUTS_1D[(LAYOUTS_1D.index(layout_x) + 2) % len(LAYOUTS_1D)]
+    A, X, Y = place(a, layout_a), place(x, layout_x), place(y0, layout_y)
+    alpha, beta = 0.5 - 1.5j, 2.0j
+    info = glblas.device_info()
+    if info["pipeline"] != "compute" or (dtype == np.complex128 and not info["fp64"]):
+        with pytest.raises(GlblasError) as e:
+            glblas.gemv(A, X, Y, alpha=alpha, beta=beta, trans=trans)
+        assert e.value.status == glblas.GLBLAS_STATUS_NOT_SUPPORTED
+        return
+    got = glblas.gemv(A, X, Y, alpha=alpha, beta=beta, trans=trans)
+    assert got is Y
+    a_, x_, y_ = (v.astype(np.clongdouble) for v in (a, x, y0))
+    opa = a_.T if trans else a_
+    ref = alpha * opa @ x_ + beta * y_
+    scale = abs(alpha) * np.abs(opa) @ np.abs(x_) + abs(beta) * np.abs(y_)
+    real = np.float32 if dtype == np.complex64 else np.float64
+    bound = 2 * (n + 6) * U[np.dtype(real)] * scale.astype(np.float64)
+    g = host(got)
+    what = f"gemv {layout_a} {layout_x} -> {layout_y}"
+    close(g.real, ref.real.astype(np.float64), bound, what)
+    close(g.imag, ref.imag.astype(np.float64), bound, what)
+
+
 def test_gemv_with_an_empty_inner_dimension_scales_y():
     y = np.array([1.0, np.nan, 3.0], np.float32)
     assert np.array_equal(glblas.gemv(np.zeros((3, 0), np.float32), np.zeros(0, np.float32), y,
@@ -346,6 +381,67 @@ def test_level1(rng, dtype, layout_x, layout_y):
     # swap returns None: "done" tells a call that ran from one that was refused.
     if precision("swap", dtype, lambda: glblas.swap(X, Y) or "done") is not None:
         assert np.array_equal(host(X), y) and np.array_equal(host(Y), x)
+
+
+def complex_here(dtype):
+    """Whether the device computes in complex ``dtype``: the compute pipeline, and fp64 for
+    complex128."""
+    info = glblas.device_info()
+    return info["pipeline"] == "compute" and (dtype == np.complex64 or info["fp64"])
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout_x", LAYOUTS_1D)
+@pytest.mark.parametrize("layout_y", ["contiguous", "device_reversed"])
+def test_complex_level1(rng, dtype, layout_x, layout_y):
+    """axpy, dot (dotu), vdot (dotc), scal with a complex and a real alpha, and asum on complex
+    vectors. Bounds per part, in the moduli (each part of a complex product is two real products
+    and a sum): axpy gamma_3 (|alpha||x| + |y|), dot and vdot gamma_{n+2} sum |x||y|, scal
+    gamma_2 |alpha||x| (a real alpha: one rounding), asum gamma_2n sum (|re| + |im|)."""
+    n = 37
+    u = U[np.dtype(np.float32 if dtype == np.complex64 else np.float64)]
+    cvalues = (lambda k: values(rng, k, np.float64) + 1j * values(rng, k, np.float64))
+    x, y = cvalues(n).astype(dtype), cvalues(n).astype(dtype)
+    xw, yw = x.astype(np.clongdouble), y.astype(np.clongdouble)
+    what = f"{np.dtype(dtype).name} {layout_x} {layout_y}"
+    alpha = -0.75 + 1.25j
+    calls = {
+        "axpy": lambda: glblas.axpy(place(x, layout_x), place(y, layout_y), alpha=alpha),
+        "dot": lambda: glblas.dot(place(x, layout_x), place(y, layout_y)),
+        "vdot": lambda: glblas.vdot(place(x, layout_x), place(y, layout_y)),
+        "scal": lambda: glblas.scal(place(x, layout_x), alpha),
+        "scal_real": lambda: glblas.scal(place(x, layout_x), -2.5),
+        "asum": lambda: glblas.asum(place(x, layout_x)),
+    }
+    if not complex_here(dtype):
+        for name, call in calls.items():
+            with pytest.raises(GlblasError) as e:
+                call()
+            assert e.value.status == glblas.GLBLAS_STATUS_NOT_SUPPORTED, name
+        return
+
+    def check(got, want, bound, name):
+        g = host(got) if isinstance(got, (DeviceArray, np.ndarray)) else np.asarray(got)
+        for part in (np.real, np.imag):
+            close(part(g), part(want).astype(np.float64), bound, f"{name} {what}")
+
+    check(calls["axpy"](), yw + alpha * xw,
+          2 * 3 * u * (abs(alpha) * np.abs(xw) + np.abs(yw)).astype(np.float64), "axpy")
+    dot_bound = 2 * (n + 2) * u * float(np.abs(xw) @ np.abs(yw))
+    got = calls["dot"]()
+    assert isinstance(got, complex)
+    check(got, xw @ yw, dot_bound, "dot")
+    check(calls["vdot"](), np.vdot(xw, yw), dot_bound, "vdot")
+    check(calls["scal"](), alpha * xw, 2 * 2 * u * abs(alpha) * np.abs(xw).astype(np.float64),
+          "scal")
+    # Each part scaled alone: one rounding each, so the parts are exactly -2.5 times x's.
+    got = host(calls["scal_real"]())
+    assert np.array_equal(got.real, (-2.5 * x.real).astype(got.real.dtype)), what
+    assert np.array_equal(got.imag, (-2.5 * x.imag).astype(got.imag.dtype)), what
+    mags = np.abs(xw.real) + np.abs(xw.imag)
+    got = calls["asum"]()
+    assert isinstance(got, float)
+    close(got, float(mags.sum()), 2 * 2 * n * u * float(mags.sum()), f"asum {what}")
 
 
 @pytest.mark.parametrize("where", ["host", "device"])

@@ -24,8 +24,10 @@ sgemm per matrix); matrix @ vector and vector @ matrix -> sgemv (C-ordered A @ v
 col-major Trans); 1-D np.dot / np.vdot / np.inner / @ -> sdot (strided views pass incx/incy);
 A @ A.T -> ssyrk (row-major, upper triangle; numpy mirrors it into the lower one itself);
 numpy's import-time sanity check calls sdot once with n = 2.  float64 operations call dgemm,
-dgemv, ddot and dsyrk exactly as float32 ones call sgemm, sgemv, sdot and ssyrk; the complex
-operations call routines glblas does not export, so they never reach it.  Where the device
+dgemv, ddot and dsyrk exactly as float32 ones call sgemm, sgemv, sdot and ssyrk, and complex
+products cgemm/zgemm and cgemv/zgemv alike (a conjugated operand is conjugated by numpy into a new
+array first), and complex dot and vdot cblas_cdotu_sub and cblas_cdotc_sub (zdotu, zdotc).  Where
+the device
 cannot run a routine glblas passes it to the CPU BLAS with the reason, even under
 GLBLAS_BACKEND=gl: every double-precision call with reason=no-double where there is no compute
 pipeline or fp64 (GLES, GL 3.3, virgl).
@@ -36,11 +38,10 @@ in float64 and the float64 summation error is ~1e-16 relative, negligible here).
 evaluation order gives |err| <= gamma_k * (|A|@|B|) with gamma_k = k*eps/(1 - k*eps), eps = 2^-24;
 as in reference.sgemm_ref we accept C_SAFETY*(k+2)*eps*(|A|@|B|) elementwise (C_SAFETY = 2 covers
 gamma's denominator and an extra rounding of alpha*acc).  |A|@|B| is f evaluated on |inputs|, and k
-is f evaluated on all-ones inputs (it counts the terms of each output element).  float64/complex
-results never go through glblas and numpy's own BLAS is deterministic for the same inputs and
-thread count, so they must be bitwise equal to the reference run.  float64 matmul, matvec, dot
-and A@A.T results are checked alike against a long-double evaluation (64-bit
-mantissa: its own error is 2^-11 of the fp64 bound) with eps = 2^-53.
+is f evaluated on all-ones inputs (it counts the terms of each output element).  float64 and complex
+results are checked alike against a long-double evaluation (64-bit mantissa: its own error is
+2^-11 of the fp64 bound) with eps = 2^-53 (2^-24 for complex64), each part of a complex one a
+real sum of 2k products.
 """
 
 import functools
@@ -67,18 +68,24 @@ DEBIAN_NUMPY_DIR = "/usr/lib/python3/dist-packages/numpy"
 
 ROUTINES = ("saxpy", "sdot", "sscal", "scopy", "sswap", "sasum", "sgemv", "sgemm", "ssyrk",
             "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dgemv", "dgemm", "dsyrk",
-            "cgemm", "zgemm")
+            "cgemm", "zgemm", "cgemv", "zgemv", "cdotu", "cdotc", "zdotu", "zdotc")
 EPS64 = 2.0 ** -53
 INTERPRETERS = ("pip", "debian")
 
 
+def cblas_name(routine):
+    """The CBLAS name of a routine: a complex dot returns through an argument (`_sub`)."""
+    return routine + ("_sub" if routine[1:] in ("dotu", "dotc") else "")
+
+
 def symbol(interp, routine):
-    return f"scipy_cblas_{routine}64_" if interp == "pip" else f"cblas_{routine}"
+    name = cblas_name(routine)
+    return f"scipy_cblas_{name}64_" if interp == "pip" else f"cblas_{name}"
 
 
 # Every BLAS-compatible name glblas exports: the only names a trace line may carry.
-EXPORTED = frozenset([f"cblas_{r}" for r in ROUTINES] + [f"{r}_" for r in ROUTINES]
-                     + [f"scipy_cblas_{r}64_" for r in ROUTINES])
+EXPORTED = frozenset([f"cblas_{cblas_name(r)}" for r in ROUTINES] + [f"{r}_" for r in ROUTINES]
+                     + [f"scipy_cblas_{cblas_name(r)}64_" for r in ROUTINES])
 
 
 # ---- expected BLAS calls per workload case ---------------------------------------------------
@@ -91,8 +98,9 @@ def gemm(layout, ta, tb, m, n, k, lda, ldb, ldc, routine="sgemm"):
 
 
 def gemv(layout, trans, m, n, lda, incx, incy, routine="sgemv"):
+    one, zero = ("1+0i", "0+0i") if routine[0] in "cz" else (1.0, 0.0)
     return (routine, dict(layout=layout, trans=trans, m=m, n=n, lda=lda, incx=incx, incy=incy,
-                          alpha=1.0, beta=0.0))
+                          alpha=one, beta=zero))
 
 
 def dot(n, incx, incy, routine="sdot"):
@@ -145,15 +153,24 @@ EXPECTED = {
     # numpy conjugates into a new array, then calls cgemm on its transposed view.
     "c_mm_h": [gemm("row", "T", "T", 53, 67, 45, 53, 45, 67, "cgemm")],
     "c_mm_f": [gemm("row", "T", "N", 67, 53, 45, 67, 53, 53, "cgemm")],
+    "c_mv": [gemv("col", "T", 45, 67, 45, 1, 1, "cgemv")],
+    "c_mv_t": [gemv("row", "T", 45, 53, 53, 1, 1, "cgemv")],
+    # numpy conjugates into a new array, then calls cgemv on its transposed view.
+    "c_mv_h": [gemv("row", "T", 45, 53, 53, 1, 1, "cgemv")],
+    "c_vm": [gemv("row", "T", 45, 53, 53, 1, 1, "cgemv")],
+    "c_mv_strided_x": [gemv("col", "T", 45, 67, 45, 2, 1, "cgemv")],
     "z_mm": [gemm("row", "N", "N", 67, 53, 45, 45, 53, 53, "zgemm")],
     "z_mm_h": [gemm("row", "T", "T", 53, 67, 45, 53, 45, 67, "zgemm")],
+    "c_dot": [dot(1001, 1, 1, "cdotu")],
+    "c_vdot": [dot(1001, 1, 1, "cdotc")],
+    "z_mv": [gemv("col", "T", 45, 67, 45, 1, 1, "zgemv")],
+    "z_mv_h": [gemv("row", "T", 45, 53, 53, 1, 1, "zgemv")],
+    "z_dot": [dot(1001, 1, 1, "zdotu")],
+    "z_vdot": [dot(1001, 1, 1, "zdotc")],
 }
 
 
 def expected_calls(interp, case):
-    kind = CASES[case][0]
-    if kind == "exact":
-        return []  # never glblas
     e = EXPECTED[case]
     return e[interp] if isinstance(e, dict) else e
 
@@ -162,7 +179,6 @@ CASES = wl.cases(np)
 F32_CASES = [c for c, (kind, _) in CASES.items() if kind == "f32"]
 F64_CASES = [c for c, (kind, _) in CASES.items() if kind == "f64"]
 COMPLEX_CASES = [c for c, (kind, _) in CASES.items() if kind in ("c64", "c128")]
-EXACT_CASES = [c for c, (kind, _) in CASES.items() if kind == "exact"]
 
 
 def test_expected_table_covers_workload():
@@ -290,7 +306,7 @@ def exact_and_bound(case):
 
 def check_results(run, ref):
     """float32, float64 and complex cases within the bound of their precision of the exact
-    value; the rest bitwise equal to ref."""
+    value, from the same inputs as ref's."""
     for case in F32_CASES + F64_CASES + COMPLEX_CASES:
         got = run.result(case)
         want_dtype = PRECISIONS[CASES[case][0]][0]
@@ -302,15 +318,6 @@ def check_results(run, ref):
             assert_close(got.imag, exact.imag, bound, f"{run.what} {case} (imaginary part)")
         else:
             assert_close(got, exact, bound, f"{run.what} {case}")
-    for case in EXACT_CASES:
-        got, want = run.result(case), ref.result(case)
-        assert got.dtype == want.dtype and got.shape == want.shape, (
-            f"{run.what} {case}: {got.dtype}{got.shape} vs reference {want.dtype}{want.shape}")
-        if got.tobytes() != want.tobytes():
-            diff = np.abs(got.astype(np.complex128) - want.astype(np.complex128))
-            raise AssertionError(f"{run.what} {case}: not bitwise equal to the run without LD_PRELOAD "
-                                 f"(never passes through glblas); max |diff| {diff.max():.3g}, "
-                                 f"{int(np.count_nonzero(diff))}/{diff.size} elements differ")
     # the inputs themselves are identical in every run (same seed, same numpy)
     for k, v in ref.data.items():
         if k.startswith("in_"):
@@ -374,9 +381,9 @@ def test_reference_run_imports_expected_numpy(runs, interp):
 
 @pytest.mark.parametrize("interp", INTERPRETERS)
 def test_gl_backend_intercepts(runs, interp):
-    """GLBLAS_BACKEND=gl: float32 sgemm/sgemv/sdot and float64 dgemm/dgemv/ddot run in glblas on
-    GL (route=gl reason=backend), results within fp32 and fp64 bounds; dsyrk and the complex
-    operations are untouched and bitwise equal."""
+    """GLBLAS_BACKEND=gl: float32 sgemm/sgemv/sdot, float64 dgemm/dgemv/ddot and complex
+    gemm/gemv/dotu/dotc run in glblas on GL (route=gl reason=backend), results within the bounds
+    of their precision."""
     ref, run = runs(interp, "ref"), runs(interp, "gl")
     assert run.meta == ref.meta
     check_results(run, ref)

@@ -36,19 +36,27 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Routine:
-    """One BLAS routine: `name` with `{p}` for the precision letter (`{p}axpy`, `i{p}amax`);
+    """One BLAS routine: `name` with `{p}` for the precision letter (`{p}axpy`, `i{p}amax`) and
+    `{q}` for its real type's (`{q}{p}asum`: scasum);
     `args` its arguments in the reference order as `name:kind`; `variant` the `blas::call::Args`
     variant and `struct` the description it holds, whose fields are the arguments (`fields`
     overrides or adds some, `{arg}` standing for an argument's value; `omit` leaves arguments
     out; `generics` its type's parameters, `about` a line on a variant several routines share);
-    `returns` None, "value" (dot, asum, nrm2) or "index" (i?amax). The glblas API function
+    `returns` None, "value" (dot, asum, nrm2), "real" (its real type's: scasum, scnrm2) or
+    "index" (i?amax); `sub` names the last argument through which CBLAS returns the value
+    instead (`cblas_cdotu_sub`'s `dotu`), the symbol's name ending `_sub`; `python` the name
+    the Python package looks it up by, with the precision (its name without the letters, unless
+    given). The glblas API function
     has `doc` (`{name}` the routine's name in the precision) and `safety` as its documentation;
     it runs `api`, a function of `crate::routines` that takes the arguments and the result
     pointer, or where there is none, checks and runs the description (`api::run`)."""
 
     def __init__(self, name, args, variant, struct, doc, safety, returns=None, fields=None,
-                 omit=(), api=None, generics="<T>", about=None, types="sd"):
+                 omit=(), api=None, generics="<T>", about=None, types="sd", sub=None,
+                 python=None):
         self.name = name
+        self.sub = sub
+        self.python = python or name.format(p="", q="")
         self.types = types
         self.generics = generics
         self.about = about
@@ -63,7 +71,13 @@ class Routine:
         self.omit = set(omit)
 
     def named(self, p):
-        return self.name.format(p=p)
+        """The name in precision `p` (a letter)."""
+        return self.name.format(p=p, q=REAL_LETTER.get(p, ""))
+
+    def key(self):
+        """The name of the routine's macros: `{q}` as `r` (`rasum`: asum of a complex
+        vector, whose result is real) keeps them apart from the real routines'."""
+        return self.name.format(p="", q="r")
 
     def precisions(self):
         """The precisions the routine is in."""
@@ -71,19 +85,35 @@ class Routine:
 
 
 VECTORS = "Host vectors must hold the elements BLAS addresses for `n` and the increments."
+VECTOR = "A host vector must hold the elements BLAS addresses for `n` and the increment."
 VECTOR_RESULT = "A host vector must hold the elements BLAS addresses; `result` one {result}."
+VECTOR_RESULTS = "Host vectors must hold the elements BLAS addresses; `result` one {result}."
+NRM2 = ("*result := the Euclidean norm of x, computed without overflow or underflow (scaled as "
+        "the reference {name} scales); 0 when `n <= 0`; a negative `incx` gives the norm of the "
+        "same elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device "
+        "pointer.")
 MATRICES = "Host matrices must hold the elements their dimensions and leading dimensions address."
 ROUTINES = [
     Routine("{p}axpy", "n:int alpha:scalar x:in incx:int y:out incy:int", "Axpy", "Axpy",
-            "y := alpha*x + y.", VECTORS, api="axpy"),
+            "y := alpha*x + y.", VECTORS, api="axpy", types="sdcz"),
     Routine("{p}dot", "n:int x:in incx:int y:in incy:int", "Dot", "Dot",
-            "*result := x·y. `result` may be a device pointer.",
-            "Host vectors must hold the elements BLAS addresses; `result` one {result}.",
-            returns="value", api="dot"),
+            "*result := x·y. `result` may be a device pointer.", VECTOR_RESULTS,
+            returns="value", api="dot", fields={"conjugate": "false"},
+            about="dot, dotu, and dotc with `conjugate`."),
+    Routine("{p}dotu", "n:int x:in incx:int y:in incy:int", "Dot", "Dot",
+            "*result := x·y, unconjugated. `result` may be a device pointer.", VECTOR_RESULTS,
+            returns="value", sub="dotu", api="dot", fields={"conjugate": "false"}, types="cz"),
+    Routine("{p}dotc", "n:int x:in incx:int y:in incy:int", "Dot", "Dot",
+            "*result := conj(x)·y. `result` may be a device pointer.", VECTOR_RESULTS,
+            returns="value", sub="dotc", api="dotc", fields={"conjugate": "true"}, types="cz"),
     Routine("{p}scal", "n:int alpha:scalar x:out incx:int", "Scal", "Scal",
-            "x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS).",
-            "A host vector must hold the elements BLAS addresses for `n` and the increment.",
-            api="scal"),
+            "x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS).", VECTOR,
+            api="scal", fields={"real": "false"}, types="sdcz",
+            about="scal, or with `real` csscal and zdscal."),
+    Routine("{p}{q}scal", "n:int alpha:real_scalar x:out incx:int", "Scal", "Scal",
+            "x := alpha*x, alpha real (by pointer), each part of x scaled as the reference "
+            "{name} scales it. `n <= 0` or `incx <= 0` does nothing (reference BLAS).", VECTOR,
+            api="scal_real", fields={"real": "true"}, types="cz", python="scal_real"),
     Routine("{p}copy", "n:int x:in incx:int y:out incy:int", "Copy", "Move", "y := x.",
             VECTORS, api="copy", generics="<T, false>", types="sdcz"),
     Routine("{p}swap", "n:int x:out_read incx:int y:out incy:int", "Swap", "Move", "x <-> y.",
@@ -92,23 +122,27 @@ ROUTINES = [
             "*result := sum of |x[i]|; 0 when `n <= 0` or `incx <= 0` (reference BLAS). "
             "`result` may be a device pointer.", VECTOR_RESULT, returns="value",
             fields={"what": "Reduction::Asum"}, api="asum", about="asum, nrm2 and i?amax."),
+    Routine("{q}{p}asum", "n:int x:in incx:int", "Reduce", "Reduce",
+            "*result := sum of |re(x[i])| + |im(x[i])|; 0 when `n <= 0` or `incx <= 0` "
+            "(reference BLAS). `result` may be a device pointer.", VECTOR_RESULT, returns="real",
+            fields={"what": "Reduction::Asum"}, api="asum", types="cz"),
     Routine("{p}nrm2", "n:int x:in incx:int", "Reduce", "Reduce",
-            "*result := the Euclidean norm of x, computed without overflow or underflow (scaled "
-            "as the reference {name} scales); 0 when `n <= 0`; a negative `incx` gives the norm "
-            "of the same elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be "
-            "a device pointer.", VECTOR_RESULT, returns="value",
-            fields={"what": "Reduction::Nrm2"}, api="nrm2"),
+            NRM2, VECTOR_RESULT, returns="value", fields={"what": "Reduction::Nrm2"},
+            api="nrm2"),
+    Routine("{q}{p}nrm2", "n:int x:in incx:int", "Reduce", "Reduce",
+            NRM2, VECTOR_RESULT, returns="real", fields={"what": "Reduction::Nrm2"},
+            api="nrm2", types="cz"),
     Routine("i{p}amax", "n:int x:in incx:int", "Reduce", "Reduce",
-            "*result := the 1-based index of the first largest |x[i]|, as cublas{Name}; 0 when "
-            "`n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1, which is "
-            "kept (reference {name}). `result` (an int) may be a device pointer.",
-            VECTOR_RESULT, returns="index", fields={"what": "Reduction::Iamax"},
-            api="iamax_into"),
+            "*result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex "
+            "x), as cublas{Name}; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, "
+            "except as element 1, which is kept (reference {name}). `result` (an int) may be a "
+            "device pointer.", VECTOR_RESULT, returns="index",
+            fields={"what": "Reduction::Iamax"}, api="iamax_into", types="sdcz"),
     Routine("{p}gemv", "layout:layout trans:op m:int n:int alpha:scalar a:in lda:int x:in "
             "incx:int beta:scalar y:out incy:int", "Gemv", "GemvArgs",
             "y := alpha*op(A)*x + beta*y, column-major A (m×n).",
             "Host operands must hold the elements their dimensions, `lda` and increments "
-            "address."),
+            "address.", types="sdcz"),
     Routine("{p}gemm", "layout:layout transa:op transb:op m:int n:int k:int alpha:scalar a:in "
             "lda:int b:in ldb:int beta:scalar c:out ldc:int", "Gemm", "GemmArgs",
             "C := alpha*op(A)*op(B) + beta*C, column-major.", MATRICES, types="sdcz"),
@@ -195,6 +229,8 @@ PRECISIONS = [
 ]
 
 FLAGS = {"side": "SIDE", "uplo": "UPLO", "diag": "DIAG"}
+# The letter of each complex precision's real type.
+REAL_LETTER = {"c": "s", "z": "d"}
 # The real type of the glblas API's complex types.
 REAL_OF = {p.api: p.real for p in PRECISIONS if p.complex}
 # The glblas API's enum arguments, as `crate::ffi` receives them.
@@ -306,8 +342,12 @@ def signature(r, t, fortran, int_t):
         args += [(f"{name}_len", "usize") for name, kind in r.args
                  if kind in ("op",) + tuple(FLAGS)]
     ret = ""
-    if r.returns == "value":
+    if r.sub and not fortran:
+        args.append((r.sub, f"*mut {t}"))
+    elif r.returns == "value":
         ret = f" -> {t}"
+    elif r.returns == "real":
+        ret = f" -> <{t} as Scalar>::Real"
     elif r.returns == "index":
         ret = f" -> {int_t}" if fortran else " -> CblasIndex"
     return [f"{n}: {ty}" for n, ty in args], ret
@@ -324,11 +364,13 @@ def macro(r, fortran):
     else:
         head = "$family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident"
         family = "$family"
-    return (f"/// `{r.name.format(p='?')}`.\n"
-            f"macro_rules! {r.named('')} {{\n"
+    # A value returned through the last argument (`sub`) is written there.
+    out = f" => {r.sub}" if r.sub and not fortran else ""
+    return (f"/// `{r.name.format(p='?', q='?')}`.\n"
+            f"macro_rules! {r.key()} {{\n"
             f"    ({head}) => {{\n"
             f"        export!({family}, $routine,\n"
-            f"            {wrapped('fn $name(', params, ')' + ret, 12)}\n"
+            f"            {wrapped('fn $name(', params, ')' + ret + out, 12)}\n"
             f"            = {construction(r, fortran)});\n"
             f"    }};\n}}\n")
 
@@ -354,9 +396,9 @@ use crate::engine::element::{Complex, Scalar};
         for family, int_t, spell in (("Cblas", "c_int", "cblas_{}"),
                                      ("Ilp64", "i64", "scipy_cblas_{}64_")):
             for p in r.precisions():
-                out.append(f"{r.named('')}!({family}, {int_t}, {p.rust}, {p.args} "
+                out.append(f"{r.key()}!({family}, {int_t}, {p.rust}, {p.args} "
                            f"{variant_name(r.named(p.letter))} "
-                           f"{spell.format(r.named(p.letter))});\n")
+                           f"{spell.format(r.named(p.letter) + ('_sub' if r.sub else ''))});\n")
     return "".join(out)
 
 
@@ -393,7 +435,7 @@ macro_rules! fortran_interface {
 ''')
     for r in ROUTINES:
         for p in r.precisions():
-            out.append(f"        {r.named('')}!([$prefix, $suffix] $int, {p.rust}, {p.args} "
+            out.append(f"        {r.key()}!([$prefix, $suffix] $int, {p.rust}, {p.args} "
                        f"{variant_name(r.named(p.letter))} {r.named(p.letter)}_);\n")
     out.append('''    };
 }
@@ -447,7 +489,9 @@ use crate::status::glblasStatus_t;
             name, t = r.named(p.letter), p.api
             params = [(n, c_type(kind, t, False, "c_int", api=True))
                       for n, kind in r.args if kind != "layout"]
-            result = {"value": (f"*mut {t}", "float" if p.letter == "s" else "double"),
+            real_word = "float" if p.real == "f32" else "double"
+            result = {"value": (f"*mut {t}", real_word if not p.complex else t),
+                      "real": (f"*mut {p.real}", real_word),
                       "index": ("*mut c_int", "int")}.get(r.returns)
             if result:
                 params.append(("result", result[0]))
@@ -461,7 +505,10 @@ use crate::status::glblasStatus_t;
             out.append(f"pub unsafe extern \"C\" fn glblas{variant_name(name)}(")
             out.append(", ".join(f"{n}: {ty}" for n, ty in params) + ") -> glblasStatus_t {\n")
             if r.api:
-                args = [f"{n}.into()" if kind == "int" else n for n, kind in r.args]
+                # A complex routine's scalars come by pointer.
+                args = [f"{n}.into()" if kind == "int" else
+                        f'scalar({n}, "{n}")?' if p.complex and "scalar" in kind else n
+                        for n, kind in r.args]
                 args += ["result"] if result else []
                 out.append(f"    guard(|| routines::{r.api}({', '.join(args)}))\n}}\n")
             else:
@@ -567,7 +614,7 @@ def signatures_py():
             if r.returns:
                 types.append("p")
             symbol = "glblas" + variant_name(r.named(p.letter))
-            out.append(f'    ("{p.letter.upper()}", "{r.named("")}", "{symbol}", '
+            out.append(f'    ("{p.letter.upper()}", "{r.python}", "{symbol}", '
                        f'[{", ".join(types)}]),\n')
     out.append("]\n")
     return "".join(out)

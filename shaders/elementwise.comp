@@ -1,5 +1,6 @@
 // Element-wise level-1 kernels on the compute pipeline, in place on the operands' buffers:
-// AXPY y := y + alpha*x, SCAL y := alpha*y, COPY y := x, SWAP x <-> y, in REAL (real.glsl).
+// AXPY y := y + alpha*x, SCAL y := alpha*y, COPY y := x, SWAP x <-> y, in ELEM (real.glsl: a
+// real, or with COMPLEX a complex pair, whose products are Fortran's).
 // Logical element i of an operand is element uStart + i*uInc of its window. Operands are read
 // as OPERANDs (buffer textures, or storage blocks: real.glsl) and written through storage blocks
 // (on llvmpipe buffer textures and storage blocks were the fastest load and
@@ -18,9 +19,9 @@ layout(local_size_x = 64) in;
 
 OPERAND(XIn1, uX1, 4)
 OPERAND(YIn1, uY1, 5)
-layout(std430, binding = 0) Y_ACCESS buffer Y1 { REAL y1[]; };
+layout(std430, binding = 0) Y_ACCESS buffer Y1 { ELEM y1[]; };
 #ifdef SWAP
-layout(std430, binding = 1) writeonly buffer X1 { REAL x1[]; };
+layout(std430, binding = 1) writeonly buffer X1 { ELEM x1[]; };
 #endif
 #ifdef VEC4
 OPERAND4(XIn4, uX4, 6)
@@ -34,13 +35,13 @@ uniform int uXShift;
 #endif
 
 uniform int uN;
-uniform REAL_UNIFORM uAlpha;
+uniform ELEM_UNIFORM uAlpha;
 uniform int uXStart, uXInc, uYStart, uYInc;
 
 #if defined(AXPY)
-#define NEW_Y(x, y) ((y) + UNIFORM(uAlpha) * (x))
+#define NEW_Y(x, y) ((y) + mul(EUNIFORM(uAlpha), (x)))
 #elif defined(SCAL)
-#define NEW_Y(x, y) (UNIFORM(uAlpha) * (y))
+#define NEW_Y(x, y) mul(EUNIFORM(uAlpha), (y))
 #else
 #define NEW_Y(x, y) (x)
 #endif
@@ -58,7 +59,7 @@ uniform int uXStart, uXInc, uYStart, uYInc;
 void element(int i) {
     int xi = uXStart + i * uXInc;
     int yi = uYStart + i * uYInc;
-    REAL x = REAL(0.0), y = REAL(0.0);
+    ELEM x = ELEM(0.0), y = ELEM(0.0);
 #if READS_X
     x = FETCH(uX1, xi);
 #endif

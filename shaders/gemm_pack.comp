@@ -6,7 +6,7 @@
 // element. Element (i, j) of op(P) is element (i, j) of the stored P, or (j, i) when
 // uTransposed, at texel uPStart + row*uPRow + col*uPCol.
 // uShape and uUnit say how P is read (shape.glsl).
-// With COMPLEX, P is complex, bound as its real view (each element's parts in consecutive rows),
+// With ONE_M, P is complex, bound as its real view (each element's parts in consecutive rows),
 // and the panel holds BLIS's 1m expansion of op(P) (gemm.rs, `OneM`): with uBlocks (op(A)), each
 // element z of alpha*op(P) as the 2×2 block [[re z, -im z], [im z, re z]]; else (op(B) packed
 // transposed) each element's parts in consecutive columns. uConjugate conjugates op(P) first.
@@ -26,12 +26,12 @@ uniform int uShape;
 uniform bool uUnit;
 uniform int uRows, uLd, uCols;
 RESULT4(Panel, uPanel, 1)
-#ifdef COMPLEX
+#ifdef ONE_M
 uniform bool uBlocks, uConjugate;
 uniform REAL_UNIFORM uAlphaRe, uAlphaIm;
 #endif
 
-#ifdef COMPLEX
+#ifdef ONE_M
 // Element (i, j) of the panel's expansion of op(P).
 REAL element(int i, int j) {
     bool blocks = DYNAMIC_FLAG(uBlocks);

@@ -64,3 +64,41 @@
 #define STORE(img, i, v) imageStore(img, i, vec4(v))
 #define STORE_GROUP(img, g, v) imageStore(img, g, v)
 #endif
+// ELEM: an operand's element: REAL, or with COMPLEX the pair (re, im) of a complex one, which
+// OPERAND and FETCH then read one per texel (RG32F, or both doubles' halves in an RGBA32UI
+// texel; storage blocks of pairs). ELEM_UNIFORM / EUNIFORM(u) carry one (a double pair as a
+// uvec4 of halves, set by element.rs). `mul` is Fortran's complex product (a real one without
+// COMPLEX), CONJ the conjugate. Kernels given COMPLEX take no OPERAND4.
+#ifdef COMPLEX
+#ifdef DOUBLE
+#define ELEM dvec2
+#define ELEM_UNIFORM uvec4
+#define EUNIFORM(u) dvec2(packDouble2x32((u).xy), packDouble2x32((u).zw))
+#else
+#define ELEM vec2
+#define ELEM_UNIFORM vec2
+#define EUNIFORM(u) (u)
+#endif
+#undef OPERAND
+#undef FETCH
+#ifdef STORAGE_OPERANDS
+#define OPERAND(block, name, b) layout(std430, binding = b) readonly buffer block { ELEM name[]; };
+#define FETCH(s, i) s[i]
+#elif defined(DOUBLE)
+#define OPERAND(block, name, b) uniform highp usamplerBuffer name;
+#define FETCH(s, i) HALVES(texelFetch(s, i))
+#else
+#define OPERAND(block, name, b) uniform highp samplerBuffer name;
+#define FETCH(s, i) texelFetch(s, i).xy
+#endif
+ELEM mul(ELEM a, ELEM b) {
+    return ELEM(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+#define CONJ(z) ELEM((z).x, -(z).y)
+#else
+#define ELEM REAL
+#define ELEM_UNIFORM REAL_UNIFORM
+#define EUNIFORM(u) UNIFORM(u)
+#define mul(a, b) ((a) * (b))
+#define CONJ(z) (z)
+#endif

@@ -1,10 +1,10 @@
-// Reductions on the compute pipeline, in REAL (real.glsl): DOT x[i]*y[i], SUM x[i], ASUM |x[i]|.
-// Each invocation
-// adds its share of the terms in four running sums, the workgroup adds its invocations' sums as
-// a tree, and one partial sum per workgroup is stored for the host to add. Logical element i of
-// an operand is element uStart + i*uInc of its window; with VEC4 both operands are unit-stride
-// and share alignment, so whole groups (a texel of floats, two of doubles) are read four terms
-// at a time.
+// Reductions on the compute pipeline, in ELEM (real.glsl: a real, or with COMPLEX a complex
+// pair): DOT x[i]*y[i] (conj(x[i])*y[i] with CONJ_X), SUM x[i], ASUM |x[i]| (each part's, for
+// a complex x). Each invocation adds its share of the terms in four running sums, the workgroup
+// adds its invocations' sums as a tree, and one partial sum per workgroup is stored for the
+// host to add. Logical element i of an operand is element uStart + i*uInc of its window; with
+// VEC4 (real only) both operands are unit-stride and share alignment, so whole groups (a texel
+// of floats, two of doubles) are read four terms at a time.
 layout(local_size_x = 64) in;
 
 OPERAND(XIn1, uX1, 4)
@@ -15,13 +15,18 @@ OPERAND4(YIn4, uY4, 7)
 // y's group holding the elements of x's group t is t + uYShift.
 uniform int uYShift;
 #endif
-layout(std430, binding = 0) writeonly buffer Partials { REAL partials[]; };
+layout(std430, binding = 0) writeonly buffer Partials { ELEM partials[]; };
 
 uniform int uN;
 uniform int uXStart, uXInc, uYStart, uYInc;
 
+#ifdef CONJ_X
+#define X_OF(v) CONJ(v)
+#else
+#define X_OF(v) (v)
+#endif
 #if defined(DOT)
-#define TERM(i) (FETCH(uX1, uXStart + (i) * uXInc) * FETCH(uY1, uYStart + (i) * uYInc))
+#define TERM(i) mul(X_OF(FETCH(uX1, uXStart + (i) * uXInc)), FETCH(uY1, uYStart + (i) * uYInc))
 #define TERM4(t) (FETCH4(uX4, t) * FETCH4(uY4, (t) + uYShift))
 #elif defined(SUM)
 #define TERM(i) FETCH(uX1, uXStart + (i) * uXInc)
@@ -31,14 +36,14 @@ uniform int uXStart, uXInc, uYStart, uYInc;
 #define TERM4(t) abs(FETCH4(uX4, t))
 #endif
 
-shared REAL sums[64];
+shared ELEM sums[64];
 
 void main() {
     // Each workgroup takes one contiguous run of the terms, its invocations interleaved in it.
     int lid = int(gl_LocalInvocationID.x);
     int groups = int(gl_NumWorkGroups.x);
-    REAL4 acc = REAL4(0.0);
 #ifdef VEC4
+    REAL4 acc = REAL4(0.0);
     // Group t of x holds logical elements 4t - uXStart .. 4t - uXStart + 3; groups
     // first..last-1 are whole, and the elements outside them go one by one.
     int first = (uXStart + 3) / 4;
@@ -61,19 +66,24 @@ void main() {
             acc.y += TERM(i);
         }
     }
+    sums[lid] = (acc.x + acc.y) + (acc.z + acc.w);
 #else
+    ELEM a0 = ELEM(0.0), a1 = ELEM(0.0), a2 = ELEM(0.0), a3 = ELEM(0.0);
     int run = ((uN + groups - 1) / groups + 63) / 64 * 64;
     int begin = int(gl_WorkGroupID.x) * run;
     int end = min(begin + run, uN);
     int i = begin + lid;
     for (; i + 192 < end; i += 256) {
-        acc += REAL4(TERM(i), TERM(i + 64), TERM(i + 128), TERM(i + 192));
+        a0 += TERM(i);
+        a1 += TERM(i + 64);
+        a2 += TERM(i + 128);
+        a3 += TERM(i + 192);
     }
     for (; i < end; i += 64) {
-        acc.x += TERM(i);
+        a0 += TERM(i);
     }
+    sums[lid] = (a0 + a1) + (a2 + a3);
 #endif
-    sums[lid] = (acc.x + acc.y) + (acc.z + acc.w);
     barrier();
     for (int w = 32; w > 0; w >>= 1) {
         if (lid < w) {

@@ -1,5 +1,6 @@
-// The reductions over |x[i]| that are no plain sum, on the compute pipeline, in REAL
-// (real.glsl). The partition is reduce.comp's: each workgroup takes one contiguous run of the
+// The reductions over |x[i]| that are no plain sum, on the compute pipeline, in ELEM
+// (real.glsl: a real, or with COMPLEX a complex pair, both of whose parts NRM2 adds, and whose
+// |re| + |im| IAMAX compares, as the reference's scnrm2 and icamax do). The partition is reduce.comp's: each workgroup takes one contiguous run of the
 // elements, its invocations interleaved in it (with VEC4, whole groups of four at a time, the
 // elements outside them one by one), and leaves one partial for the host to combine (dot.rs).
 //  - NRM2: the sum of squares in Blue's three accumulators (the reference dnrm2's, LAPACK 3.10),
@@ -83,8 +84,8 @@ layout(std430, binding = 0) writeonly buffer Partials { REAL partials[]; };
 #define STATE REAL4
 #define START REAL4(0.0)
 
-// Adds x (logical element i, unused) to acc = (small, medium, big, class).
-void add(inout REAL4 acc, REAL x, int i) {
+// Adds x to acc = (small, medium, big, class).
+void add_part(inout REAL4 acc, REAL x) {
     MAG m = magnitude(x);
     uint e = exponent(m);
     if (e == EXPONENT_MAX) {
@@ -99,6 +100,16 @@ void add(inout REAL4 acc, REAL x, int i) {
     } else {
         acc.y += x * x;
     }
+}
+
+// Adds x (logical element i, unused): both parts of a complex one.
+void add(inout REAL4 acc, ELEM x, int i) {
+#ifdef COMPLEX
+    add_part(acc, x.x);
+    add_part(acc, x.y);
+#else
+    add_part(acc, x);
+#endif
 }
 
 // The invocations' states one accumulator at a time: component c of invocation i's state is
@@ -143,8 +154,12 @@ bool beats(Best a, Best b) {
     return below(b.key, a.key) || (a.key == b.key && a.index < b.index);
 }
 
-void add(inout Best best, REAL x, int i) {
+void add(inout Best best, ELEM x, int i) {
+#ifdef COMPLEX
+    MAG m = magnitude(abs(x.x) + abs(x.y));
+#else
     MAG m = magnitude(x);
+#endif
     if (is_nan(m)) {
         m = i == 0 && DYNAMIC_FLAG(uNanFirst) ? TOP_KEY : ZERO_KEY;
     }

@@ -7,7 +7,7 @@
 //   3 (4) triangular, lower (upper): zeros in the other triangle, which is never read, and with
 //     `unit` ones on the diagonal, which is then never read either;
 //   5 (6) Hermitian, complex only: read as symmetric, the packing conjugating a mirrored element
-//     and taking the diagonal as real (gemm_pack.comp's COMPLEX).
+//     and taking the diagonal as real (gemm_pack.comp's ONE_M).
 // Returns the stored element to read, or (-1, v) for the constant v.
 ivec2 shaped(int shape, bool unit, ivec2 at) {
     if (shape == 0) {

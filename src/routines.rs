@@ -13,8 +13,8 @@
 // The Safety section above covers every function here.
 #![allow(clippy::missing_safety_doc)]
 
-use crate::engine::element::{Real, Scalar};
-use crate::engine::operand::{Matrix, Vector};
+use crate::engine::element::Scalar;
+use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::{with_engine, Engine};
 use crate::ffi::non_null;
 use crate::kernels::gemm::{Gemm, OneM, Rules, Shape, Triangle};
@@ -24,8 +24,8 @@ use crate::quick;
 use crate::status::{Error, Result};
 use std::ffi::c_int;
 
-/// y := alpha*x + y.
-pub unsafe fn axpy<T: Real>(
+/// y := alpha*x + y, in any element type.
+pub unsafe fn axpy<T: Scalar>(
     n: i64,
     alpha: T,
     x: *const T,
@@ -39,13 +39,38 @@ pub unsafe fn axpy<T: Real>(
     })
 }
 
-/// *result := x·y (0 for `n <= 0`). `result` may be a device pointer.
-pub unsafe fn dot<T: Real>(
+/// *result := x·y (0 for `n <= 0`), in any element type (cdotu for complex). `result` may be a
+/// device pointer.
+pub unsafe fn dot<T: Scalar>(
     n: i64,
     x: *const T,
     incx: i64,
     y: *const T,
     incy: i64,
+    result: *mut T,
+) -> Result<()> {
+    dot_of(false, n, (x, incx), (y, incy), result)
+}
+
+/// *result := conj(x)·y (0 for `n <= 0`), cdotc; x·y for real `T`. `result` may be a device
+/// pointer.
+pub unsafe fn dotc<T: Scalar>(
+    n: i64,
+    x: *const T,
+    incx: i64,
+    y: *const T,
+    incy: i64,
+    result: *mut T,
+) -> Result<()> {
+    dot_of(true, n, (x, incx), (y, incy), result)
+}
+
+/// dot, x conjugated when `conjugate`.
+unsafe fn dot_of<T: Scalar>(
+    conjugate: bool,
+    n: i64,
+    (x, incx): (*const T, i64),
+    (y, incy): (*const T, i64),
     result: *mut T,
 ) -> Result<()> {
     non_null(result, "result")?;
@@ -63,12 +88,12 @@ pub unsafe fn dot<T: Real>(
         }
         let x = e.vector(x, n, incx)?;
         let y = e.vector(y, n, incy)?;
-        dot::dot(e, &x, &y, out)
+        dot::dot(e, &x, &y, conjugate, out)
     })
 }
 
-/// x := alpha*x.
-pub unsafe fn scal<T: Real>(n: i64, alpha: T, x: *mut T, incx: i64) -> Result<()> {
+/// x := alpha*x, in any element type.
+pub unsafe fn scal<T: Scalar>(n: i64, alpha: T, x: *mut T, incx: i64) -> Result<()> {
     let active = !quick::scal(n, alpha, incx);
     if active {
         non_null(x, "x")?;
@@ -81,6 +106,17 @@ pub unsafe fn scal<T: Real>(n: i64, alpha: T, x: *mut T, incx: i64) -> Result<()
         let x = e.vector(x, n, incx)?;
         level1::scal(e, alpha, &x)
     })
+}
+
+/// x := alpha*x with a real alpha, each part of a complex element scaled (csscal, zdscal, as
+/// the reference computes them: (alpha·re, alpha·im), which a complex alpha of imaginary part
+/// 0 would not give for an infinite part).
+pub unsafe fn scal_real<T: Scalar>(n: i64, alpha: T::Real, x: *mut T, incx: i64) -> Result<()> {
+    // Each real vector's scal takes the reference's quick returns.
+    for (n, x, _) in real_pairs(n, (x.cast_const(), incx), (x.cast_const(), incx))? {
+        scal(n, alpha, x.0.cast_mut(), x.1)?;
+    }
+    Ok(())
 }
 
 /// y := x, in any element type.
@@ -103,10 +139,11 @@ pub unsafe fn swap<T: Scalar>(n: i64, x: *mut T, incx: i64, y: *mut T, incy: i64
 type RealPair<R> = (i64, (*const R, i64), (*const R, i64));
 
 /// Two vectors of `T` as pairs of real vectors, for the routines that treat each real alike
-/// (copy, swap): themselves; or complex ones as the pair of their real parts and the pair of
-/// their imaginary parts (twice the increments, the second from each element's second real),
-/// or, both contiguous, as one pair of 2n reals. Complex elements need the compute pipeline
-/// (`precision_available`), as for every complex routine.
+/// (copy, swap, and scal with a real alpha on one vector given twice): themselves; or complex
+/// ones as the pair of their real parts and the pair of their imaginary parts (twice the
+/// increments, the second from each element's second real), or, both contiguous, as one pair of
+/// 2n reals. Complex elements need the compute pipeline (`precision_available`), as for every
+/// complex routine.
 fn real_pairs<T: Scalar>(
     n: i64,
     (x, incx): (*const T, i64),
@@ -128,20 +165,20 @@ fn real_pairs<T: Scalar>(
         .collect())
 }
 
-/// *result := sum of |x[i]|; 0 for `n <= 0` or `incx <= 0` (reference BLAS). `result` may be a
-/// device pointer.
-pub unsafe fn asum<T: Real>(n: i64, x: *const T, incx: i64, result: *mut T) -> Result<()> {
+/// *result := sum of |x[i]| (|re| + |im| for a complex element, scasum); 0 for `n <= 0` or
+/// `incx <= 0` (reference BLAS). `result` may be a device pointer.
+pub unsafe fn asum<T: Scalar>(n: i64, x: *const T, incx: i64, result: *mut T::Real) -> Result<()> {
     one_vector_result(!quick::asum(n, incx), x, (n, incx), result, dot::asum)
 }
 
 /// The shared shape of the reductions of one vector into `*result` (host or device memory):
 /// NULL checks, 0 when not `active` (x not looked at), pointer resolution.
-unsafe fn one_vector_result<T: Real>(
+unsafe fn one_vector_result<T: Scalar>(
     active: bool,
     x: *const T,
     (n, incx): (i64, i64),
-    result: *mut T,
-    op: impl FnOnce(&mut Engine, &Vector<T>, crate::engine::operand::Mem<T>) -> Result<()>,
+    result: *mut T::Real,
+    op: impl FnOnce(&mut Engine, &Vector<T>, Mem<T::Real>) -> Result<()>,
 ) -> Result<()> {
     non_null(result, "result")?;
     if active {
@@ -152,28 +189,29 @@ unsafe fn one_vector_result<T: Real>(
         let out = e.mem(result, 1)?;
         // As for dot: x is not looked at when nothing is read from it.
         if !active {
-            return e.write(out, &[T::ZERO]);
+            return e.write(out, &[T::Real::ZERO]);
         }
         let x = e.vector(x, n, incx)?;
         op(e, &x, out)
     })
 }
 
-/// *result := the Euclidean norm of x, without overflow or underflow; 0 for `n <= 0`. As the
-/// reference (LAPACK 3.10 and later), a negative increment gives the norm of the same elements
-/// and a zero one |x[0]|·sqrt(n). `result` may be a device pointer.
-pub unsafe fn nrm2<T: Real>(n: i64, x: *const T, incx: i64, result: *mut T) -> Result<()> {
+/// *result := the Euclidean norm of x (of all the parts of a complex one, scnrm2), without
+/// overflow or underflow; 0 for `n <= 0`. As the reference (LAPACK 3.10 and later), a negative
+/// increment gives the norm of the same elements and a zero one |x[0]|·sqrt(n). `result` may
+/// be a device pointer.
+pub unsafe fn nrm2<T: Scalar>(n: i64, x: *const T, incx: i64, result: *mut T::Real) -> Result<()> {
     one_vector_result(!quick::nrm2(n), x, (n, incx), result, dot::nrm2)
 }
 
-/// The 1-based index of the first largest |x[i]| (0 for `n <= 0` or `incx <= 0`; NaN as the
-/// reference isamax treats it), on the host.
-pub unsafe fn iamax<T: Real>(n: i64, x: *const T, incx: i64) -> Result<i64> {
+/// The 1-based index of the first largest |x[i]| (|re| + |im| for a complex element, icamax;
+/// 0 for `n <= 0` or `incx <= 0`; NaN as the reference isamax treats it).
+pub unsafe fn iamax<T: Scalar>(n: i64, x: *const T, incx: i64) -> Result<i64> {
     iamax_then(n, x, incx, |_, _| Ok(()))
 }
 
 /// [`iamax`] into `*result`, an int in host or device memory.
-pub unsafe fn iamax_into<T: Real>(
+pub unsafe fn iamax_into<T: Scalar>(
     n: i64,
     x: *const T,
     incx: i64,
@@ -192,7 +230,7 @@ pub unsafe fn iamax_into<T: Real>(
 }
 
 /// iamax, then `store` of the index, inside the engine.
-unsafe fn iamax_then<T: Real>(
+unsafe fn iamax_then<T: Scalar>(
     n: i64,
     x: *const T,
     incx: i64,
@@ -218,7 +256,7 @@ unsafe fn iamax_then<T: Real>(
 
 /// The shared shape of level-1 calls on two vectors: NULL checks, the `quick` return,
 /// pointer resolution.
-fn two_vectors<T: Real>(
+fn two_vectors<T: Scalar>(
     quick: bool,
     (n, x, incx): (i64, *const T, i64),
     (y, incy): (*const T, i64),
@@ -239,10 +277,11 @@ fn two_vectors<T: Real>(
     })
 }
 
-/// y := alpha*op(A)*x + beta*y, column-major A (m×n), transposed when `trans`.
+/// y := alpha*op(A)*x + beta*y, column-major A (m×n), transposed when `trans` and conjugated
+/// when `conjugate` (complex only), in any element type.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn gemv<T: Real>(
-    trans: bool,
+pub unsafe fn gemv<T: Scalar>(
+    (trans, conjugate): (bool, bool),
     m: i64,
     n: i64,
     alpha: T,
@@ -280,6 +319,7 @@ pub unsafe fn gemv<T: Real>(
             e,
             &Gemv {
                 trans,
+                conjugate: conjugate && T::COMPLEX,
                 alpha,
                 beta,
                 ax,

@@ -82,7 +82,7 @@ fn each_call<T: Real>() -> Result<()> {
                 ] {
                     for (aoff, lda, inc, alpha) in gemv_cases() {
                         let ap = ap.add(aoff);
-                        routines::gemv(t, m, n, alpha, ap, lda, xp, inc, beta, yp, inc)?;
+                        routines::gemv((t, false), m, n, alpha, ap, lda, xp, inc, beta, yp, inc)?;
                     }
                 }
             }
@@ -119,7 +119,8 @@ fn each_call<T: Real>() -> Result<()> {
     Ok(())
 }
 
-/// The complex routines' calls, with complex elements of `R`: gemm in each pair of N, T and C,
+/// The complex routines' calls, with complex elements of `R`: the Level 1 routines, gemm in
+/// each pair of N, T and C, gemv in each operation,
 /// C read or not (with beta real or not), C's columns whole groups of 4 reals or not; symm and
 /// hemm on each side and triangle; trmm and trsm on each side, triangle and operation; syrk,
 /// syr2k, herk and her2k on each triangle and operation.
@@ -139,8 +140,23 @@ fn each_complex_call<R: Real>() -> Result<()> {
     };
     let ops = [Trans::N, Trans::T, Trans::C];
     // SAFETY: as in `each_call`: matrices of at most 64×64 with leading dimension 64 from
-    // offset 1 at most.
+    // offset 1 at most; vectors of 1000 elements at increment 2 at most.
     unsafe {
+        // Level 1: axpy (y's increment 0: a sum of x), dotu, dotc, scal with a complex and a
+        // real alpha, asum, nrm2 and i?amax.
+        let (xp, yp) = (a.as_ptr(), c.as_mut_ptr());
+        let (mut out, mut real) = (Complex::ZERO, R::ZERO);
+        for inc in [1, -2] {
+            routines::axpy(1000, i, xp, inc, yp, inc)?;
+            routines::axpy(5, i, xp, inc, yp, 0)?;
+            routines::dot(1000, xp, inc, yp, inc, &mut out)?;
+            routines::dotc(1000, xp, inc, yp, inc, &mut out)?;
+            routines::scal(1000, i, yp, inc.abs())?;
+            routines::scal_real(1000, R::from_f64(0.5), yp, inc.abs())?;
+            routines::asum(1000, xp, inc.abs(), &mut real)?;
+            routines::nrm2(1000, xp, inc, &mut real)?;
+            routines::iamax(1000, xp, inc.abs())?;
+        }
         for (off, m) in [(0, 64), (1, 63)] {
             let (ap, bp, cp) = (
                 a.as_ptr().add(off),
@@ -161,6 +177,12 @@ fn each_complex_call<R: Real>() -> Result<()> {
                             let how = (right, hermitian, upper);
                             routines::symm(how, m, m, one, a, b, beta, c)?;
                         }
+                    }
+                }
+                // gemv in each operation, row-major C's conjugate of A included.
+                for op in [(false, false), (true, false), (true, true), (false, true)] {
+                    for inc in [1, -2] {
+                        routines::gemv(op, m, m, one, ap, 64, bp, inc, beta, cp, inc)?;
                     }
                 }
                 // herk's and her2k's beta is real.

@@ -1,6 +1,8 @@
 //! The complex routines through the glblas API, in c and z. NOT_SUPPORTED, outputs untouched,
 //! where the device cannot compute the type (no compute pipeline; no fp64 for z).
 //!
+//! cgemv and zgemv: see `gemv` below.
+//!
 //! cgemm and zgemm: every pair of N, T and C, odd sizes, padded leading dimensions whose padding
 //! holds NaN (never read, never written), alpha and beta special values (zero, one, purely
 //! imaginary, beta = 0 over NaN in C), host, device and mixed placements; against a reference in
@@ -67,6 +69,30 @@ trait Precision: Copy + Default + std::fmt::Debug + PartialEq + 'static {
         b: (*mut Self, usize),
     ) -> Status;
     /// # Safety
+    /// As for the routine `which` names: glblas?axpy (alpha, x, y), glblas?dotu and ?dotc
+    /// (x, y, result), glblas?scal (alpha, x), glblas?sscal (alpha's real part, x), and the
+    /// reductions of x (asum and nrm2 into `result`'s first real, i?amax into its first int).
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn level1(
+        which: L1,
+        n: i32,
+        alpha: Self,
+        x: (*mut Self, i32),
+        y: (*mut Self, i32),
+        result: *mut Self,
+    ) -> Status;
+    /// # Safety
+    /// As for glblas?gemv.
+    unsafe fn gemv(
+        op: OperationArg,
+        mn: (usize, usize),
+        alpha: *const Self,
+        a: (*const Self, usize),
+        x: (*const Self, i32),
+        beta: *const Self,
+        y: (*mut Self, i32),
+    ) -> Status;
+    /// # Safety
     /// As for glblas?gemm.
     #[allow(clippy::too_many_arguments)]
     unsafe fn gemm(
@@ -87,7 +113,9 @@ fn compute_here() -> bool {
 /// The two precisions' impls: the real type, its unit roundoff and data, whether the device
 /// computes in the complex type, and the routines.
 macro_rules! precision {
-    ($t:ty, $real:ty, $fill:ident, $here:expr, $swap:ident, $copy:ident, $gemm:ident,
+    ($t:ty, $real:ty, $fill:ident, $here:expr, [$axpy:ident, $dotu:ident, $dotc:ident,
+     $scal:ident, $sscal:ident, $asum:ident, $nrm2:ident, $iamax:ident], $swap:ident,
+     $copy:ident, $gemv:ident, $gemm:ident,
      $symm:ident, $hemm:ident, $trmm:ident, $trsm:ident, $syrk:ident, $herk:ident,
      $syr2k:ident, $her2k:ident) => {
         impl Precision for $t {
@@ -121,6 +149,38 @@ macro_rules! precision {
                 } else {
                     $copy(n, x, incx, y, incy)
                 }
+            }
+            unsafe fn level1(
+                which: L1,
+                n: i32,
+                alpha: Self,
+                (x, incx): (*mut Self, i32),
+                (y, incy): (*mut Self, i32),
+                result: *mut Self,
+            ) -> Status {
+                let real = result.cast::<$real>();
+                match which {
+                    L1::Axpy => $axpy(n, &alpha, x, incx, y, incy),
+                    L1::Dotu => $dotu(n, x, incx, y, incy, result),
+                    L1::Dotc => $dotc(n, x, incx, y, incy, result),
+                    L1::Scal => $scal(n, &alpha, x, incx),
+                    L1::Sscal => $sscal(n, &alpha.re, x, incx),
+                    L1::Asum => $asum(n, x, incx, real),
+                    L1::Nrm2 => $nrm2(n, x, incx, real),
+                    L1::Iamax => $iamax(n, x, incx, result.cast()),
+                }
+            }
+            unsafe fn gemv(
+                op: OperationArg,
+                (m, n): (usize, usize),
+                alpha: *const Self,
+                (a, lda): (*const Self, usize),
+                (x, incx): (*const Self, i32),
+                beta: *const Self,
+                (y, incy): (*mut Self, i32),
+            ) -> Status {
+                let i = |v: usize| v as i32;
+                $gemv(op, i(m), i(n), alpha, a, i(lda), x, incx, beta, y, incy)
             }
             unsafe fn gemm(
                 (ta, tb): (OperationArg, OperationArg),
@@ -243,8 +303,19 @@ precision!(
     f32,
     fill,
     compute_here(),
+    [
+        glblasCaxpy,
+        glblasCdotu,
+        glblasCdotc,
+        glblasCscal,
+        glblasCsscal,
+        glblasScasum,
+        glblasScnrm2,
+        glblasIcamax
+    ],
     glblasCswap,
     glblasCcopy,
+    glblasCgemv,
     glblasCgemm,
     glblasCsymm,
     glblasChemm,
@@ -260,8 +331,19 @@ precision!(
     f64,
     fill64,
     doubles_here(),
+    [
+        glblasZaxpy,
+        glblasZdotu,
+        glblasZdotc,
+        glblasZscal,
+        glblasZdscal,
+        glblasDzasum,
+        glblasDznrm2,
+        glblasIzamax
+    ],
     glblasZswap,
     glblasZcopy,
+    glblasZgemv,
     glblasZgemm,
     glblasZsymm,
     glblasZhemm,
@@ -570,6 +652,453 @@ fn null_scalars_are_invalid() {
     };
     assert_eq!(s, Status::InvalidValue);
     assert_eq!(c, was);
+}
+
+/// The complex Level 1 routines with a scalar or a result (copy and swap: `Precision::copy`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum L1 {
+    Axpy,
+    Dotu,
+    Dotc,
+    Scal,
+    Sscal,
+    Asum,
+    Nrm2,
+    Iamax,
+}
+
+/// Storage for `values` at increment `inc` (element i at i*inc, from the far end for a
+/// negative one; a zero one holds values[0] alone) with a guard before and after, and `gap`
+/// between the elements.
+fn laid<P: Precision>(values: &[P], inc: i32, gap: P) -> Vec<P> {
+    let mut v = vec![
+        gap;
+        2 + if inc == 0 {
+            1
+        } else {
+            spread(values, inc, gap).len()
+        }
+    ];
+    for (i, &x) in values
+        .iter()
+        .enumerate()
+        .take(if inc == 0 { 1 } else { values.len() })
+    {
+        v[1 + at(i, values.len(), inc)] = x;
+    }
+    v
+}
+
+/// The element of `storage` (from `laid`) that holds logical element i.
+fn elem<P: Precision>(storage: &[P], i: usize, len: usize, inc: i32) -> P {
+    storage[1 + if inc == 0 { 0 } else { at(i, len, inc) }]
+}
+
+/// Runs `which` on x and y (as laid out by `laid`; in device memory when `device`), the result
+/// in host memory: (status, x and y after, the result).
+fn run_l1<P: Precision>(
+    which: L1,
+    n: usize,
+    alpha: P,
+    (xs, incx): (&[P], i32),
+    (ys, incy): (&[P], i32),
+    device: bool,
+) -> (Status, Vec<P>, Vec<P>, P) {
+    let (xd, yd) = (Dev::new(xs), Dev::new(ys));
+    let (mut xh, mut yh) = (xs.to_vec(), ys.to_vec());
+    let (xp, yp): (*mut P, *mut P) = if device {
+        (xd.0.cast(), yd.0.cast())
+    } else {
+        (xh.as_mut_ptr(), yh.as_mut_ptr())
+    };
+    let mut result = P::new(f64::NAN, f64::NAN);
+    let status = unsafe {
+        P::level1(
+            which,
+            n as i32,
+            alpha,
+            (xp.wrapping_add(1), incx),
+            (yp.wrapping_add(1), incy),
+            &mut result,
+        )
+    };
+    if device {
+        (xh, yh) = (xd.get_as::<P>(xs.len()), yd.get_as::<P>(ys.len()));
+    }
+    (status, xh, yh, result)
+}
+
+/// axpy, dotu, dotc, scal, sscal, asum, nrm2 and i?amax over sizes, increments (negative and,
+/// where legal, zero ones) and placements, against twice-double references: every element
+/// between and around the outputs' untouched, and the reference's quick returns (alpha = 0 for
+/// axpy, a non-positive increment for scal, asum and i?amax) touching nothing. Tolerances per
+/// part, magnitudes |re| + |im|: axpy gamma_{k+3} of |y| + |alpha|·Σ|x| over its k terms (k = n
+/// where y's increment is 0); dot gamma_{n+2} of Σ|x||y|; scal gamma_2 of |alpha||x|; a real
+/// alpha's scal exact (one rounding per part); asum gamma_{2n} of the sum; nrm2 relatively
+/// gamma_{2n+2}, also where the squares would overflow or underflow.
+fn level1<P: Precision>() {
+    let guard = P::new(-1234.5, 6789.25);
+    let alpha = P::new(0.75, -1.25);
+    let tol = |terms: usize, scale: f64| terms as f64 * P::U * scale + f64::MIN_POSITIVE;
+    let near = |got: P, (wr, wi): (f64, f64), tol: f64, what: &str| {
+        let (gr, gi) = got.parts();
+        assert!(
+            (gr - wr).abs() <= tol && (gi - wi).abs() <= tol,
+            "{what}: {gr}{gi:+}i, want {wr}{wi:+}i, tol {tol:e}"
+        );
+    };
+    for n in [1usize, 2, 7, 33, 1000] {
+        for (incx, incy) in [(1, 1), (2, -3), (-1, 2), (0, 1), (3, 0)] {
+            for device in [false, true] {
+                let what = |r: &str| format!("{r} n={n} incx={incx} incy={incy} device={device}");
+                let (xv, yv) = (P::data(n, 3 * n as u64), P::data(n, 5 + n as u64));
+                let (xs, ys) = (laid(&xv, incx, guard), laid(&yv, incy, guard));
+                let x = |i: usize| elem(&xs, i, n, incx).parts();
+                let y = |i: usize| elem(&ys, i, n, incy).parts();
+                let run = |which, alpha| run_l1(which, n, alpha, (&xs, incx), (&ys, incy), device);
+                if !P::here() {
+                    let (s, gx, gy, _) = run(L1::Axpy, alpha);
+                    assert_eq!(s, Status::NotSupported, "{}", what("axpy"));
+                    assert_untouched(&gx, &xs, &what("axpy x"));
+                    assert_untouched(&gy, &ys, &what("axpy y"));
+                    continue;
+                }
+                let (ar, ai) = alpha.parts();
+                // axpy: with a zero increment, y's one element takes every term in turn.
+                let (s, gx, gy, _) = run(L1::Axpy, alpha);
+                assert_eq!(s, Status::Success, "{}", what("axpy"));
+                assert_untouched(&gx, &xs, &what("axpy x"));
+                let terms = if incy == 0 { n } else { 1 };
+                let mut want = ys.clone();
+                for i in 0..if incy == 0 { 1 } else { n } {
+                    let ks = if incy == 0 { 0..n } else { i..i + 1 };
+                    let (yr, yi) = y(i);
+                    let re = dot2(ks.clone().flat_map(|k| [(ar, x(k).0), (-ai, x(k).1)])).0 + yr;
+                    let im = dot2(ks.clone().flat_map(|k| [(ar, x(k).1), (ai, x(k).0)])).0 + yi;
+                    let scale =
+                        mag((yr, yi)) + ks.map(|k| mag(alpha.parts()) * mag(x(k))).sum::<f64>();
+                    let slot = 1 + if incy == 0 { 0 } else { at(i, n, incy) };
+                    near(gy[slot], (re, im), tol(terms + 3, scale), &what("axpy"));
+                    want[slot] = gy[slot];
+                }
+                assert_untouched(&gy, &want, &what("axpy: around y"));
+                let (_, _, gy, _) = run(L1::Axpy, P::new(0.0, 0.0));
+                assert_untouched(&gy, &ys, &what("axpy alpha = 0"));
+                // dotu and dotc.
+                for (which, sign) in [(L1::Dotu, 1.0), (L1::Dotc, -1.0)] {
+                    let (s, gx, gy, got) = run(which, alpha);
+                    assert_eq!(s, Status::Success, "{}", what("dot"));
+                    assert_untouched(&gx, &xs, &what("dot x"));
+                    assert_untouched(&gy, &ys, &what("dot y"));
+                    let xc = |k: usize| (x(k).0, sign * x(k).1);
+                    let re = dot2((0..n).flat_map(|k| [(xc(k).0, y(k).0), (-xc(k).1, y(k).1)])).0;
+                    let im = dot2((0..n).flat_map(|k| [(xc(k).0, y(k).1), (xc(k).1, y(k).0)])).0;
+                    let scale = (0..n).map(|k| mag(x(k)) * mag(y(k))).sum();
+                    near(
+                        got,
+                        (re, im),
+                        tol(n + 2, scale),
+                        &what(&format!("{which:?}")),
+                    );
+                }
+                // scal, complex and real alpha; nothing for a non-positive increment.
+                for (which, a) in [(L1::Scal, alpha), (L1::Sscal, P::new(-2.5, 0.0))] {
+                    let (s, gx, _, _) = run(which, a);
+                    assert_eq!(s, Status::Success, "{}", what("scal"));
+                    if incx <= 0 {
+                        assert_untouched(&gx, &xs, &what("scal, incx <= 0"));
+                        continue;
+                    }
+                    let mut want = xs.clone();
+                    for i in 0..n {
+                        let slot = 1 + at(i, n, incx);
+                        let (xr, xi) = x(i);
+                        if which == L1::Sscal {
+                            want[slot] = P::new(xr * -2.5, xi * -2.5);
+                            continue;
+                        }
+                        let w = (
+                            dot2([(ar, xr), (-ai, xi)].into_iter()).0,
+                            dot2([(ar, xi), (ai, xr)].into_iter()).0,
+                        );
+                        near(
+                            gx[slot],
+                            w,
+                            tol(2, mag(alpha.parts()) * mag((xr, xi))),
+                            &what("scal"),
+                        );
+                        want[slot] = gx[slot];
+                    }
+                    assert_untouched(&gx, &want, &what(&format!("{which:?}: around x")));
+                }
+                // asum, nrm2 and i?amax read x alone.
+                let (s, gx, _, got) = run(L1::Asum, alpha);
+                assert_eq!(s, Status::Success, "{}", what("asum"));
+                assert_untouched(&gx, &xs, &what("asum x"));
+                let sum: f64 = if incx <= 0 {
+                    0.0
+                } else {
+                    (0..n).map(|k| mag(x(k))).sum()
+                };
+                near(
+                    P::new(got.parts().0, 0.0),
+                    (sum, 0.0),
+                    tol(2 * n, sum),
+                    &what("asum"),
+                );
+                let (s, _, _, got) = run(L1::Iamax, alpha);
+                assert_eq!(s, Status::Success, "{}", what("iamax"));
+                let want = if incx <= 0 {
+                    0
+                } else {
+                    // The first largest |re| + |im|, added in the precision's own arithmetic.
+                    let key = |k: usize| P::new(mag(x(k)), 0.0).parts().0;
+                    1 + (0..n).fold(0, |best, k| if key(k) > key(best) { k } else { best })
+                };
+                assert_eq!(index_of(got), want as i32, "{}", what("iamax"));
+                // nrm2 of x, and of x scaled by powers of two that take its squares past the
+                // largest or below the least normal number.
+                let big = if P::U > 1e-10 { 100 } else { 600 };
+                for k in [0, big, -big] {
+                    let scale = 2f64.powi(k);
+                    let xk: Vec<P> = xs
+                        .iter()
+                        .map(|v| P::new(v.parts().0 * scale, v.parts().1 * scale))
+                        .collect();
+                    let (s, gx, _, got) =
+                        run_l1(L1::Nrm2, n, alpha, (&xk, incx), (&ys, incy), device);
+                    assert_eq!(s, Status::Success, "{}", what("nrm2"));
+                    assert_untouched(&gx, &xk, &what("nrm2 x"));
+                    let part = |i: usize| {
+                        let (re, im) = elem(&xk, i, n, incx).parts();
+                        [(re / scale, re / scale), (im / scale, im / scale)]
+                    };
+                    let want = dot2((0..n).flat_map(part)).0.sqrt() * scale;
+                    let t = tol(2 * n + 2, want);
+                    let got = got.parts().0;
+                    assert!(
+                        (got - want).abs() <= t,
+                        "{}: {got}, want {want}",
+                        what(&format!("nrm2 * 2^{k}"))
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The int i?amax wrote at the start of `result`.
+fn index_of<P: Precision>(result: P) -> i32 {
+    // SAFETY: P is at least 8 bytes, its first 4 the int.
+    unsafe { *std::ptr::from_ref(&result).cast::<i32>() }
+}
+
+/// i?amax by |re| + |im| (not the modulus), the first of equals, NaN ranked below everything
+/// but as element 1, an infinity the largest.
+fn iamax_special<P: Precision>() {
+    if !P::here() {
+        return;
+    }
+    let mut v = P::data(40, 9);
+    for p in &mut v {
+        *p = P::new(p.parts().0 * 0.5, p.parts().1 * 0.5);
+    }
+    // |re| + |im| = 10 at 9 and 20 (and 30), 9.5 at 5, whose modulus is the largest of them.
+    v[5] = P::new(0.0, 9.5);
+    v[9] = P::new(-4.0, 6.0);
+    v[20] = P::new(6.0, -4.0);
+    v[30] = P::new(5.0, 5.0);
+    let cases = [
+        (None, 10),
+        (Some((3, P::new(f64::NAN, 0.0))), 10),
+        (Some((0, P::new(0.0, f64::NAN))), 1),
+        (Some((35, P::new(f64::INFINITY, 1.0))), 36),
+    ];
+    for (change, want) in cases {
+        let mut x = v.clone();
+        if let Some((i, value)) = change {
+            x[i] = value;
+        }
+        for inc in [1, 2] {
+            for device in [false, true] {
+                let xs = laid(&x, inc, P::new(100.0, 100.0));
+                let one = [P::new(0.0, 0.0); 3];
+                let (s, _, _, got) = run_l1(L1::Iamax, 40, x[0], (&xs, inc), (&one, 1), device);
+                assert_eq!(s, Status::Success);
+                assert_eq!(index_of(got), want, "{change:?} inc={inc} device={device}");
+            }
+        }
+    }
+}
+
+/// `len` elements of `values` at increment `inc` (element i at i*inc, from the far end for a
+/// negative one), the elements between them `gap`.
+fn spread<P: Precision>(values: &[P], inc: i32, gap: P) -> Vec<P> {
+    let step = inc.unsigned_abs() as usize;
+    let len = values.len();
+    let mut v = vec![gap; (len - 1) * step + 1];
+    for (i, &x) in values.iter().enumerate() {
+        v[at(i, len, inc)] = x;
+    }
+    v
+}
+
+/// Where element i of a vector of `len` at increment `inc` is stored.
+fn at(i: usize, len: usize, inc: i32) -> usize {
+    let step = inc.unsigned_abs() as usize;
+    if inc > 0 {
+        i * step
+    } else {
+        (len - 1 - i) * step
+    }
+}
+
+/// gemv in each operation over odd sizes, increments (negative ones too: the elements between
+/// x's are NaN, never read; those between y's never written) and placements (0: host; 1: A and
+/// y on the device; 2: A and x), alpha and beta general, purely imaginary, and 0 (A and x not
+/// read; beta = 0 over NaN in y). Tolerance: each part of an element of op(A)·x is a sum of k
+/// complex products (two real products and a sum each), then alpha's product and beta's are
+/// added: within gamma_{k+6} of |alpha|·Σ|a||x| + |beta||y|, magnitudes |re| + |im|.
+fn gemv<P: Precision>() {
+    let (zero, nan) = (P::new(0.0, 0.0), P::new(f64::NAN, f64::NAN));
+    let guard = P::new(-1234.5, 6789.25);
+    let scalars = [
+        (P::new(-1.25, 0.5), P::new(0.5, -0.75)),
+        (P::new(0.0, 1.0), zero),
+        (zero, P::new(0.0, -2.0)),
+    ];
+    for (m, n) in [(1, 1), (7, 5), (33, 17), (4, 64)] {
+        for op in OPS {
+            let (leny, k) = if op.0 == 0 { (m, n) } else { (n, m) };
+            for (incx, incy) in [(1, 1), (2, -3), (-1, 2)] {
+                for (s, &(alpha, beta)) in scalars.iter().enumerate() {
+                    let seed = (m * 1000 + n * 10 + s) as u64;
+                    let lda = m + 2;
+                    let a = stored::<P>((m, n), lda, seed);
+                    let xs = P::data(k, seed + 1);
+                    let mut ys = P::data(leny, seed + 2);
+                    if beta == zero {
+                        ys = vec![P::new(f64::NAN, f64::INFINITY); leny];
+                    }
+                    let x = spread(&xs, incx, nan);
+                    let y = spread(&ys, incy, guard);
+                    let (ad, xd) = (Dev::new(&a), Dev::new(&x));
+                    for placement in 0..3 {
+                        let what = format!(
+                            "{} m={m} n={n} incx={incx} incy={incy} alpha={alpha:?} \
+                             beta={beta:?} placement={placement}",
+                            op.0
+                        );
+                        let (mut yh, yd) = (y.clone(), Dev::new(&y));
+                        let ap = if placement == 0 {
+                            a.as_ptr()
+                        } else {
+                            ad.0.cast_const().cast()
+                        };
+                        let xp = if placement == 2 {
+                            xd.0.cast_const().cast()
+                        } else {
+                            x.as_ptr()
+                        };
+                        let yp = if placement == 1 {
+                            yd.0.cast()
+                        } else {
+                            yh.as_mut_ptr()
+                        };
+                        let status = unsafe {
+                            P::gemv(op, (m, n), &alpha, (ap, lda), (xp, incx), &beta, (yp, incy))
+                        };
+                        let got = if placement == 1 {
+                            yd.get_as::<P>(y.len())
+                        } else {
+                            yh
+                        };
+                        if !P::here() {
+                            assert_eq!(status, Status::NotSupported, "{what}");
+                            assert_untouched(&got, &y, &what);
+                            continue;
+                        }
+                        assert_eq!(status, Status::Success, "{what}");
+                        let mut expect = y.clone();
+                        for i in 0..leny {
+                            expect[at(i, leny, incy)] = got[at(i, leny, incy)];
+                            let a_il = |l: usize| {
+                                let (re, im) = if op.0 == 0 {
+                                    a[i + l * lda].parts()
+                                } else {
+                                    a[l + i * lda].parts()
+                                };
+                                (re, if op.0 == 2 { -im } else { im })
+                            };
+                            let terms = |l: usize| (a_il(l), xs[l].parts());
+                            let acc_re = dot2((0..k).flat_map(|l| {
+                                let ((ar, ai), (xr, xi)) = terms(l);
+                                [(ar, xr), (-ai, xi)]
+                            }))
+                            .0;
+                            let acc_im = dot2((0..k).flat_map(|l| {
+                                let ((ar, ai), (xr, xi)) = terms(l);
+                                [(ar, xi), (ai, xr)]
+                            }))
+                            .0;
+                            let (alr, ali) = alpha.parts();
+                            let (ber, bei) = beta.parts();
+                            let (yr, yi) = if beta == zero {
+                                (0.0, 0.0)
+                            } else {
+                                ys[i].parts()
+                            };
+                            let (acc_re, acc_im) = if alpha == zero {
+                                (0.0, 0.0)
+                            } else {
+                                (acc_re, acc_im)
+                            };
+                            let wr = dot2(
+                                [(alr, acc_re), (-ali, acc_im), (ber, yr), (-bei, yi)].into_iter(),
+                            )
+                            .0;
+                            let wi = dot2(
+                                [(alr, acc_im), (ali, acc_re), (ber, yi), (bei, yr)].into_iter(),
+                            )
+                            .0;
+                            let sum_ax: f64 =
+                                (0..k).map(|l| mag(terms(l).0) * mag(terms(l).1)).sum();
+                            let scale = mag((alr, ali)) * sum_ax + mag((ber, bei)) * mag((yr, yi));
+                            let tol = (k + 6) as f64 * P::U * scale + f64::MIN_POSITIVE;
+                            let (gr, gi) = got[at(i, leny, incy)].parts();
+                            assert!(
+                                (gr - wr).abs() <= tol && (gi - wi).abs() <= tol,
+                                "{what}: y({i}) = {gr}{gi:+}i, want {wr}{wi:+}i, tol {tol:e}"
+                            );
+                        }
+                        assert_untouched(&got, &expect, &format!("{what}: between y's"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn complex_level1_routines() {
+    level1::<glblasComplex>();
+    level1::<glblasDoubleComplex>();
+}
+
+#[test]
+fn icamax_and_izamax_compare_re_plus_im() {
+    iamax_special::<glblasComplex>();
+    iamax_special::<glblasDoubleComplex>();
+}
+
+#[test]
+fn cgemv_every_operation_increment_and_placement() {
+    gemv::<glblasComplex>();
+}
+
+#[test]
+fn zgemv_every_operation_increment_and_placement() {
+    gemv::<glblasDoubleComplex>();
 }
 
 /// copy (`swap` false) or swap over sizes, increments (0 for copy's x) and placements: every

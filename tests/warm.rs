@@ -42,7 +42,8 @@ fn op(rng: &mut Rng) -> Trans {
     [Trans::N, Trans::T, Trans::C][rng.below(3)]
 }
 
-/// One call of each complex routine (gemm, symm or hemm, trmm), with random arguments.
+/// One call of each complex routine (gemm, symm or hemm, trmm or trsm, syrk and the like, gemv
+/// and Level 1), with random arguments.
 fn complex_sweep<R: Real>(rng: &mut Rng) {
     let v = |rng: &mut Rng| -> Vec<Complex<R>> {
         (0..LEN)
@@ -109,6 +110,34 @@ fn complex_sweep<R: Real>(rng: &mut Rng) {
             routines::syrk((flag(rng), false), trans, n, k, alpha, a, two, beta, c),
             routines::syrk((flag(rng), true), herm, n, k, alpha, a, two, real_beta, c),
         ]);
+        // gemv in any operation, row-major C's conjugate of A included; the Level 1 routines.
+        let inc = [1i64, 1, 2, -1, -3][rng.below(5)];
+        let len = (LEN - 4) as i64 / inc.abs() / 2;
+        let (xp, yp) = (bp, cp);
+        let (mut out, mut real) = (Complex::ZERO, R::ZERO);
+        let results = results.chain([
+            routines::gemv(
+                (flag(rng), flag(rng)),
+                m,
+                n,
+                alpha,
+                ap,
+                ld,
+                xp,
+                inc,
+                beta,
+                yp,
+                inc,
+            ),
+            routines::axpy(len, alpha, xp, inc, yp, if flag(rng) { inc } else { 0 }),
+            routines::dot(len, xp, inc, yp, inc, &mut out),
+            routines::dotc(len, xp, inc, yp, inc, &mut out),
+            routines::scal(len, alpha, yp, inc),
+            routines::scal_real(len, beta.re, yp, inc),
+            routines::asum(len, xp, inc, &mut real),
+            routines::nrm2(len, xp, inc, &mut real),
+            routines::iamax(len, xp, inc).map(drop),
+        ]);
         for r in results {
             r.expect("a valid call");
         }
@@ -161,7 +190,7 @@ fn sweep<T: Real>(rng: &mut Rng) {
             routines::asum(n1, xp, inc.abs(), &mut out),
             routines::nrm2(n1, xp, inc.abs(), &mut out),
             routines::iamax(n1, xp, inc.abs()).map(|_| ()),
-            routines::gemv(t, m, n, alpha, ap, ld, xp, inc, beta, yp, inc),
+            routines::gemv((t, false), m, n, alpha, ap, ld, xp, inc, beta, yp, inc),
             routines::gemm(
                 op(rng),
                 op(rng),

@@ -286,6 +286,8 @@ def gemv(a, x, y=None, alpha=1.0, beta=0.0, trans=False):
                          f"{(rows, cols)}")
     y = _result("gemv", "y", y, (rows,), a.dtype, (a, x), reads_out=beta != 0)
     f = _routine("gemv", a.dtype)
+    alpha, beta = (_scalar("gemv", name, v, a.dtype)
+                   for name, v in (("alpha", alpha), ("beta", beta)))
     with _Operands() as ops:
         py, incy = ops.vector(y, write=True, read=beta != 0,
                               force_copy=_may_overlap(y, a) or _may_overlap(y, x))
@@ -316,6 +318,7 @@ def axpy(x, y, alpha=1.0):
     x, y = _pair("axpy", x, y)
     _output("axpy", "y", y, x.shape, x.dtype)
     f = _routine("axpy", x.dtype)
+    alpha = _scalar("axpy", "alpha", alpha, x.dtype)
     with _Operands() as ops:
         py, incy = ops.vector(y, write=True)
         px, incx = ops.vector(x)
@@ -323,37 +326,57 @@ def axpy(x, y, alpha=1.0):
     return y
 
 
-def _reduction(routine, x, out, compute):
-    """A sum over x into ``out`` (a one-element array, host or device), or into a new host
-    scalar returned as a float."""
+def _real_type(dtype):
+    """The type of a complex dtype's parts (a real dtype itself)."""
+    return np.empty(0, dtype).real.dtype
+
+
+def _reduction(routine, x, out, compute, dtype=None):
+    """A sum over x into ``out`` (a one-element array, host or device, of ``dtype``, x's by
+    default), or into a new host scalar returned as a float (a complex for complex ``dtype``)."""
+    dtype = np.dtype(dtype or x.dtype)
     if out is not None:
-        out = _output(routine, "out", out, None, x.dtype)
+        out = _output(routine, "out", out, None, dtype)
         if out.size != 1:
             raise ValueError(f"{routine}: out has shape {out.shape}; expected one element")
     with _Operands() as ops:
         if out is not None:
             compute(ops, ops.scalar(out))
             return out
-        result = np.zeros(1, x.dtype)
+        result = np.zeros(1, dtype)
         compute(ops, result.ctypes.data)
-        return float(result[0])
+        return complex(result[0]) if dtype.kind == "c" else float(result[0])
 
 
-def dot(x, y, out=None):
-    """x · y as a float, or into ``out`` (one element, host or device)."""
-    x, y = _pair("dot", x, y)
-    f = _routine("dot", x.dtype)
+def _dot(routine, x, y, out):
+    x, y = _pair(routine, x, y)
+    # x·y of real vectors is dot; of complex ones dotu, or dotc with x conjugated (vdot).
+    name = {"dot": "dotu", "vdot": "dotc"}[routine] if x.dtype.kind == "c" else "dot"
+    f = _routine(name, x.dtype)
 
     def compute(ops, result):
         px, incx = ops.vector(x)
         py, incy = ops.vector(y)
         _call(f, x.shape[0], px, incx, py, incy, result)
 
-    return _reduction("dot", x, out, compute)
+    return _reduction(routine, x, out, compute)
+
+
+def dot(x, y, out=None):
+    """x · y, unconjugated (dotu for complex vectors), as a float or complex, or into ``out``
+    (one element, host or device)."""
+    return _dot("dot", x, y, out)
+
+
+def vdot(x, y, out=None):
+    """conj(x) · y (dotc for complex vectors, dot for real ones), as numpy's vdot, as a float
+    or complex, or into ``out`` (one element, host or device)."""
+    return _dot("vdot", x, y, out)
 
 
 def asum(x, out=None):
-    """sum |x_i| as a float, or into ``out`` (one element, host or device)."""
+    """sum |x_i| (|re| + |im| of each complex x_i, as scasum) as a float, or into ``out`` (one
+    element, host or device, of x's real type)."""
     x = _array("asum", "x", x, (1,))
     f = _routine("asum", x.dtype)
 
@@ -361,14 +384,23 @@ def asum(x, out=None):
         px, incx = ops.vector(x, any_order=True)
         _call(f, x.shape[0], px, incx, result)
 
-    return _reduction("asum", x, out, compute)
+    return _reduction("asum", x, out, compute, _real_type(x.dtype))
 
 
 def scal(x, alpha):
-    """x := alpha * x, in place; returns x."""
+    """x := alpha * x, in place; returns x. A real alpha scales each part of a complex x
+    (csscal)."""
     x = _array("scal", "x", x, (1,))
     _output("scal", "x", x, x.shape, x.dtype)
-    f = _routine("scal", x.dtype)
+    real_alpha = x.dtype.kind == "c" and complex(alpha).imag == 0
+    if real_alpha:
+        f = _routine("scal_real", x.dtype)
+        # By pointer, as a complex routine's scalars.
+        part = c_float if x.dtype == np.complex64 else c_double
+        alpha = (part * 1)(_scalar("scal", "alpha", alpha, _real_type(x.dtype)))
+    else:
+        f = _routine("scal", x.dtype)
+        alpha = _scalar("scal", "alpha", alpha, x.dtype)
     with _Operands() as ops:
         px, incx = ops.vector(x, write=True, any_order=True)
         _call(f, x.shape[0], alpha, px, incx)

@@ -51,6 +51,58 @@ pub unsafe extern "C" fn glblasDaxpy(
     guard(|| routines::axpy(n.into(), alpha, x, incx.into(), y, incy.into()))
 }
 
+/// y := alpha*x + y; single-precision complex, scalars by pointer (NOT_SUPPORTED on a device
+/// without the compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCaxpy(
+    n: c_int,
+    alpha: *const glblasComplex,
+    x: *const glblasComplex,
+    incx: c_int,
+    y: *mut glblasComplex,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| {
+        routines::axpy(
+            n.into(),
+            scalar(alpha, "alpha")?,
+            x,
+            incx.into(),
+            y,
+            incy.into(),
+        )
+    })
+}
+
+/// y := alpha*x + y; double-precision complex, scalars by pointer (NOT_SUPPORTED on a device
+/// without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses for `n` and the increments.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZaxpy(
+    n: c_int,
+    alpha: *const glblasDoubleComplex,
+    x: *const glblasDoubleComplex,
+    incx: c_int,
+    y: *mut glblasDoubleComplex,
+    incy: c_int,
+) -> glblasStatus_t {
+    guard(|| {
+        routines::axpy(
+            n.into(),
+            scalar(alpha, "alpha")?,
+            x,
+            incx.into(),
+            y,
+            incy.into(),
+        )
+    })
+}
+
 /// *result := x·y. `result` may be a device pointer; single precision.
 ///
 /// # Safety
@@ -84,6 +136,74 @@ pub unsafe extern "C" fn glblasDdot(
     guard(|| routines::dot(n.into(), x, incx.into(), y, incy.into(), result))
 }
 
+/// *result := x·y, unconjugated. `result` may be a device pointer; single-precision complex,
+/// scalars by pointer (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses; `result` one glblasComplex.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCdotu(
+    n: c_int,
+    x: *const glblasComplex,
+    incx: c_int,
+    y: *const glblasComplex,
+    incy: c_int,
+    result: *mut glblasComplex,
+) -> glblasStatus_t {
+    guard(|| routines::dot(n.into(), x, incx.into(), y, incy.into(), result))
+}
+
+/// *result := x·y, unconjugated. `result` may be a device pointer; double-precision complex,
+/// scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses; `result` one glblasDoubleComplex.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZdotu(
+    n: c_int,
+    x: *const glblasDoubleComplex,
+    incx: c_int,
+    y: *const glblasDoubleComplex,
+    incy: c_int,
+    result: *mut glblasDoubleComplex,
+) -> glblasStatus_t {
+    guard(|| routines::dot(n.into(), x, incx.into(), y, incy.into(), result))
+}
+
+/// *result := conj(x)·y. `result` may be a device pointer; single-precision complex, scalars by
+/// pointer (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses; `result` one glblasComplex.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCdotc(
+    n: c_int,
+    x: *const glblasComplex,
+    incx: c_int,
+    y: *const glblasComplex,
+    incy: c_int,
+    result: *mut glblasComplex,
+) -> glblasStatus_t {
+    guard(|| routines::dotc(n.into(), x, incx.into(), y, incy.into(), result))
+}
+
+/// *result := conj(x)·y. `result` may be a device pointer; double-precision complex, scalars by
+/// pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host vectors must hold the elements BLAS addresses; `result` one glblasDoubleComplex.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZdotc(
+    n: c_int,
+    x: *const glblasDoubleComplex,
+    incx: c_int,
+    y: *const glblasDoubleComplex,
+    incy: c_int,
+    result: *mut glblasDoubleComplex,
+) -> glblasStatus_t {
+    guard(|| routines::dotc(n.into(), x, incx.into(), y, incy.into(), result))
+}
+
 /// x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS); single precision.
 ///
 /// # Safety
@@ -111,6 +231,68 @@ pub unsafe extern "C" fn glblasDscal(
     incx: c_int,
 ) -> glblasStatus_t {
     guard(|| routines::scal(n.into(), alpha, x, incx.into()))
+}
+
+/// x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS); single-precision complex,
+/// scalars by pointer (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses for `n` and the increment.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCscal(
+    n: c_int,
+    alpha: *const glblasComplex,
+    x: *mut glblasComplex,
+    incx: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::scal(n.into(), scalar(alpha, "alpha")?, x, incx.into()))
+}
+
+/// x := alpha*x. `n <= 0` or `incx <= 0` does nothing (reference BLAS); double-precision complex,
+/// scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses for `n` and the increment.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZscal(
+    n: c_int,
+    alpha: *const glblasDoubleComplex,
+    x: *mut glblasDoubleComplex,
+    incx: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::scal(n.into(), scalar(alpha, "alpha")?, x, incx.into()))
+}
+
+/// x := alpha*x, alpha real (by pointer), each part of x scaled as the reference csscal scales it.
+/// `n <= 0` or `incx <= 0` does nothing (reference BLAS); single-precision complex, scalars by
+/// pointer (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses for `n` and the increment.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCsscal(
+    n: c_int,
+    alpha: *const f32,
+    x: *mut glblasComplex,
+    incx: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::scal_real(n.into(), scalar(alpha, "alpha")?, x, incx.into()))
+}
+
+/// x := alpha*x, alpha real (by pointer), each part of x scaled as the reference zdscal scales it.
+/// `n <= 0` or `incx <= 0` does nothing (reference BLAS); double-precision complex, scalars by
+/// pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses for `n` and the increment.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZdscal(
+    n: c_int,
+    alpha: *const f64,
+    x: *mut glblasDoubleComplex,
+    incx: c_int,
+) -> glblasStatus_t {
+    guard(|| routines::scal_real(n.into(), scalar(alpha, "alpha")?, x, incx.into()))
 }
 
 /// y := x; single precision.
@@ -270,6 +452,38 @@ pub unsafe extern "C" fn glblasDasum(
     guard(|| routines::asum(n.into(), x, incx.into(), result))
 }
 
+/// *result := sum of |re(x[i])| + |im(x[i])|; 0 when `n <= 0` or `incx <= 0` (reference BLAS).
+/// `result` may be a device pointer; single-precision complex, scalars by pointer (NOT_SUPPORTED on
+/// a device without the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one float.
+#[no_mangle]
+pub unsafe extern "C" fn glblasScasum(
+    n: c_int,
+    x: *const glblasComplex,
+    incx: c_int,
+    result: *mut f32,
+) -> glblasStatus_t {
+    guard(|| routines::asum(n.into(), x, incx.into(), result))
+}
+
+/// *result := sum of |re(x[i])| + |im(x[i])|; 0 when `n <= 0` or `incx <= 0` (reference BLAS).
+/// `result` may be a device pointer; double-precision complex, scalars by pointer (NOT_SUPPORTED on
+/// a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one double.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDzasum(
+    n: c_int,
+    x: *const glblasDoubleComplex,
+    incx: c_int,
+    result: *mut f64,
+) -> glblasStatus_t {
+    guard(|| routines::asum(n.into(), x, incx.into(), result))
+}
+
 /// *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
 /// reference snrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same elements,
 /// a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer; single precision.
@@ -303,9 +517,45 @@ pub unsafe extern "C" fn glblasDnrm2(
     guard(|| routines::nrm2(n.into(), x, incx.into(), result))
 }
 
-/// *result := the 1-based index of the first largest |x[i]|, as cublasIsamax; 0 when `n <= 0` or
-/// `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference isamax).
-/// `result` (an int) may be a device pointer; single precision.
+/// *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
+/// reference scnrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
+/// elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer;
+/// single-precision complex, scalars by pointer (NOT_SUPPORTED on a device without the compute
+/// pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one float.
+#[no_mangle]
+pub unsafe extern "C" fn glblasScnrm2(
+    n: c_int,
+    x: *const glblasComplex,
+    incx: c_int,
+    result: *mut f32,
+) -> glblasStatus_t {
+    guard(|| routines::nrm2(n.into(), x, incx.into(), result))
+}
+
+/// *result := the Euclidean norm of x, computed without overflow or underflow (scaled as the
+/// reference dznrm2 scales); 0 when `n <= 0`; a negative `incx` gives the norm of the same
+/// elements, a zero one |x[0]|·sqrt(n) (reference BLAS). `result` may be a device pointer;
+/// double-precision complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or
+/// the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one double.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDznrm2(
+    n: c_int,
+    x: *const glblasDoubleComplex,
+    incx: c_int,
+    result: *mut f64,
+) -> glblasStatus_t {
+    guard(|| routines::nrm2(n.into(), x, incx.into(), result))
+}
+
+/// *result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex x), as
+/// cublasIsamax; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1,
+/// which is kept (reference isamax). `result` (an int) may be a device pointer; single precision.
 ///
 /// # Safety
 /// A host vector must hold the elements BLAS addresses; `result` one int.
@@ -319,10 +569,10 @@ pub unsafe extern "C" fn glblasIsamax(
     guard(|| routines::iamax_into(n.into(), x, incx.into(), result))
 }
 
-/// *result := the 1-based index of the first largest |x[i]|, as cublasIdamax; 0 when `n <= 0` or
-/// `incx <= 0`. A NaN is never the largest, except as element 1, which is kept (reference idamax).
-/// `result` (an int) may be a device pointer; double precision (NOT_SUPPORTED on a device without
-/// fp64 shaders or the compute pipeline).
+/// *result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex x), as
+/// cublasIdamax; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1,
+/// which is kept (reference idamax). `result` (an int) may be a device pointer; double precision
+/// (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
 ///
 /// # Safety
 /// A host vector must hold the elements BLAS addresses; `result` one int.
@@ -330,6 +580,41 @@ pub unsafe extern "C" fn glblasIsamax(
 pub unsafe extern "C" fn glblasIdamax(
     n: c_int,
     x: *const f64,
+    incx: c_int,
+    result: *mut c_int,
+) -> glblasStatus_t {
+    guard(|| routines::iamax_into(n.into(), x, incx.into(), result))
+}
+
+/// *result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex x), as
+/// cublasIcamax; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1,
+/// which is kept (reference icamax). `result` (an int) may be a device pointer; single-precision
+/// complex, scalars by pointer (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one int.
+#[no_mangle]
+pub unsafe extern "C" fn glblasIcamax(
+    n: c_int,
+    x: *const glblasComplex,
+    incx: c_int,
+    result: *mut c_int,
+) -> glblasStatus_t {
+    guard(|| routines::iamax_into(n.into(), x, incx.into(), result))
+}
+
+/// *result := the 1-based index of the first largest |x[i]| (|re| + |im| for complex x), as
+/// cublasIzamax; 0 when `n <= 0` or `incx <= 0`. A NaN is never the largest, except as element 1,
+/// which is kept (reference izamax). `result` (an int) may be a device pointer; double-precision
+/// complex, scalars by pointer (NOT_SUPPORTED on a device without fp64 shaders or the compute
+/// pipeline).
+///
+/// # Safety
+/// A host vector must hold the elements BLAS addresses; `result` one int.
+#[no_mangle]
+pub unsafe extern "C" fn glblasIzamax(
+    n: c_int,
+    x: *const glblasDoubleComplex,
     incx: c_int,
     result: *mut c_int,
 ) -> glblasStatus_t {
@@ -412,6 +697,90 @@ pub unsafe extern "C" fn glblasDgemv(
                 x,
                 incx: incx.into(),
                 beta,
+                y,
+                incy: incy.into(),
+            })
+        },
+    )
+}
+
+/// y := alpha*op(A)*x + beta*y, column-major A (m×n); single-precision complex, scalars by pointer
+/// (NOT_SUPPORTED on a device without the compute pipeline).
+///
+/// # Safety
+/// Host operands must hold the elements their dimensions, `lda` and increments address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasCgemv(
+    trans: OperationArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasComplex,
+    a: *const glblasComplex,
+    lda: c_int,
+    x: *const glblasComplex,
+    incx: c_int,
+    beta: *const glblasComplex,
+    y: *mut glblasComplex,
+    incy: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "trans", "m", "n", "alpha", "a", "lda", "x", "incx", "beta", "y", "incy",
+        ],
+        || {
+            Ok(GemvArgs {
+                layout: Layout::Fortran,
+                trans: Op::from_glblas(trans.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                x,
+                incx: incx.into(),
+                beta: scalar(beta, "beta")?,
+                y,
+                incy: incy.into(),
+            })
+        },
+    )
+}
+
+/// y := alpha*op(A)*x + beta*y, column-major A (m×n); double-precision complex, scalars by pointer
+/// (NOT_SUPPORTED on a device without fp64 shaders or the compute pipeline).
+///
+/// # Safety
+/// Host operands must hold the elements their dimensions, `lda` and increments address.
+#[no_mangle]
+pub unsafe extern "C" fn glblasZgemv(
+    trans: OperationArg,
+    m: c_int,
+    n: c_int,
+    alpha: *const glblasDoubleComplex,
+    a: *const glblasDoubleComplex,
+    lda: c_int,
+    x: *const glblasDoubleComplex,
+    incx: c_int,
+    beta: *const glblasDoubleComplex,
+    y: *mut glblasDoubleComplex,
+    incy: c_int,
+) -> glblasStatus_t {
+    run(
+        &[
+            "trans", "m", "n", "alpha", "a", "lda", "x", "incx", "beta", "y", "incy",
+        ],
+        || {
+            Ok(GemvArgs {
+                layout: Layout::Fortran,
+                trans: Op::from_glblas(trans.0),
+                m: m.into(),
+                n: n.into(),
+                alpha: scalar(alpha, "alpha")?,
+                a,
+                lda: lda.into(),
+                x,
+                incx: incx.into(),
+                beta: scalar(beta, "beta")?,
                 y,
                 incy: incy.into(),
             })

@@ -12,7 +12,9 @@ use crate::engine::element::{Complex, Real};
 #[derive(Clone, Copy, Debug)]
 pub enum Args<T: Real> {
     Axpy(Axpy<T>),
+    /// dot, dotu, and dotc with `conjugate`.
     Dot(Dot<T>),
+    /// scal, or with `real` csscal and zdscal.
     Scal(Scal<T>),
     Copy(Move<T, false>),
     Swap(Move<T, true>),
@@ -93,8 +95,14 @@ pub(crate) use each_routine;
 
 #[derive(Clone, Copy, Debug)]
 pub enum ComplexArgs<T: Real> {
+    Axpy(Axpy<Complex<T>>),
+    Dot(Dot<Complex<T>>),
+    /// scal, or with `real` csscal and zdscal.
+    Scal(Scal<Complex<T>>),
     Copy(Move<Complex<T>, false>),
     Swap(Move<Complex<T>, true>),
+    Reduce(Reduce<Complex<T>>),
+    Gemv(GemvArgs<Complex<T>>),
     Gemm(GemmArgs<Complex<T>>),
     /// symm, or hemm with `hermitian`.
     Symm(SymmArgs<Complex<T>>),
@@ -113,12 +121,32 @@ pub enum ComplexArgs<T: Real> {
 macro_rules! each_complex_routine {
     ($args:expr, $r:ident, $wrap:ident => $body:expr) => {
         match $args {
+            ComplexArgs::Axpy($r) => {
+                let $wrap = Self::Axpy;
+                $body
+            }
+            ComplexArgs::Dot($r) => {
+                let $wrap = Self::Dot;
+                $body
+            }
+            ComplexArgs::Scal($r) => {
+                let $wrap = Self::Scal;
+                $body
+            }
             ComplexArgs::Copy($r) => {
                 let $wrap = Self::Copy;
                 $body
             }
             ComplexArgs::Swap($r) => {
                 let $wrap = Self::Swap;
+                $body
+            }
+            ComplexArgs::Reduce($r) => {
+                let $wrap = Self::Reduce;
+                $body
+            }
+            ComplexArgs::Gemv($r) => {
+                let $wrap = Self::Gemv;
                 $body
             }
             ComplexArgs::Gemm($r) => {

@@ -37,6 +37,21 @@ impl Layout {
     }
 }
 
+/// What a call returns: the result of dot, asum and nrm2 (in double, exactly the
+/// single-precision result for the `s` routines; complex for cdotu and the like), i?amax's
+/// 1-based index, or 0.
+pub type Value = Complex<f64>;
+
+/// How many times a real routine's flops a complex one counts: a complex multiply-add is 8 real
+/// flops against a real one's 2, as LAPACK counts them.
+pub(super) fn flop_scale<T: Scalar>() -> i64 {
+    if T::COMPLEX {
+        4
+    } else {
+        1
+    }
+}
+
 /// op(X) as the caller gave it: a CBLAS enum or a Fortran character.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Op {
@@ -231,7 +246,7 @@ pub trait Describe<T: Scalar>: Copy + fmt::Display {
 
     /// Whether the (checked) call is one of the reference's quick returns, which touch no
     /// operand: then the value it returns (0, or i?amax's 1-based index, as `run_gl` gives it).
-    fn quick_return(&self) -> Option<f64>;
+    fn quick_return(&self) -> Option<Value>;
 
     /// Floating-point operations as the reference counts them, as factors of a product (copy
     /// and swap count one per element moved).
@@ -261,7 +276,7 @@ pub trait Describe<T: Scalar>: Copy + fmt::Display {
     ///
     /// # Safety
     /// The operands must be valid for the call, as for the BLAS routine itself.
-    unsafe fn run_gl(&self) -> Result<f64>;
+    unsafe fn run_gl(&self) -> Result<Value>;
 }
 
 /// trmm: B := alpha*op(A)*B or alpha*B*op(A).
@@ -386,7 +401,7 @@ macro_rules! describe_each {
                 $each!(self, r, _w => r.row_major_exchanges())
             }
 
-            pub fn quick_return(&self) -> Option<f64> {
+            pub fn quick_return(&self) -> Option<Value> {
                 $each!(self, r, _w => r.quick_return())
             }
 
@@ -427,7 +442,7 @@ macro_rules! describe_each {
 
             /// # Safety
             /// As for [`Describe::run_gl`].
-            pub unsafe fn run_gl(&self) -> Result<f64> {
+            pub unsafe fn run_gl(&self) -> Result<Value> {
                 $each!(self, r, _w => r.run_gl())
             }
         }
@@ -514,7 +529,7 @@ impl Call {
     }
 
     /// See [`Args::quick_return`].
-    pub fn quick_return(&self) -> Option<f64> {
+    pub fn quick_return(&self) -> Option<Value> {
         each_precision!(self, a => a.quick_return())
     }
 
@@ -567,7 +582,7 @@ impl Call {
     ///
     /// # Safety
     /// As for [`Args::run_gl`].
-    pub unsafe fn run_gl(&self) -> Result<f64> {
+    pub unsafe fn run_gl(&self) -> Result<Value> {
         each_precision!(self, a => a.run_gl())
     }
 }

@@ -24,15 +24,20 @@ macro_rules! axpy {
 }
 axpy!(Cblas, c_int, f32, Args Saxpy cblas_saxpy);
 axpy!(Cblas, c_int, f64, Args Daxpy cblas_daxpy);
+axpy!(Cblas, c_int, Complex<f32>, ComplexArgs Caxpy cblas_caxpy);
+axpy!(Cblas, c_int, Complex<f64>, ComplexArgs Zaxpy cblas_zaxpy);
 axpy!(Ilp64, i64, f32, Args Saxpy scipy_cblas_saxpy64_);
 axpy!(Ilp64, i64, f64, Args Daxpy scipy_cblas_daxpy64_);
+axpy!(Ilp64, i64, Complex<f32>, ComplexArgs Caxpy scipy_cblas_caxpy64_);
+axpy!(Ilp64, i64, Complex<f64>, ComplexArgs Zaxpy scipy_cblas_zaxpy64_);
 
 /// `?dot`.
 macro_rules! dot {
     ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(n: $int, x: *const $t, incx: $int, y: *const $t, incy: $int) -> $t
-            = $args::Dot(Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into() }).into());
+            = $args::Dot(Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into(),
+                  conjugate: false }).into());
     };
 }
 dot!(Cblas, c_int, f32, Args Sdot cblas_sdot);
@@ -40,19 +45,67 @@ dot!(Cblas, c_int, f64, Args Ddot cblas_ddot);
 dot!(Ilp64, i64, f32, Args Sdot scipy_cblas_sdot64_);
 dot!(Ilp64, i64, f64, Args Ddot scipy_cblas_ddot64_);
 
+/// `?dotu`.
+macro_rules! dotu {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!($family, $routine,
+            fn $name(n: $int, x: *const $t, incx: $int, y: *const $t, incy: $int,
+                dotu: *mut $t) => dotu
+            = $args::Dot(Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into(),
+                  conjugate: false }).into());
+    };
+}
+dotu!(Cblas, c_int, Complex<f32>, ComplexArgs Cdotu cblas_cdotu_sub);
+dotu!(Cblas, c_int, Complex<f64>, ComplexArgs Zdotu cblas_zdotu_sub);
+dotu!(Ilp64, i64, Complex<f32>, ComplexArgs Cdotu scipy_cblas_cdotu_sub64_);
+dotu!(Ilp64, i64, Complex<f64>, ComplexArgs Zdotu scipy_cblas_zdotu_sub64_);
+
+/// `?dotc`.
+macro_rules! dotc {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!($family, $routine,
+            fn $name(n: $int, x: *const $t, incx: $int, y: *const $t, incy: $int,
+                dotc: *mut $t) => dotc
+            = $args::Dot(Dot { n: n.into(), x, incx: incx.into(), y, incy: incy.into(),
+                  conjugate: true }).into());
+    };
+}
+dotc!(Cblas, c_int, Complex<f32>, ComplexArgs Cdotc cblas_cdotc_sub);
+dotc!(Cblas, c_int, Complex<f64>, ComplexArgs Zdotc cblas_zdotc_sub);
+dotc!(Ilp64, i64, Complex<f32>, ComplexArgs Cdotc scipy_cblas_cdotc_sub64_);
+dotc!(Ilp64, i64, Complex<f64>, ComplexArgs Zdotc scipy_cblas_zdotc_sub64_);
+
 /// `?scal`.
 macro_rules! scal {
     ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!($family, $routine,
             fn $name(n: $int, alpha: <$t as CblasScalar>::Arg, x: *mut $t, incx: $int)
             = $args::Scal(Scal { n: n.into(), alpha: <$t as CblasScalar>::read(alpha), x,
-                  incx: incx.into() }).into());
+                  incx: incx.into(), real: false }).into());
     };
 }
 scal!(Cblas, c_int, f32, Args Sscal cblas_sscal);
 scal!(Cblas, c_int, f64, Args Dscal cblas_dscal);
+scal!(Cblas, c_int, Complex<f32>, ComplexArgs Cscal cblas_cscal);
+scal!(Cblas, c_int, Complex<f64>, ComplexArgs Zscal cblas_zscal);
 scal!(Ilp64, i64, f32, Args Sscal scipy_cblas_sscal64_);
 scal!(Ilp64, i64, f64, Args Dscal scipy_cblas_dscal64_);
+scal!(Ilp64, i64, Complex<f32>, ComplexArgs Cscal scipy_cblas_cscal64_);
+scal!(Ilp64, i64, Complex<f64>, ComplexArgs Zscal scipy_cblas_zscal64_);
+
+/// `??scal`.
+macro_rules! rscal {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!($family, $routine,
+            fn $name(n: $int, alpha: <$t as Scalar>::Real, x: *mut $t, incx: $int)
+            = $args::Scal(Scal { n: n.into(), alpha: <$t as Scalar>::from_real(alpha), x,
+                  incx: incx.into(), real: true }).into());
+    };
+}
+rscal!(Cblas, c_int, Complex<f32>, ComplexArgs Csscal cblas_csscal);
+rscal!(Cblas, c_int, Complex<f64>, ComplexArgs Zdscal cblas_zdscal);
+rscal!(Ilp64, i64, Complex<f32>, ComplexArgs Csscal scipy_cblas_csscal64_);
+rscal!(Ilp64, i64, Complex<f64>, ComplexArgs Zdscal scipy_cblas_zdscal64_);
 
 /// `?copy`.
 macro_rules! copy {
@@ -103,6 +156,20 @@ asum!(Cblas, c_int, f64, Args Dasum cblas_dasum);
 asum!(Ilp64, i64, f32, Args Sasum scipy_cblas_sasum64_);
 asum!(Ilp64, i64, f64, Args Dasum scipy_cblas_dasum64_);
 
+/// `??asum`.
+macro_rules! rasum {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!($family, $routine,
+            fn $name(n: $int, x: *const $t, incx: $int) -> <$t as Scalar>::Real
+            = $args::Reduce(Reduce { n: n.into(), x, incx: incx.into(),
+                  what: Reduction::Asum }).into());
+    };
+}
+rasum!(Cblas, c_int, Complex<f32>, ComplexArgs Scasum cblas_scasum);
+rasum!(Cblas, c_int, Complex<f64>, ComplexArgs Dzasum cblas_dzasum);
+rasum!(Ilp64, i64, Complex<f32>, ComplexArgs Scasum scipy_cblas_scasum64_);
+rasum!(Ilp64, i64, Complex<f64>, ComplexArgs Dzasum scipy_cblas_dzasum64_);
+
 /// `?nrm2`.
 macro_rules! nrm2 {
     ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
@@ -117,6 +184,20 @@ nrm2!(Cblas, c_int, f64, Args Dnrm2 cblas_dnrm2);
 nrm2!(Ilp64, i64, f32, Args Snrm2 scipy_cblas_snrm264_);
 nrm2!(Ilp64, i64, f64, Args Dnrm2 scipy_cblas_dnrm264_);
 
+/// `??nrm2`.
+macro_rules! rnrm2 {
+    ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!($family, $routine,
+            fn $name(n: $int, x: *const $t, incx: $int) -> <$t as Scalar>::Real
+            = $args::Reduce(Reduce { n: n.into(), x, incx: incx.into(),
+                  what: Reduction::Nrm2 }).into());
+    };
+}
+rnrm2!(Cblas, c_int, Complex<f32>, ComplexArgs Scnrm2 cblas_scnrm2);
+rnrm2!(Cblas, c_int, Complex<f64>, ComplexArgs Dznrm2 cblas_dznrm2);
+rnrm2!(Ilp64, i64, Complex<f32>, ComplexArgs Scnrm2 scipy_cblas_scnrm264_);
+rnrm2!(Ilp64, i64, Complex<f64>, ComplexArgs Dznrm2 scipy_cblas_dznrm264_);
+
 /// `i?amax`.
 macro_rules! iamax {
     ($family:ident, $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
@@ -128,8 +209,12 @@ macro_rules! iamax {
 }
 iamax!(Cblas, c_int, f32, Args Isamax cblas_isamax);
 iamax!(Cblas, c_int, f64, Args Idamax cblas_idamax);
+iamax!(Cblas, c_int, Complex<f32>, ComplexArgs Icamax cblas_icamax);
+iamax!(Cblas, c_int, Complex<f64>, ComplexArgs Izamax cblas_izamax);
 iamax!(Ilp64, i64, f32, Args Isamax scipy_cblas_isamax64_);
 iamax!(Ilp64, i64, f64, Args Idamax scipy_cblas_idamax64_);
+iamax!(Ilp64, i64, Complex<f32>, ComplexArgs Icamax scipy_cblas_icamax64_);
+iamax!(Ilp64, i64, Complex<f64>, ComplexArgs Izamax scipy_cblas_izamax64_);
 
 /// `?gemv`.
 macro_rules! gemv {
@@ -147,8 +232,12 @@ macro_rules! gemv {
 }
 gemv!(Cblas, c_int, f32, Args Sgemv cblas_sgemv);
 gemv!(Cblas, c_int, f64, Args Dgemv cblas_dgemv);
+gemv!(Cblas, c_int, Complex<f32>, ComplexArgs Cgemv cblas_cgemv);
+gemv!(Cblas, c_int, Complex<f64>, ComplexArgs Zgemv cblas_zgemv);
 gemv!(Ilp64, i64, f32, Args Sgemv scipy_cblas_sgemv64_);
 gemv!(Ilp64, i64, f64, Args Dgemv scipy_cblas_dgemv64_);
+gemv!(Ilp64, i64, Complex<f32>, ComplexArgs Cgemv scipy_cblas_cgemv64_);
+gemv!(Ilp64, i64, Complex<f64>, ComplexArgs Zgemv scipy_cblas_zgemv64_);
 
 /// `?gemm`.
 macro_rules! gemm {

@@ -31,8 +31,30 @@ macro_rules! dot {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, x: *const $t, incx: *const $int, y: *const $t,
                 incy: *const $int) -> $t
-            = $args::Dot(Dot { n: (*n).into(), x, incx: (*incx).into(), y,
-                  incy: (*incy).into() }).into());
+            = $args::Dot(Dot { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into(),
+                  conjugate: false }).into());
+    };
+}
+
+/// `?dotu`.
+macro_rules! dotu {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!([$prefix, $suffix] FAMILY, $routine,
+            fn $name(n: *const $int, x: *const $t, incx: *const $int, y: *const $t,
+                incy: *const $int) -> $t
+            = $args::Dot(Dot { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into(),
+                  conjugate: false }).into());
+    };
+}
+
+/// `?dotc`.
+macro_rules! dotc {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!([$prefix, $suffix] FAMILY, $routine,
+            fn $name(n: *const $int, x: *const $t, incx: *const $int, y: *const $t,
+                incy: *const $int) -> $t
+            = $args::Dot(Dot { n: (*n).into(), x, incx: (*incx).into(), y, incy: (*incy).into(),
+                  conjugate: true }).into());
     };
 }
 
@@ -41,7 +63,19 @@ macro_rules! scal {
     ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, alpha: *const $t, x: *mut $t, incx: *const $int)
-            = $args::Scal(Scal { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into() }).into());
+            = $args::Scal(Scal { n: (*n).into(), alpha: *alpha, x, incx: (*incx).into(),
+                  real: false }).into());
+    };
+}
+
+/// `??scal`.
+macro_rules! rscal {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!([$prefix, $suffix] FAMILY, $routine,
+            fn $name(n: *const $int, alpha: *const <$t as Scalar>::Real, x: *mut $t,
+                incx: *const $int)
+            = $args::Scal(Scal { n: (*n).into(), alpha: <$t as Scalar>::from_real(*alpha), x,
+                  incx: (*incx).into(), real: true }).into());
     };
 }
 
@@ -75,11 +109,31 @@ macro_rules! asum {
     };
 }
 
+/// `??asum`.
+macro_rules! rasum {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!([$prefix, $suffix] FAMILY, $routine,
+            fn $name(n: *const $int, x: *const $t, incx: *const $int) -> <$t as Scalar>::Real
+            = $args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
+                  what: Reduction::Asum }).into());
+    };
+}
+
 /// `?nrm2`.
 macro_rules! nrm2 {
     ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
         export!([$prefix, $suffix] FAMILY, $routine,
             fn $name(n: *const $int, x: *const $t, incx: *const $int) -> $t
+            = $args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
+                  what: Reduction::Nrm2 }).into());
+    };
+}
+
+/// `??nrm2`.
+macro_rules! rnrm2 {
+    ([$prefix:literal, $suffix:literal] $int:ty, $t:ty, $args:ident $routine:ident $name:ident) => {
+        export!([$prefix, $suffix] FAMILY, $routine,
+            fn $name(n: *const $int, x: *const $t, incx: *const $int) -> <$t as Scalar>::Real
             = $args::Reduce(Reduce { n: (*n).into(), x, incx: (*incx).into(),
                   what: Reduction::Nrm2 }).into());
     };
@@ -253,10 +307,20 @@ macro_rules! fortran_interface {
         };
         axpy!([$prefix, $suffix] $int, f32, Args Saxpy saxpy_);
         axpy!([$prefix, $suffix] $int, f64, Args Daxpy daxpy_);
+        axpy!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Caxpy caxpy_);
+        axpy!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zaxpy zaxpy_);
         dot!([$prefix, $suffix] $int, f32, Args Sdot sdot_);
         dot!([$prefix, $suffix] $int, f64, Args Ddot ddot_);
+        dotu!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cdotu cdotu_);
+        dotu!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zdotu zdotu_);
+        dotc!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cdotc cdotc_);
+        dotc!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zdotc zdotc_);
         scal!([$prefix, $suffix] $int, f32, Args Sscal sscal_);
         scal!([$prefix, $suffix] $int, f64, Args Dscal dscal_);
+        scal!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cscal cscal_);
+        scal!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zscal zscal_);
+        rscal!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Csscal csscal_);
+        rscal!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zdscal zdscal_);
         copy!([$prefix, $suffix] $int, f32, Args Scopy scopy_);
         copy!([$prefix, $suffix] $int, f64, Args Dcopy dcopy_);
         copy!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Ccopy ccopy_);
@@ -267,12 +331,20 @@ macro_rules! fortran_interface {
         swap!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zswap zswap_);
         asum!([$prefix, $suffix] $int, f32, Args Sasum sasum_);
         asum!([$prefix, $suffix] $int, f64, Args Dasum dasum_);
+        rasum!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Scasum scasum_);
+        rasum!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Dzasum dzasum_);
         nrm2!([$prefix, $suffix] $int, f32, Args Snrm2 snrm2_);
         nrm2!([$prefix, $suffix] $int, f64, Args Dnrm2 dnrm2_);
+        rnrm2!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Scnrm2 scnrm2_);
+        rnrm2!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Dznrm2 dznrm2_);
         iamax!([$prefix, $suffix] $int, f32, Args Isamax isamax_);
         iamax!([$prefix, $suffix] $int, f64, Args Idamax idamax_);
+        iamax!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Icamax icamax_);
+        iamax!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Izamax izamax_);
         gemv!([$prefix, $suffix] $int, f32, Args Sgemv sgemv_);
         gemv!([$prefix, $suffix] $int, f64, Args Dgemv dgemv_);
+        gemv!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cgemv cgemv_);
+        gemv!([$prefix, $suffix] $int, Complex<f64>, ComplexArgs Zgemv zgemv_);
         gemm!([$prefix, $suffix] $int, f32, Args Sgemm sgemm_);
         gemm!([$prefix, $suffix] $int, f64, Args Dgemm dgemm_);
         gemm!([$prefix, $suffix] $int, Complex<f32>, ComplexArgs Cgemm cgemm_);

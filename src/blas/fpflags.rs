@@ -10,7 +10,7 @@
 //! nothing was copied) they count as having held NaN and infinity, so such a call raises
 //! nothing rather than a flag its data might not have caused.
 
-use super::call::{Call, Operand, Use};
+use super::call::{Call, Operand, Use, Value};
 use super::region::Region;
 use super::undo::Snapshot;
 use crate::engine::fpenv;
@@ -58,14 +58,14 @@ fn flags(outputs: Seen, inputs: Seen) -> (bool, bool) {
 ///
 /// # Safety
 /// The call's operands must be valid host memory for it (it passed the reference checks).
-pub unsafe fn raise(call: &Call, operands: &[Operand], value: f64, before: Option<&Snapshot>) {
+pub unsafe fn raise(call: &Call, operands: &[Operand], value: Value, before: Option<&Snapshot>) {
     call.raise_flags(operands, value, before)
 }
 
 impl Call {
     /// # Safety
     /// As for [`raise`].
-    unsafe fn raise_flags(&self, operands: &[Operand], value: f64, before: Option<&Snapshot>) {
+    unsafe fn raise_flags(&self, operands: &[Operand], value: Value, before: Option<&Snapshot>) {
         let regions = |pick: fn(Use) -> bool| -> Vec<&Region> {
             operands
                 .iter()
@@ -75,7 +75,7 @@ impl Call {
         };
         // Copy, swap and i?amax compute nothing: they move or compare, which raises nothing.
         let outputs = if self.computes_value() {
-            Seen::of([value])
+            Seen::of([value.re, value.im])
         } else {
             Seen::within(&regions(Use::computed))
         };

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use super::call::{from_const, from_mut, wrapped, Describe, Operand, Use};
+use super::call::flop_scale;
+use super::call::{from_const, from_mut, wrapped, Describe, Operand, Use, Value};
 use super::region::Region;
 use crate::engine::element::{Real, Scalar};
 use crate::status::Result;
@@ -11,7 +12,7 @@ use crate::{quick, routines};
 
 /// y := alpha*x + y.
 #[derive(Clone, Copy, Debug)]
-pub struct Axpy<T: Real> {
+pub struct Axpy<T: Scalar> {
     pub n: i64,
     pub alpha: T,
     pub x: *const T,
@@ -20,15 +21,15 @@ pub struct Axpy<T: Real> {
     pub incy: i64,
 }
 
-impl<T: Real> Describe<T> for Axpy<T> {
+impl<T: Scalar> Describe<T> for Axpy<T> {
     const LEVEL: u8 = 1;
 
-    fn quick_return(&self) -> Option<f64> {
-        quick::axpy(self.n, self.alpha).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::axpy(self.n, self.alpha).then_some(Value::ZERO)
     }
 
     fn flops(&self) -> [i64; 4] {
-        [2, self.n, 1, 1]
+        [2 * flop_scale::<T>(), self.n, 1, 1]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -52,42 +53,43 @@ impl<T: Real> Describe<T> for Axpy<T> {
         r
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let r = self;
-        routines::axpy(r.n, r.alpha, r.x, r.incx, r.y, r.incy).map(|()| 0.0)
+        routines::axpy(r.n, r.alpha, r.x, r.incx, r.y, r.incy).map(|()| Value::ZERO)
     }
 }
 
-impl<T: Real> fmt::Display for Axpy<T> {
+impl<T: Scalar> fmt::Display for Axpy<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let (n, alpha, incx, incy) = (self.n, self.alpha, self.incx, self.incy);
         write!(f, "n={n} alpha={alpha} incx={incx} incy={incy}")
     }
 }
 
-/// The result x·y.
+/// The result x·y, or conj(x)·y when `conjugate` (complex dotc).
 #[derive(Clone, Copy, Debug)]
-pub struct Dot<T: Real> {
+pub struct Dot<T: Scalar> {
     pub n: i64,
     pub x: *const T,
     pub incx: i64,
     pub y: *const T,
     pub incy: i64,
+    pub conjugate: bool,
 }
 
-impl<T: Real> Describe<T> for Dot<T> {
+impl<T: Scalar> Describe<T> for Dot<T> {
     const LEVEL: u8 = 1;
 
     fn computes_value(&self) -> bool {
         true
     }
 
-    fn quick_return(&self) -> Option<f64> {
-        quick::empty(self.n).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::empty(self.n).then_some(Value::ZERO)
     }
 
     fn flops(&self) -> [i64; 4] {
-        [2, self.n, 1, 1]
+        [2 * flop_scale::<T>(), self.n, 1, 1]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -110,36 +112,54 @@ impl<T: Real> Describe<T> for Dot<T> {
         r
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let (r, mut v) = (self, T::ZERO);
-        routines::dot(r.n, r.x, r.incx, r.y, r.incy, &mut v).map(|()| v.to_f64())
+        let dot = if r.conjugate {
+            routines::dotc
+        } else {
+            routines::dot
+        };
+        dot(r.n, r.x, r.incx, r.y, r.incy, &mut v).map(|()| value(v))
     }
 }
 
-impl<T: Real> fmt::Display for Dot<T> {
+/// A result as `Value`.
+fn value<T: Scalar>(v: T) -> Value {
+    let [re, im] = v.parts().map(Real::to_f64);
+    Value { re, im }
+}
+
+impl<T: Scalar> fmt::Display for Dot<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "n={} incx={} incy={}", self.n, self.incx, self.incy)
     }
 }
 
-/// x := alpha*x.
+/// x := alpha*x; `real`: alpha is real and scales each part of a complex x (csscal, zdscal).
 #[derive(Clone, Copy, Debug)]
-pub struct Scal<T: Real> {
+pub struct Scal<T: Scalar> {
     pub n: i64,
     pub alpha: T,
     pub x: *mut T,
     pub incx: i64,
+    pub real: bool,
 }
 
-impl<T: Real> Describe<T> for Scal<T> {
+impl<T: Scalar> Describe<T> for Scal<T> {
     const LEVEL: u8 = 1;
 
-    fn quick_return(&self) -> Option<f64> {
-        quick::scal(self.n, self.alpha, self.incx).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::scal(self.n, self.alpha, self.incx).then_some(Value::ZERO)
     }
 
+    /// A complex product is 6 real flops, a real alpha's 2, as LAPACK counts them.
     fn flops(&self) -> [i64; 4] {
-        [self.n, 1, 1, 1]
+        let per_element = match (T::COMPLEX, self.real) {
+            (false, _) => 1,
+            (true, true) => 2,
+            (true, false) => 6,
+        };
+        [per_element, self.n, 1, 1]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -159,12 +179,18 @@ impl<T: Real> Describe<T> for Scal<T> {
         r
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
-        routines::scal(self.n, self.alpha, self.x, self.incx).map(|()| 0.0)
+    unsafe fn run_gl(&self) -> Result<Value> {
+        let (n, x, incx) = (self.n, self.x, self.incx);
+        if self.real {
+            routines::scal_real(n, self.alpha.parts()[0], x, incx)
+        } else {
+            routines::scal(n, self.alpha, x, incx)
+        }
+        .map(|()| Value::ZERO)
     }
 }
 
-impl<T: Real> fmt::Display for Scal<T> {
+impl<T: Scalar> fmt::Display for Scal<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "n={} alpha={} incx={}", self.n, self.alpha, self.incx)
     }
@@ -183,8 +209,8 @@ pub struct Move<T: Scalar, const SWAP: bool> {
 impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
     const LEVEL: u8 = 1;
 
-    fn quick_return(&self) -> Option<f64> {
-        quick::empty(self.n).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::empty(self.n).then_some(Value::ZERO)
     }
 
     /// One per element moved.
@@ -212,7 +238,7 @@ impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
         r
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let r = self;
         if SWAP {
             // The caller's x, given as mutable to swap.
@@ -220,7 +246,7 @@ impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
         } else {
             routines::copy(r.n, r.x, r.incx, r.y, r.incy)
         }
-        .map(|()| 0.0)
+        .map(|()| Value::ZERO)
     }
 }
 
@@ -242,16 +268,17 @@ pub enum Reduction {
     Iamax,
 }
 
-/// asum, nrm2 or i?amax of x.
+/// asum, nrm2 or i?amax of x (of a complex x: |re| + |im| for asum and i?amax, every part for
+/// nrm2, as scasum, scnrm2 and icamax compute them).
 #[derive(Clone, Copy, Debug)]
-pub struct Reduce<T: Real> {
+pub struct Reduce<T: Scalar> {
     pub what: Reduction,
     pub n: i64,
     pub x: *const T,
     pub incx: i64,
 }
 
-impl<T: Real> Describe<T> for Reduce<T> {
+impl<T: Scalar> Describe<T> for Reduce<T> {
     const LEVEL: u8 = 1;
 
     /// i?amax compares, and its index can raise no flag.
@@ -259,18 +286,20 @@ impl<T: Real> Describe<T> for Reduce<T> {
         self.what != Reduction::Iamax
     }
 
-    fn quick_return(&self) -> Option<f64> {
+    fn quick_return(&self) -> Option<Value> {
         let (n, incx) = (self.n, self.incx);
         match self.what {
-            Reduction::Asum => quick::asum(n, incx).then_some(0.0),
-            Reduction::Nrm2 => quick::nrm2(n).then_some(0.0),
-            Reduction::Iamax => quick::iamax(n, incx).map(|i| i as f64),
+            Reduction::Asum => quick::asum(n, incx).then_some(Value::ZERO),
+            Reduction::Nrm2 => quick::nrm2(n).then_some(Value::ZERO),
+            Reduction::Iamax => quick::iamax(n, incx).map(|i| Value::from_real(i as f64)),
         }
     }
 
+    /// Per real part.
     fn flops(&self) -> [i64; 4] {
         let per_element = if self.what == Reduction::Nrm2 { 2 } else { 1 };
-        [per_element, self.n, 1, 1]
+        let parts = if T::COMPLEX { 2 } else { 1 };
+        [per_element * parts, self.n, 1, 1]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -286,19 +315,21 @@ impl<T: Real> Describe<T> for Reduce<T> {
         r
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let (n, x, incx) = (self.n, self.x, self.incx);
-        let mut v = T::ZERO;
+        let mut v = T::Real::ZERO;
         match self.what {
             Reduction::Asum => routines::asum(n, x, incx, &mut v)?,
             Reduction::Nrm2 => routines::nrm2(n, x, incx, &mut v)?,
-            Reduction::Iamax => return routines::iamax(n, x, incx).map(|i| i as f64),
+            Reduction::Iamax => {
+                return routines::iamax(n, x, incx).map(|i| Value::from_real(i as f64))
+            }
         }
-        Ok(v.to_f64())
+        Ok(Value::from_real(v.to_f64()))
     }
 }
 
-impl<T: Real> fmt::Display for Reduce<T> {
+impl<T: Scalar> fmt::Display for Reduce<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "n={} incx={}", self.n, self.incx)
     }

@@ -1,21 +1,24 @@
 //! gemv as a BLAS-compatible call: its arguments and its description. A row-major call is the
-//! column-major one on the transposed matrix (M and N exchanged, the operation flipped), and is
-//! checked as that call, so it reports that call's parameter numbers as the reference CBLAS does.
+//! column-major one on the transposed matrix (M and N exchanged, the operation flipped; a
+//! conjugate transpose becomes the conjugate of the stored matrix, which the reference CBLAS
+//! computes by conjugating alpha, beta, x and y around the column-major call), and is checked as
+//! that call, so it reports that call's parameter numbers as the reference CBLAS does.
 
 use std::fmt;
 
 use super::call::ILLEGAL_TRANSA;
 use super::call::{
     cblas_enums, fault, from_const, from_mut, wrapped, Describe, Fault, Layout, Op, Operand, Use,
+    Value,
 };
 use super::region::Region;
-use crate::engine::element::Real;
+use crate::engine::element::Scalar;
 use crate::status::Result;
 use crate::{quick, routines};
 
-/// The arguments of sgemv (`T = f32`) or dgemv.
+/// The arguments of sgemv (`T = f32`), dgemv, cgemv or zgemv.
 #[derive(Clone, Copy, Debug)]
-pub struct GemvArgs<T: Real = f32> {
+pub struct GemvArgs<T: Scalar = f32> {
     pub layout: Layout,
     pub trans: Op,
     pub m: i64,
@@ -49,21 +52,23 @@ fn gemv_info(t: Op, m: i64, n: i64, lda: i64, incx: i64, incy: i64) -> i32 {
     }
 }
 
-impl<T: Real> GemvArgs<T> {
-    /// The column-major call this is, (transposed, m, n) of the stored A: row-major A is the
-    /// column-major transpose (M and N exchanged, the operation flipped). Checked calls only.
-    pub fn column_major(&self) -> (bool, i64, i64) {
+impl<T: Scalar> GemvArgs<T> {
+    /// The column-major call this is, ((transposed, conjugated), m, n) of the stored A:
+    /// row-major A is the column-major transpose (M and N exchanged, the operation flipped, a
+    /// conjugate transpose the conjugate). Checked calls only.
+    pub fn column_major(&self) -> ((bool, bool), i64, i64) {
         let t = self.trans.transposed().unwrap_or(false);
+        let conjugate = self.trans.trans().is_some_and(|t| t.conjugates::<T>());
         if self.layout == Layout::Row {
-            (!t, self.n, self.m)
+            ((!t, conjugate), self.n, self.m)
         } else {
-            (t, self.m, self.n)
+            ((t, conjugate), self.m, self.n)
         }
     }
 
     /// Elements of x: the columns of op(A).
     pub fn x_len(&self) -> i64 {
-        let (t, m, n) = self.column_major();
+        let ((t, _), m, n) = self.column_major();
         if t {
             m
         } else {
@@ -73,7 +78,7 @@ impl<T: Real> GemvArgs<T> {
 
     /// Elements of y: the rows of op(A).
     pub fn y_len(&self) -> i64 {
-        let (t, m, n) = self.column_major();
+        let ((t, _), m, n) = self.column_major();
         if t {
             n
         } else {
@@ -82,7 +87,7 @@ impl<T: Real> GemvArgs<T> {
     }
 }
 
-impl<T: Real> Describe<T> for GemvArgs<T> {
+impl<T: Scalar> Describe<T> for GemvArgs<T> {
     const LEVEL: u8 = 2;
 
     fn layout(&self) -> Layout {
@@ -105,12 +110,12 @@ impl<T: Real> Describe<T> for GemvArgs<T> {
         &[(3, 4)]
     }
 
-    fn quick_return(&self) -> Option<f64> {
-        quick::gemv(self.m, self.n, self.alpha, self.beta).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::gemv(self.m, self.n, self.alpha, self.beta).then_some(Value::ZERO)
     }
 
     fn flops(&self) -> [i64; 4] {
-        [2, self.m, self.n, 1]
+        [2 * super::call::flop_scale::<T>(), self.m, self.n, 1]
     }
 
     fn operands(&self) -> Vec<Operand> {
@@ -144,17 +149,17 @@ impl<T: Real> Describe<T> for GemvArgs<T> {
         g
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let g = self;
         let (t, m, n) = g.column_major();
         routines::gemv(
             t, m, n, g.alpha, g.a, g.lda, g.x, g.incx, g.beta, g.y, g.incy,
         )
-        .map(|()| 0.0)
+        .map(|()| Value::ZERO)
     }
 }
 
-impl<T: Real> fmt::Display for GemvArgs<T> {
+impl<T: Scalar> fmt::Display for GemvArgs<T> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let g = self;
         write!(

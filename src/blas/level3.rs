@@ -7,7 +7,9 @@
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
-use super::call::{cblas_enums, fault, Describe, Fault, Layout, Op, Operand, Use};
+use super::call::{
+    cblas_enums, fault, flop_scale, Describe, Fault, Layout, Op, Operand, Use, Value,
+};
 use super::call::{ILLEGAL_TRANSA, ILLEGAL_TRANSB};
 use super::region::Region;
 use crate::engine::element::Scalar;
@@ -117,16 +119,6 @@ impl fmt::Display for Flag {
             Flag::BadChar(c) if c.is_ascii_graphic() => write!(f, "{}", char::from(*c)),
             Flag::BadChar(c) => write!(f, "{c:#04x}"),
         }
-    }
-}
-
-/// How many times a real routine's flops a complex one counts: a complex multiply-add is 8 real
-/// flops against a real one's 2, as LAPACK counts them.
-fn flop_scale<T: Scalar>() -> i64 {
-    if T::COMPLEX {
-        4
-    } else {
-        1
     }
 }
 
@@ -277,8 +269,8 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
         &[(4, 5), (9, 11)]
     }
 
-    fn quick_return(&self) -> Option<f64> {
-        quick::gemm(self.m, self.n, self.k, self.alpha, self.beta).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::gemm(self.m, self.n, self.k, self.alpha, self.beta).then_some(Value::ZERO)
     }
 
     fn flops(&self) -> [i64; 4] {
@@ -302,7 +294,7 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
         vec![self.alpha, self.beta]
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let g = self;
         let ta = g.transa.trans().unwrap_or(Trans::N);
         let tb = g.transb.trans().unwrap_or(Trans::N);
@@ -316,7 +308,7 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
                 ta, tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
             )
         }
-        .map(|()| 0.0)
+        .map(|()| Value::ZERO)
     }
 }
 
@@ -405,8 +397,8 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
     }
 
     /// gemv's rule.
-    fn quick_return(&self) -> Option<f64> {
-        quick::gemv(self.m, self.n, self.alpha, self.beta).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::gemv(self.m, self.n, self.alpha, self.beta).then_some(Value::ZERO)
     }
 
     /// 2m²n (A on the left) or 2mn², as the reference counts them.
@@ -435,7 +427,7 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
         vec![self.alpha, self.beta]
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let (side, uplo, m, n) = self.column_major();
         routines::symm(
             (side.is(b'R'), self.hermitian, uplo.is(b'U')),
@@ -447,7 +439,7 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
             self.beta,
             (self.c, self.ldc),
         )
-        .map(|()| 0.0)
+        .map(|()| Value::ZERO)
     }
 }
 
@@ -556,8 +548,8 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
         fault(info, self.layout)
     }
 
-    fn quick_return(&self) -> Option<f64> {
-        quick::syrk(self.n, self.k, self.alpha, self.beta).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::syrk(self.n, self.k, self.alpha, self.beta).then_some(Value::ZERO)
     }
 
     /// n²k (syrk) or 2n²k (syr2k), as the reference counts them.
@@ -591,7 +583,7 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
         vec![self.alpha, self.beta]
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let (uplo, trans) = self.column_major();
         // A row-major her2k is the column-major one with conj(alpha), as the reference CBLAS
         // calls it (C^T = conj(alpha) conj(A) B^T + alpha conj(B) A^T).
@@ -610,7 +602,7 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
             self.beta,
             (self.c, self.ldc),
         )
-        .map(|()| 0.0)
+        .map(|()| Value::ZERO)
     }
 }
 
@@ -700,8 +692,8 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         &[(6, 7)]
     }
 
-    fn quick_return(&self) -> Option<f64> {
-        quick::triangular(self.m, self.n).then_some(0.0)
+    fn quick_return(&self) -> Option<Value> {
+        quick::triangular(self.m, self.n).then_some(Value::ZERO)
     }
 
     /// m²n (A on the left) or mn², as the reference counts them.
@@ -729,7 +721,7 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         vec![self.alpha]
     }
 
-    unsafe fn run_gl(&self) -> Result<f64> {
+    unsafe fn run_gl(&self) -> Result<Value> {
         let (side, uplo, m, n) = self.column_major();
         let how = (
             side.is(b'R'),
@@ -746,7 +738,7 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
             (self.a, self.lda),
             (self.b, self.ldb),
         )
-        .map(|()| 0.0)
+        .map(|()| Value::ZERO)
     }
 }
 

@@ -30,9 +30,10 @@ use std::time::Instant;
 
 use once_cell::sync::OnceCell;
 
+use crate::engine::element::{Complex, Real};
 use crate::engine::fault;
 use crate::status::{Cause, Error, Status};
-use call::Call;
+use call::{Call, Value};
 use route::Route;
 use routine::Routine;
 use trace::Outcome;
@@ -104,39 +105,42 @@ impl Symbol {
 }
 
 /// A symbol's return value: nothing, the result of dot, asum and nrm2 (`Call::run_gl` and
-/// `Call::quick_return` give it in double, exactly the float of the `s` routines), or the
-/// index of i?amax.
+/// `Call::quick_return` give it in double, exactly the float of the `s` routines; complex for
+/// cdotu and the like), or the index of i?amax.
 pub trait Answer: Default {
-    fn from_value(value: f64) -> Self;
+    fn from_value(value: Value) -> Self;
 }
 
 impl Answer for () {
-    fn from_value(_: f64) {}
+    fn from_value(_: Value) {}
 }
 
-impl Answer for f32 {
-    fn from_value(value: f64) -> f32 {
-        value as f32
+impl<R: Real> Answer for R {
+    fn from_value(value: Value) -> R {
+        R::from_f64(value.re)
     }
 }
 
-impl Answer for f64 {
-    fn from_value(value: f64) -> f64 {
-        value
+impl<R: Real> Answer for Complex<R> {
+    fn from_value(value: Value) -> Complex<R> {
+        Complex {
+            re: R::from_f64(value.re),
+            im: R::from_f64(value.im),
+        }
     }
 }
 
 /// Fortran i?amax's result: the 1-based index.
 impl Answer for std::ffi::c_int {
-    fn from_value(value: f64) -> std::ffi::c_int {
-        value as std::ffi::c_int
+    fn from_value(value: Value) -> std::ffi::c_int {
+        value.re as std::ffi::c_int
     }
 }
 
 /// The same for the ILP64 Fortran names.
 impl Answer for i64 {
-    fn from_value(value: f64) -> i64 {
-        value as i64
+    fn from_value(value: Value) -> i64 {
+        value.re as i64
     }
 }
 
@@ -147,8 +151,8 @@ impl Answer for i64 {
 pub struct CblasIndex(pub usize);
 
 impl Answer for CblasIndex {
-    fn from_value(value: f64) -> CblasIndex {
-        CblasIndex((value as usize).saturating_sub(1))
+    fn from_value(value: Value) -> CblasIndex {
+        CblasIndex((value.re as usize).saturating_sub(1))
     }
 }
 
@@ -390,6 +394,34 @@ macro_rules! export {
                 let f: CpuFn = unsafe { std::mem::transmute(f) };
                 unsafe { f($($arg),*) }
             })
+        }
+    };
+    // A value returned through the last argument, `$out` (CBLAS's `cblas_cdotu_sub`).
+    ([$prefix:literal, $suffix:literal] $family:expr, $routine:ident,
+     fn $name:ident($($arg:ident: $ty:ty),* $(,)?) => $out:ident = $call:expr) => {
+        /// # Safety
+        /// The arguments must be valid for the BLAS routine of this name.
+        #[export_name = concat!($prefix, stringify!($name), $suffix)]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) {
+            static SYMBOL: $crate::blas::Symbol = $crate::blas::Symbol::new(
+                concat!($prefix, stringify!($name), $suffix, "\0"),
+                $crate::blas::routine::Routine::$routine,
+                $family,
+            );
+            type CpuFn = unsafe extern "C" fn($($ty),*);
+            let value = $crate::blas::dispatch(&SYMBOL, || $call, |f| {
+                // SAFETY: `f` is the CPU BLAS's definition of this very symbol, which writes
+                // the value to `$out`.
+                let f: CpuFn = unsafe { std::mem::transmute(f) };
+                unsafe {
+                    f($($arg),*);
+                    $out.read()
+                }
+            });
+            if !$out.is_null() {
+                // SAFETY: where the caller asked for the value.
+                unsafe { $out.write(value) };
+            }
         }
     };
 }

@@ -35,7 +35,11 @@ pub enum Precision {
 
 /// A BLAS element type: `f32`, `f64`, or the [`Complex`] of either.
 pub trait Scalar:
-    Copy + Default + PartialEq + std::fmt::Debug + std::fmt::Display + Send + Sync + 'static
+    Element
+    + PartialEq
+    + std::fmt::Display
+    + std::ops::Add<Output = Self>
+    + std::ops::Mul<Output = Self>
 {
     /// The real type of its parts, which the engine computes in.
     type Real: Real;
@@ -49,8 +53,18 @@ pub trait Scalar:
     /// The element of real value `re`.
     fn from_real(re: Self::Real) -> Self;
 
+    /// The element of parts `re` and `im` (a real one `re`, `im` ignored).
+    fn from_parts(re: Self::Real, im: Self::Real) -> Self;
+
     /// The complex conjugate (a real itself).
     fn conj(self) -> Self;
+
+    /// Sets uniform `location` (declared `ELEM_UNIFORM` in the shader, `REAL_UNIFORM` for a
+    /// real) to `v`.
+    ///
+    /// # Safety
+    /// The program the location belongs to is bound, and the context is current.
+    unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: Self);
 }
 
 /// `f32` or `f64`.
@@ -64,12 +78,6 @@ pub trait Real:
     + std::ops::Neg<Output = Self>
 {
     const PRECISION: Precision;
-
-    /// Sets uniform `location` (declared `REAL_UNIFORM` in the shader) to `v`.
-    ///
-    /// # Safety
-    /// The program the location belongs to is bound, and the context is current.
-    unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: Self);
 
     /// The value, exactly (a float widens without rounding).
     fn to_f64(self) -> f64;
@@ -99,17 +107,21 @@ impl Scalar for f32 {
         re
     }
 
+    fn from_parts(re: f32, _: f32) -> f32 {
+        re
+    }
+
     fn conj(self) -> f32 {
         self
+    }
+
+    unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: f32) {
+        gl.uniform_1_f32(location, v)
     }
 }
 
 impl Real for f32 {
     const PRECISION: Precision = Precision::Single;
-
-    unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: f32) {
-        gl.uniform_1_f32(location, v)
-    }
 
     fn to_f64(self) -> f64 {
         f64::from(self)
@@ -141,13 +153,13 @@ impl Scalar for f64 {
         re
     }
 
+    fn from_parts(re: f64, _: f64) -> f64 {
+        re
+    }
+
     fn conj(self) -> f64 {
         self
     }
-}
-
-impl Real for f64 {
-    const PRECISION: Precision = Precision::Double;
 
     /// As a uvec2 of the double's halves, low word first (`packDouble2x32`'s order), exactly:
     /// glUniform1d would do, but it is not in every loader's core set.
@@ -155,6 +167,10 @@ impl Real for f64 {
         let bits = v.to_bits();
         gl.uniform_2_u32(location, bits as u32, (bits >> 32) as u32)
     }
+}
+
+impl Real for f64 {
+    const PRECISION: Precision = Precision::Double;
 
     fn to_f64(self) -> f64 {
         self
@@ -194,10 +210,73 @@ impl<R: Real> Scalar for Complex<R> {
         Complex { re, im: R::ZERO }
     }
 
+    fn from_parts(re: R, im: R) -> Self {
+        Complex { re, im }
+    }
+
     fn conj(self) -> Self {
         Complex {
             re: self.re,
             im: -self.im,
+        }
+    }
+
+    /// As a vec2 of the parts, or a double pair as a uvec4 of both doubles' halves.
+    unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: Self) {
+        match R::PRECISION {
+            Precision::Single => {
+                gl.uniform_2_f32(location, v.re.to_f64() as f32, v.im.to_f64() as f32)
+            }
+            Precision::Double => {
+                let [re, im] = [v.re.to_f64().to_bits(), v.im.to_f64().to_bits()];
+                let half = |b: u64, high: bool| if high { (b >> 32) as u32 } else { b as u32 };
+                gl.uniform_4_u32(
+                    location,
+                    half(re, false),
+                    half(re, true),
+                    half(im, false),
+                    half(im, true),
+                )
+            }
+        }
+    }
+}
+
+/// Stored as its two parts, one element per texel: RG32F, or for a double complex the four
+/// 32-bit halves of an RGBA32UI texel. The `COMPLEX` define makes `shaders/real.glsl`'s
+/// `ELEM` its pair of parts. Kernels that read four elements at a time take real operands only.
+impl<R: Real> Element for Complex<R> {
+    const SIZE: i64 = 2 * R::SIZE;
+    const FORMAT: u32 = match R::PRECISION {
+        Precision::Single => glow::RG32F,
+        Precision::Double => glow::RGBA32UI,
+    };
+    const FORMAT16: u32 = R::FORMAT16;
+    const DEFINES: &'static [(&'static str, &'static str)] = match R::PRECISION {
+        Precision::Single => &[("COMPLEX", "")],
+        Precision::Double => &[("COMPLEX", ""), ("DOUBLE", "")],
+    };
+}
+
+impl<R: Real> std::ops::Add for Complex<R> {
+    type Output = Self;
+
+    fn add(self, o: Self) -> Self {
+        Complex {
+            re: self.re + o.re,
+            im: self.im + o.im,
+        }
+    }
+}
+
+/// Fortran's product, (ar·br − ai·bi, ar·bi + ai·br), each product rounded (Rust fuses none).
+impl<R: Real> std::ops::Mul for Complex<R> {
+    type Output = Self;
+
+    fn mul(self, o: Self) -> Self {
+        Complex {
+            re: self.re * o.re + -(self.im * o.im),
+            im: self.re * o.im + self.im * o.re,
         }
     }
 }
@@ -219,7 +298,7 @@ impl<R: Real> std::fmt::Display for Complex<R> {
 pub fn texel_bytes(format: u32) -> i64 {
     match format {
         glow::RGBA32F | glow::RGBA32UI => 16,
-        glow::RG32UI => 8,
+        glow::RG32UI | glow::RG32F => 8,
         _ => 4,
     }
 }

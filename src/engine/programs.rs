@@ -13,7 +13,7 @@ use std::sync::Arc;
 use glow::HasContext;
 
 use super::context::DeviceInfo;
-use super::element::Real;
+use super::element::Scalar;
 use crate::status::{Error, Result, Status};
 
 /// The vertex stage every fragment kernel shares: one triangle covering the viewport.
@@ -44,8 +44,8 @@ impl Program {
         unsafe { gl.uniform_1_f32(self.uniforms.get(name), v) }
     }
 
-    /// Sets a `REAL_UNIFORM` of `shaders/real.glsl`.
-    pub fn set_real<T: Real>(&self, gl: &glow::Context, name: &str, v: T) {
+    /// Sets a `REAL_UNIFORM` (an `ELEM_UNIFORM` for a complex `T`) of `shaders/real.glsl`.
+    pub fn set_real<T: Scalar>(&self, gl: &glow::Context, name: &str, v: T) {
         // SAFETY: as above.
         unsafe { T::set_uniform(gl, self.uniforms.get(name), v) }
     }

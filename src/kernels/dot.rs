@@ -1,5 +1,6 @@
-//! Reductions: dot, asum, and the plain sum axpy needs for a zero y increment, in single or
-//! double precision.
+//! Reductions: dot, asum, nrm2, i?amax, and the plain sum axpy needs for a zero y increment,
+//! in single or double precision, real or complex (the compute pipeline only: see
+//! `precision_available`).
 //!
 //! On the compute pipeline the work is `dot_compute`'s (either precision), its partial sums
 //! added on the host in double. On the fragment pipeline (single precision), a parallel
@@ -10,7 +11,7 @@
 
 use super::stream::{self, Access};
 use super::texels::Grid;
-use crate::engine::element::{Precision, Real};
+use crate::engine::element::{Precision, Real, Scalar};
 use crate::engine::operand::{Mem, OutLayout, Vector, OPERAND_UNITS};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -21,30 +22,78 @@ const FRAG: &str = include_str!("../../shaders/reduce.frag");
 /// one more fragment adds them all (see `block_size`).
 const TARGET_FRAGMENTS: i64 = 4096;
 
-/// result := sum of x[i]*y[i] (`result` may be host or device memory).
-pub fn dot<T: Real>(e: &mut Engine, x: &Vector<T>, y: &Vector<T>, result: Mem<T>) -> Result<()> {
-    reduce_into(e, "DOT", x, Some(y), result)
+/// result := sum of x[i]*y[i], or of conj(x[i])*y[i] when `conjugate` (complex only; `result`
+/// may be host or device memory).
+pub fn dot<T: Scalar>(
+    e: &mut Engine,
+    x: &Vector<T>,
+    y: &Vector<T>,
+    conjugate: bool,
+    result: Mem<T>,
+) -> Result<()> {
+    let variant = if conjugate && T::COMPLEX {
+        Variant::DotConjugated
+    } else {
+        Variant::Dot
+    };
+    reduce_into(e, variant, x, Some(y), result, |[re, im]| {
+        T::from_parts(T::Real::from_f64(re), T::Real::from_f64(im))
+    })
 }
 
-/// result := sum of |x[i]|. As in the reference BLAS, a non-positive increment gives 0.
-pub fn asum<T: Real>(e: &mut Engine, x: &Vector<T>, result: Mem<T>) -> Result<()> {
+/// result := sum of |x[i]|, a complex element's |re| + |im| (the reference's scasum). As in the
+/// reference BLAS, a non-positive increment gives 0.
+pub fn asum<T: Scalar>(e: &mut Engine, x: &Vector<T>, result: Mem<T::Real>) -> Result<()> {
     let x = if x.inc <= 0 {
         Vector { n: 0, ..*x }
     } else {
         *x
     };
-    reduce_into(e, "ASUM", &x, None, result)
+    // A complex element's two parts are summed apart, then together.
+    reduce_into(e, Variant::Asum, &x, None, result, |[re, im]| {
+        T::Real::from_f64(re + im)
+    })
 }
 
 /// The sum of the elements of x, on the host.
-pub fn sum<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<T> {
+pub fn sum<T: Scalar>(e: &mut Engine, x: &Vector<T>) -> Result<T> {
     let mut total = T::ZERO;
-    reduce_into(e, "SUM", x, None, Mem::Host(&mut total))?;
+    reduce_into(
+        e,
+        Variant::Sum,
+        x,
+        None,
+        Mem::Host(&mut total),
+        |[re, im]| T::from_parts(T::Real::from_f64(re), T::Real::from_f64(im)),
+    )?;
     Ok(total)
 }
 
-/// result := the Euclidean norm of x, without overflow or underflow: on the compute pipeline
-/// (either precision) Blue's accumulators of scaled squares, one partial per workgroup
+/// What `reduce_into` adds up: reduce.comp's and reduce.frag's variants.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Variant {
+    Dot,
+    /// conj(x[i])*y[i].
+    DotConjugated,
+    Sum,
+    Asum,
+}
+
+impl Variant {
+    /// The variant's defines.
+    pub fn defines(self) -> &'static [&'static str] {
+        match self {
+            Variant::Dot => &["DOT"],
+            Variant::DotConjugated => &["DOT", "CONJ_X"],
+            Variant::Sum => &["SUM"],
+            Variant::Asum => &["ASUM"],
+        }
+    }
+}
+
+/// result := the Euclidean norm of x (of both parts of each complex element), without overflow
+/// or underflow: on the compute pipeline (either precision) Blue's accumulators of scaled
+/// squares, one partial per workgroup
 /// (`reduce_abs.comp`), combined on the host in double as the reference dnrm2 combines them
 /// ([`Squares`]); on the fragment pipeline (single precision) a reduction of the largest
 /// exponent, then one of the squares of x scaled by the power of two that brings the largest
@@ -52,15 +101,16 @@ pub fn sum<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<T> {
 /// increment is taken as positive. A zero one counts x[0] n times, as the reference does: that
 /// norm is |x[0]|·sqrt(n), computed on the host in double (within a rounding of each factor,
 /// and finite wherever the result is) rather than by reading x[0] n times (seconds at n = 2^30).
-pub fn nrm2<T: Real>(e: &mut Engine, x: &Vector<T>, result: Mem<T>) -> Result<()> {
+pub fn nrm2<T: Scalar>(e: &mut Engine, x: &Vector<T>, result: Mem<T::Real>) -> Result<()> {
     if x.n <= 0 {
-        return e.write(result, &[T::ZERO]);
+        return e.write(result, &[T::Real::ZERO]);
     }
     if x.inc == 0 {
         let mut x0 = [T::ZERO];
         e.read(x.mem, &mut x0)?;
-        let norm = x0[0].to_f64().abs() * (x.n as f64).sqrt();
-        return e.write(result, &[T::from_f64(norm)]);
+        let [re, im] = x0[0].parts().map(Real::to_f64);
+        let norm = re.hypot(im) * (x.n as f64).sqrt();
+        return e.write(result, &[T::Real::from_f64(norm)]);
     }
     let x = Vector {
         inc: x.inc.abs(),
@@ -68,7 +118,7 @@ pub fn nrm2<T: Real>(e: &mut Engine, x: &Vector<T>, result: Mem<T>) -> Result<()
     };
     let len = super::chunk_len(e, &[&x], i64::MAX);
     let norm = if super::compute_available(e) {
-        let mut total = Squares::new::<T>();
+        let mut total = Squares::new::<T::Real>();
         let mut i0 = 0;
         while i0 < x.n {
             let i1 = (i0 + len).min(x.n);
@@ -82,7 +132,7 @@ pub fn nrm2<T: Real>(e: &mut Engine, x: &Vector<T>, result: Mem<T>) -> Result<()
             None => return Err(super::no_fragment_double()),
         }
     };
-    e.write(result, &[T::from_f64(norm)])
+    e.write(result, &[T::Real::from_f64(norm)])
 }
 
 /// Sums of squares in Blue's three accumulators (LAPACK 3.10's dnrm2): |x| below 2^-SMALL go to
@@ -225,7 +275,7 @@ fn fragment_nrm2(e: &mut Engine, x: &Vector, len: i64) -> Result<f64> {
 /// (see `reduce_abs.comp`): on the compute pipeline in one pass, the host taking the best of
 /// the workgroups' partials and of the chunks; on the fragment pipeline (single precision) in
 /// three: the largest key's high bits, then its low ones, then the lowest index holding it.
-pub fn iamax<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<i64> {
+pub fn iamax<T: Scalar>(e: &mut Engine, x: &Vector<T>) -> Result<i64> {
     if x.n <= 0 || x.inc <= 0 {
         return Ok(0);
     }
@@ -272,33 +322,36 @@ fn fragment_iamax(e: &mut Engine, x: &Vector, nan_first: bool) -> Result<(u64, i
 }
 
 /// Reduces the terms of `variant` over x (and y) into `result`, on the compute pipeline where
-/// it can, else on the fragment pipeline (single precision).
-fn reduce_into<T: Real>(
+/// it can (`finish` makes the result of the sums of the terms' parts, added in double), else on
+/// the fragment pipeline (single precision, real).
+fn reduce_into<T: Scalar, O: Scalar>(
     e: &mut Engine,
-    variant: &str,
+    variant: Variant,
     x: &Vector<T>,
     y: Option<&Vector<T>>,
-    result: Mem<T>,
+    result: Mem<O>,
+    finish: impl FnOnce([f64; 2]) -> O,
 ) -> Result<()> {
     if x.n == 0 {
-        return e.write(result, &[T::ZERO]);
+        return e.write(result, &[O::ZERO]);
     }
     let len = super::chunk_len(e, &[x, y.unwrap_or(x)], i64::MAX);
     if super::compute_available(e) {
-        let mut total = 0.0f64;
+        let mut total = [0.0f64; 2];
         let mut i0 = 0;
         while i0 < x.n {
             let i1 = (i0 + len).min(x.n);
             let ys = y.map(|y| y.slice(i0, i1));
-            total += super::dot_compute::reduce(e, variant, &x.slice(i0, i1), ys.as_ref())?;
+            let sums = super::dot_compute::reduce(e, variant, &x.slice(i0, i1), ys.as_ref())?;
+            total = [total[0] + sums[0], total[1] + sums[1]];
             i0 = i1;
         }
-        return e.write(result, &[T::from_f64(total)]);
+        return e.write(result, &[finish(total)]);
     }
     match (super::single(x), super::single(&result)) {
         (Some(x), Some(&result)) => {
             let y = y.map(|y| super::single(y).expect("of x's type"));
-            fragment(e, variant, x, y, result, len)
+            fragment(e, variant.defines()[0], x, y, result, len)
         }
         _ => Err(super::no_fragment_double()),
     }

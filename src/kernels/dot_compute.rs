@@ -1,9 +1,11 @@
 //! dot, asum and the plain sum on the compute pipeline (`reduce.comp`), in single or double
-//! precision: one pass leaves a partial sum per workgroup in staging, and the host adds those
-//! (a few hundred at most on a software rasterizer) in double precision.
+//! precision, real or complex: one pass leaves a partial sum per workgroup in staging, and the
+//! host adds those (a few hundred at most on a software rasterizer) in double precision. Also
+//! nrm2's and i?amax's passes (`reduce_abs.comp`).
 
+use super::dot::Variant;
 use super::stream::{self, Access};
-use crate::engine::element::Real;
+use crate::engine::element::{Real, Scalar};
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -19,13 +21,14 @@ const UNIT_PARTIALS: usize = 2;
 /// The partial sums' storage binding, as `reduce.comp` declares it.
 const STORE_PARTIALS: u32 = 0;
 
-/// The sum of the terms of `variant` (DOT, SUM or ASUM) over x (and y), which fit one window.
-pub fn reduce<T: Real>(
+/// The sums of each part of the terms of `variant` over x (and y), which fit one window (the
+/// second 0 for real terms).
+pub fn reduce<T: Scalar>(
     e: &mut Engine,
-    variant: &str,
+    variant: Variant,
     x: &Vector<T>,
     y: Option<&Vector<T>>,
-) -> Result<f64> {
+) -> Result<[f64; 2]> {
     let (mut x, mut y) = (*x, y.copied());
     match &mut y {
         // Pairs (x(i), y(i)) are the same whichever end both are counted from.
@@ -44,7 +47,7 @@ pub fn reduce<T: Real>(
     let (xd, yd) = (ops[0], *ops.last().expect("one operand or two"));
     let vec4 = stream::vec4(&[&xd, &yd]);
     let mut defines = super::real_defines::<T>();
-    defines.push((variant, "1".to_string()));
+    defines.extend(variant.defines().iter().map(|&d| (d, "1".to_string())));
     if vec4 {
         defines.push(("VEC4", "1".to_string()));
     }
@@ -73,7 +76,12 @@ pub fn reduce<T: Real>(
         &e.ext,
         UNIT_PARTIALS,
         groups,
-        |partials: &[T]| partials.iter().map(|&v| v.to_f64()).sum(),
+        |partials: &[T]| {
+            partials.iter().fold([0.0, 0.0], |[re, im], v| {
+                let [r, i] = v.parts();
+                [re + r.to_f64(), im + i.to_f64()]
+            })
+        },
     )
 }
 
@@ -82,7 +90,7 @@ const COMP_ABS: &str = include_str!("../../shaders/reduce_abs.comp");
 /// Runs variant `variant` (NRM2 or IAMAX) of `reduce_abs.comp` over x (one window; a positive
 /// increment, or 0), with `defines` beside it, and gives `read` the four `P`s of each
 /// workgroup's partial.
-fn reduce_abs<T: Real, P: Real, R>(
+fn reduce_abs<T: Scalar, P: Real, R>(
     e: &mut Engine,
     variant: &str,
     x: &Vector<T>,
@@ -119,19 +127,19 @@ fn reduce_abs<T: Real, P: Real, R>(
 }
 
 /// The sum of squares of x (one window) in Blue's accumulators, as `super::dot::Squares`.
-pub fn squares<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<super::dot::Squares> {
+pub fn squares<T: Scalar>(e: &mut Engine, x: &Vector<T>) -> Result<super::dot::Squares> {
     let mut x = *x;
     // The order of the terms is free.
     x.inc = x.inc.abs();
-    let defines = super::dot::Squares::defines::<T>();
+    let defines = super::dot::Squares::defines::<T::Real>();
     reduce_abs(
         e,
         "NRM2",
         &x,
         defines,
         |_, _| {},
-        |partials: &[T]| {
-            let mut s = super::dot::Squares::new::<T>();
+        |partials: &[T::Real]| {
+            let mut s = super::dot::Squares::new::<T::Real>();
             for q in partials.chunks_exact(4) {
                 s.add(q[0].to_f64(), q[1].to_f64(), q[2].to_f64(), q[3].to_f64());
             }
@@ -143,7 +151,7 @@ pub fn squares<T: Real>(e: &mut Engine, x: &Vector<T>) -> Result<super::dot::Squ
 /// The (key, 0-based index) of the first largest |x[i]| of x (one window, a positive
 /// increment), keys as `super::dot::iamax` compares them; `nan_first` when x's element 0 is the
 /// call's first.
-pub fn iamax<T: Real>(e: &mut Engine, x: &Vector<T>, nan_first: bool) -> Result<(u64, i64)> {
+pub fn iamax<T: Scalar>(e: &mut Engine, x: &Vector<T>, nan_first: bool) -> Result<(u64, i64)> {
     let uniforms = |e: &Engine, p: &crate::engine::programs::Program| {
         p.set_i32(&e.ctx.gl, "uNanFirst", i32::from(nan_first));
     };

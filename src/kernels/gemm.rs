@@ -219,7 +219,7 @@ pub struct Rules {
 /// A complex gemm as a real one, by BLIS's 1m method: C viewed as real (each element's two
 /// parts in consecutive rows, 2m × n) is the real product of alpha*op(A) expanded into 2×2
 /// blocks [[re, -im], [im, re]] (2m × 2k) and op(B) with each element's parts in consecutive
-/// rows (2k × n), both expansions made by the packing (`gemm_pack.comp`'s COMPLEX), which also
+/// rows (2k × n), both expansions made by the packing (`gemm_pack.comp`'s ONE_M), which also
 /// conjugates; beta's imaginary part is applied where C is read (`gemm.comp`'s COMPLEX_BETA).
 /// The [`Gemm`] holding it has the real view's sizes, operands and beta (its real part), and
 /// alpha 1. Compute pipeline only, and each operand within one window.

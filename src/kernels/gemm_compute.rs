@@ -9,7 +9,7 @@
 //! matrix column by column (so its padding rows are never written).
 
 use super::gemm::{copy_out, Gemm, Shape, Triangle, COPY, OUT, PANELS};
-use crate::engine::element::{Precision, Real};
+use crate::engine::element::{Precision, Real, Scalar};
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -195,8 +195,8 @@ fn reach<T: Real>(e: &Engine, m: &Matrix<T>) -> i64 {
 }
 
 /// Whether host matrix `m` may be used in place (mapped): its span fits one window.
-fn mappable<T: Real>(e: &Engine, m: &Matrix<T>) -> bool {
-    m.span() <= e.max_window()
+fn mappable<T: Scalar>(e: &Engine, m: &Matrix<T>) -> bool {
+    m.span() <= super::max_window::<T>(e)
 }
 
 /// Where gemm.comp reads an operand from: its panel, packed per chunk of k, or in place, the
@@ -425,7 +425,7 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
 
 /// A host matrix as device memory for the passes: in place where the device can map host
 /// memory and the matrix fits a window, else copied (packed) into staging buffer `unit`.
-pub(super) fn resident<T: Real>(e: &mut Engine, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
+pub(super) fn resident<T: Scalar>(e: &mut Engine, unit: usize, m: &Matrix<T>) -> Result<Matrix<T>> {
     let pinned = if mappable(e, m) {
         e.pin_matrix(m)
     } else {
@@ -604,7 +604,7 @@ fn pack<T: Real>(
         defines.push(("GROUPS", String::new()));
     }
     if expand.is_some() {
-        defines.push(("COMPLEX", String::new()));
+        defines.push(("ONE_M", String::new()));
     }
     let p = e.compute_program("gemm_pack.comp", PACK, &defines)?;
     e.bind_matrix(&p, 0, "P", src, false)?;

@@ -1,4 +1,5 @@
-//! gemv: y := alpha*op(A)*x + beta*y, column-major A, in single or double precision.
+//! gemv: y := alpha*op(A)*x + beta*y, column-major A, in single or double precision, real or
+//! complex (the compute kernel only: see `precision_available`).
 //!
 //! The compute kernel (`gemv_compute.rs`) takes the calls of a device with the compute
 //! pipeline, in parts where an operand exceeds one window (`in_parts`: y cut into parts, and
@@ -11,7 +12,7 @@
 
 use super::stream;
 use super::texels::{self, Grid};
-use crate::engine::element::Real;
+use crate::engine::element::Scalar;
 use crate::engine::operand::{Matrix, OutLayout, Vector};
 use crate::engine::programs::Program;
 use crate::engine::targets::Kind;
@@ -20,9 +21,11 @@ use crate::status::{Error, Result};
 
 const FRAG: &str = include_str!("../../shaders/gemv.frag");
 
-/// A gemv call. A is stored m×n; op(A) is A or its transpose (`trans`).
-pub struct Gemv<T: Real = f32> {
+/// A gemv call. A is stored m×n; op(A) is A or its transpose (`trans`), conjugated when
+/// `conjugate` (complex only).
+pub struct Gemv<T: Scalar = f32> {
     pub trans: bool,
+    pub conjugate: bool,
     pub alpha: T,
     pub beta: T,
     /// `None` when alpha == 0: A and x are not read.
@@ -35,7 +38,7 @@ pub struct Gemv<T: Real = f32> {
 /// `precision_available`) on the fragment pipeline; in parts where an operand exceeds one
 /// window (or, on the fragment pipeline, y one render target or the inner dimension one
 /// shader loop).
-pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
+pub fn gemv<T: Scalar>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
     let k = g.ax.as_ref().map_or(0, |(_, x)| x.n);
     if super::compute_available(e) {
         if super::gemv_compute::fits(e, g) {
@@ -81,7 +84,7 @@ pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
 /// Runs `g` as parts of `tm` elements of y by `tk` of the inner dimension `k`, each a gemv of
 /// the same kind given to `run`, whose products are added into y's part in turn (beta applies
 /// to the first only).
-fn in_parts<T: Real>(
+fn in_parts<T: Scalar>(
     g: &Gemv<T>,
     k: i64,
     (tm, tk): (i64, i64),
@@ -103,6 +106,7 @@ fn in_parts<T: Real>(
             });
             run(&Gemv {
                 trans: g.trans,
+                conjugate: g.conjugate,
                 alpha: g.alpha,
                 beta: if l0 == 0 { g.beta } else { T::ONE },
                 ax,
@@ -259,7 +263,7 @@ impl Part {
 /// Elements of y per part and of the inner dimension per part, at most `cap_m` and `cap_k`, so
 /// that every operand part fits one window (halve the dimension that sets an oversized part's
 /// extent); `texels`: a host A is staged with columns starting texels.
-fn plan<T: Real>(
+fn plan<T: Scalar>(
     e: &Engine,
     g: &Gemv<T>,
     k: i64,
@@ -267,7 +271,7 @@ fn plan<T: Real>(
     texels: bool,
 ) -> Result<(i64, i64)> {
     let (mut tm, mut tk) = (g.y.n.min(cap_m), k.clamp(1, cap_k.max(1)));
-    let window = e.max_window();
+    let window = super::max_window::<T>(e);
     for _ in 0..256 {
         if let Some((a, x)) = &g.ax {
             // A's part is tm×tk as op(A), stored transposed when `trans`.

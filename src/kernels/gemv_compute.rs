@@ -1,4 +1,5 @@
-//! gemv on the compute pipeline (`gemv.comp`), in single or double precision, for calls whose
+//! gemv on the compute pipeline (`gemv.comp`), in single or double precision, real or complex
+//! (a complex A read by elements, never four at a time), for calls whose
 //! operands each fit one window; larger ones take the fragment kernel's chunks (single
 //! precision). x and y go through `stream::prepare` like the level-1 operands; A is used in
 //! place (device memory, or host memory the device can map) or copied packed into staging. The
@@ -8,7 +9,7 @@
 
 use super::gemv::Gemv;
 use super::stream::{self, Access};
-use crate::engine::element::Real;
+use crate::engine::element::Scalar;
 use crate::engine::operand::Window;
 use crate::engine::Engine;
 use crate::status::Result;
@@ -26,8 +27,8 @@ const STORE_Y: u32 = 0;
 
 /// Whether the call can take this kernel: every operand fits one window (host operands are
 /// copied packed, unless used in place where they fit one).
-pub fn fits<T: Real>(e: &Engine, g: &Gemv<T>) -> bool {
-    let w = e.max_window();
+pub fn fits<T: Scalar>(e: &Engine, g: &Gemv<T>) -> bool {
+    let w = super::max_window::<T>(e);
     super::vector_window(&g.y, g.y.n) <= w
         && g.ax.as_ref().is_none_or(|(a, x)| {
             super::window_elems(a, a.rows, a.cols) <= w && super::vector_window(x, x.n) <= w
@@ -39,7 +40,7 @@ pub fn fits<T: Real>(e: &Engine, g: &Gemv<T>) -> bool {
 /// rolled loop, a few iterations (its short loops are unrolled; `tests/long_loops.rs`).
 const CHUNK: i64 = super::MAX_LOOP_ITERATIONS / 4 * 4;
 
-pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
+pub fn gemv<T: Scalar>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
     let y_access = if g.beta != T::ZERO {
         Access::Read
     } else {
@@ -59,10 +60,13 @@ pub fn gemv<T: Real>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
         (None, false) => (yd.v.n, 0),
         (None, true) => (0, yd.v.n),
     };
-    let vec4 = ad.is_some_and(|a| a.columns_in_texels(&e.ctx.info) && a.rows >= 4);
+    let vec4 = !T::COMPLEX && ad.is_some_and(|a| a.columns_in_texels(&e.ctx.info) && a.rows >= 4);
     let mut defines = super::real_defines::<T>();
     if g.trans {
         defines.push(("TRANS", "1".to_string()));
+    }
+    if g.conjugate {
+        defines.push(("CONJ_A", "1".to_string()));
     }
     if vec4 {
         defines.push(("VEC4", "1".to_string()));

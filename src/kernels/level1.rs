@@ -1,6 +1,7 @@
-//! Element-wise level-1 operations: axpy, scal, copy, swap, in single or double precision.
+//! Element-wise level-1 operations: axpy, scal, copy, swap, in single or double precision,
+//! axpy and scal also complex (copy and swap move complex vectors as real ones: `routines`).
 //!
-//! On the compute pipeline the work is `level1_compute`'s (either precision). On the fragment
+//! On the compute pipeline the work is `level1_compute`'s (either precision, real or complex). On the fragment
 //! pipeline (single precision only: see `precision_available`) each chunk
 //! of elements is drawn by `elementwise.frag` into a render target and stored back in place:
 //! four elements per fragment on a texel grid (see `texels.rs`) where the outputs are
@@ -11,7 +12,7 @@
 use super::level1_compute::{self, Op};
 use super::stream::{self, Access};
 use super::texels::{self, Grid};
-use crate::engine::element::Real;
+use crate::engine::element::{Real, Scalar};
 use crate::engine::operand::{Mem, OutLayout, Vector};
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
@@ -20,28 +21,28 @@ use crate::status::Result;
 const FRAG: &str = include_str!("../../shaders/elementwise.frag");
 
 /// y := alpha*x + y.
-pub fn axpy<T: Real>(e: &mut Engine, alpha: T, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
+pub fn axpy<T: Scalar>(e: &mut Engine, alpha: T, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
     // The reference BLAS returns before reading anything when alpha is zero.
     if x.n == 0 || alpha == T::ZERO {
         return Ok(());
     }
     if super::overlap(x, y) {
         // SAFETY (of the step): pointers to x(i) and y(i) of one iteration.
-        return sequential(e, x, y, |xi, yi| unsafe { *yi += alpha * *xi });
+        return sequential(e, x, y, |xi, yi| unsafe { *yi = *yi + alpha * *xi });
     }
     if y.inc == 0 {
         // Every term lands in y[0]: y[0] + alpha*sum(x).
         let s = super::dot::sum(e, x)?;
         let mut y0 = [T::ZERO];
         e.read(y.mem, &mut y0)?;
-        y0[0] += alpha * s;
+        y0[0] = y0[0] + alpha * s;
         return e.write(y.mem, &y0);
     }
     fragment_or_compute(e, Op::Axpy, alpha, x, y)
 }
 
 /// x := alpha*x. As in the reference BLAS, a non-positive increment does nothing.
-pub fn scal<T: Real>(e: &mut Engine, alpha: T, x: &Vector<T>) -> Result<()> {
+pub fn scal<T: Scalar>(e: &mut Engine, alpha: T, x: &Vector<T>) -> Result<()> {
     if x.n == 0 || x.inc <= 0 {
         return Ok(());
     }
@@ -73,8 +74,8 @@ pub fn swap<T: Real>(e: &mut Engine, x: &Vector<T>, y: &Vector<T>) -> Result<()>
 }
 
 /// Runs `op` (for `Scal`, on x alone: `y` is x) on the compute pipeline where it can, else on
-/// the fragment pipeline (single precision).
-fn fragment_or_compute<T: Real>(
+/// the fragment pipeline (single precision, real).
+fn fragment_or_compute<T: Scalar>(
     e: &mut Engine,
     op: Op,
     alpha: T,
@@ -85,7 +86,7 @@ fn fragment_or_compute<T: Real>(
         return level1_compute::run(e, op, alpha, x, y);
     }
     match (super::single(x), super::single(y)) {
-        (Some(x), Some(y)) => fragment(e, op, alpha.to_f64() as f32, x, y),
+        (Some(x), Some(y)) => fragment(e, op, alpha.parts()[0].to_f64() as f32, x, y),
         _ => Err(super::no_fragment_double()),
     }
 }
@@ -246,7 +247,7 @@ fn launch(
 /// The reference BLAS's loop, `step(&x(i), &y(i))` for i in order, on the operands' storage:
 /// in place for host memory, on a host copy written back for device memory (one copy for
 /// both when they share a buffer, so each step sees the earlier ones).
-fn sequential<T: Real>(
+fn sequential<T: Scalar>(
     e: &mut Engine,
     x: &Vector<T>,
     y: &Vector<T>,

@@ -1,5 +1,5 @@
 //! axpy, scal, copy and swap on the compute pipeline (`elementwise.comp`), in single or double
-//! precision (the shader's `REAL`).
+//! precision, real or complex (the shader's `ELEM`).
 //!
 //! The kernel works in place on the operands' buffers. Host operands are staged first, packed,
 //! so a strided host vector becomes a unit-stride one, and host results are copied back from the
@@ -8,7 +8,7 @@
 //! strides move element by element and touch nothing between their elements.
 
 use super::stream::{self, Access};
-use crate::engine::element::Real;
+use crate::engine::element::Scalar;
 use crate::engine::operand::Vector;
 use crate::engine::Engine;
 use crate::status::Result;
@@ -49,7 +49,13 @@ impl Op {
 }
 
 /// Applies `op` to x and y (for `Scal`, to y alone; x is ignored), chunk by chunk.
-pub fn run<T: Real>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
+pub fn run<T: Scalar>(
+    e: &mut Engine,
+    op: Op,
+    alpha: T,
+    x: &Vector<T>,
+    y: &Vector<T>,
+) -> Result<()> {
     let (mut x, mut y) = (*x, *y);
     if op == Op::Scal {
         x = y;
@@ -69,7 +75,7 @@ pub fn run<T: Real>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<
     Ok(())
 }
 
-fn chunk<T: Real>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
+fn chunk<T: Scalar>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<T>) -> Result<()> {
     let y_access = if op.reads_y() {
         Access::Read
     } else {

@@ -15,7 +15,7 @@ mod texels;
 
 use std::any::Any;
 
-use crate::engine::element::{Precision, Real, Scalar};
+use crate::engine::element::{Element, Precision, Real, Scalar};
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::Engine;
 use crate::status::{Error, Result};
@@ -88,8 +88,9 @@ fn single<G: Any, S: Any>(v: &G) -> Option<&S> {
     (v as &dyn Any).downcast_ref()
 }
 
-/// The shader defines that select `T`'s variant of a compute kernel (`shaders/real.glsl`).
-pub(crate) fn real_defines<T: Real>() -> Vec<(&'static str, String)> {
+/// The shader defines that select `T`'s variant of a compute kernel (`shaders/real.glsl`), a
+/// complex element's included.
+pub(crate) fn real_defines<T: Element>() -> Vec<(&'static str, String)> {
     T::DEFINES
         .iter()
         .map(|&(k, v)| (k, v.to_string()))
@@ -120,10 +121,21 @@ pub fn pipeline_on(e: &Engine) -> &'static str {
     }
 }
 
+/// Most elements of `T` one operand window holds: the engine's window (`Limits`), which where
+/// operands are storage blocks counts 8-byte elements, so that a double complex one holds half
+/// as many.
+fn max_window<T: Element>(e: &Engine) -> i64 {
+    if e.ctx.info.storage_operands && T::SIZE > 8 {
+        e.max_window() * 8 / T::SIZE
+    } else {
+        e.max_window()
+    }
+}
+
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
 /// operand's window must fit one buffer texture (see `vector_window`).
-fn chunk_len<T: Real>(e: &Engine, vectors: &[&Vector<T>], cap: i64) -> i64 {
-    let window = e.max_window();
+fn chunk_len<T: Element>(e: &Engine, vectors: &[&Vector<T>], cap: i64) -> i64 {
+    let window = max_window::<T>(e);
     let mut len = cap;
     for step in vectors.iter().filter_map(|v| window_step(v)) {
         len = len.min((window - 1) / step + 1);
@@ -133,7 +145,7 @@ fn chunk_len<T: Real>(e: &Engine, vectors: &[&Vector<T>], cap: i64) -> i64 {
 
 /// Whether two operands share storage in a way that makes the order of reads and writes
 /// matter: their ranges overlap and they are not the very same vector.
-fn overlap<T: Real>(a: &Vector<T>, b: &Vector<T>) -> bool {
+fn overlap<T: Element>(a: &Vector<T>, b: &Vector<T>) -> bool {
     if !a.mem.same_space(&b.mem) {
         return false;
     }
@@ -143,7 +155,7 @@ fn overlap<T: Real>(a: &Vector<T>, b: &Vector<T>) -> bool {
 }
 
 /// Elements a window must hold for a rows×cols part of a matrix operand (packed when uploaded).
-fn window_elems<T: Real>(m: &Matrix<T>, rows: i64, cols: i64) -> i64 {
+fn window_elems<T: Element>(m: &Matrix<T>, rows: i64, cols: i64) -> i64 {
     match m.mem {
         Mem::Host(_) => rows * cols,
         Mem::Device { .. } => (cols - 1) * m.ld + rows,
@@ -151,13 +163,13 @@ fn window_elems<T: Real>(m: &Matrix<T>, rows: i64, cols: i64) -> i64 {
 }
 
 /// Elements a window must hold for `n` elements of a vector operand.
-fn vector_window<T: Real>(v: &Vector<T>, n: i64) -> i64 {
+fn vector_window<T: Element>(v: &Vector<T>, n: i64) -> i64 {
     window_step(v).map_or(1, |step| (n - 1) * step + 1)
 }
 
 /// Window elements between consecutive elements of a vector operand: 1 for host vectors
 /// (uploaded packed), |inc| on the device, none for a zero increment (one element in all).
-fn window_step<T: Real>(v: &Vector<T>) -> Option<i64> {
+fn window_step<T: Element>(v: &Vector<T>) -> Option<i64> {
     match v.mem {
         _ if v.inc == 0 => None,
         Mem::Host(_) => Some(1),

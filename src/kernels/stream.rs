@@ -3,7 +3,7 @@
 //! texels line up with the device operands'),
 //! viewing an operand for four-at-a-time and one-at-a-time reads, and the dispatch.
 
-use crate::engine::element::Real;
+use crate::engine::element::Scalar;
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::programs::Program;
 use crate::engine::Engine;
@@ -14,14 +14,14 @@ const GROUP: i64 = 64;
 
 /// A vector operand on the device and its window.
 #[derive(Clone, Copy)]
-pub struct Operand<T: Real = f32> {
+pub struct Operand<T: Scalar = f32> {
     pub v: Vector<T>,
     pub w: Window,
     /// The caller's host vector, when `v` is its copy in staging.
     copy_of: Option<Vector<T>>,
 }
 
-impl<T: Real> Operand<T> {
+impl<T: Scalar> Operand<T> {
     fn new(e: &Engine, v: Vector<T>) -> Operand<T> {
         Operand {
             w: Window::of(&e.ctx.info, v.mem, v.span()),
@@ -63,7 +63,7 @@ impl<T: Real> Operand<T> {
 
 /// Where a device vector's lowest element lies relative to groups of four elements (texels of
 /// floats) once viewed.
-pub fn phase<T: Real>(e: &Engine, mem: Mem<T>) -> Option<i64> {
+pub fn phase<T: Scalar>(e: &Engine, mem: Mem<T>) -> Option<i64> {
     mem.is_device()
         .then(|| Window::of(&e.ctx.info, mem, 1).start % 4)
 }
@@ -72,7 +72,7 @@ pub fn phase<T: Real>(e: &Engine, mem: Mem<T>) -> Option<i64> {
 /// one. A host vector is used in place where the device can map it; otherwise it is copied
 /// into staging (or, when the kernel only writes it, given room there), placed so that its
 /// texels line up with those of the device operands.
-pub fn prepare<T: Real>(
+pub fn prepare<T: Scalar>(
     e: &mut Engine,
     vectors: &[(&Vector<T>, Access)],
 ) -> Result<Vec<Operand<T>>> {
@@ -117,11 +117,13 @@ pub enum Access {
     Write,
 }
 
-/// Whether operands can be read four elements at a time: unit stride, aligned alike, and long
-/// enough to hold a whole group of four.
-pub fn vec4<T: Real>(ops: &[&Operand<T>]) -> bool {
-    ops.iter()
-        .all(|o| o.v.inc == 1 && o.v.n >= 8 && o.w.start % 4 == ops[0].w.start % 4)
+/// Whether operands can be read four elements at a time: real, unit stride, aligned alike, and
+/// long enough to hold a whole group of four.
+pub fn vec4<T: Scalar>(ops: &[&Operand<T>]) -> bool {
+    !T::COMPLEX
+        && ops
+            .iter()
+            .all(|o| o.v.inc == 1 && o.v.n >= 8 && o.w.start % 4 == ops[0].w.start % 4)
 }
 
 /// Dispatches the bound program over `items` work items, each invocation looping over its
@@ -141,7 +143,7 @@ pub fn groups(e: &Engine, items: i64) -> i64 {
 
 /// Items a kernel over `o` loops over: whole groups of four plus the partial ones at both
 /// ends, or elements.
-pub fn items<T: Real>(o: &Operand<T>, rgba: bool) -> i64 {
+pub fn items<T: Scalar>(o: &Operand<T>, rgba: bool) -> i64 {
     if rgba {
         (o.v.n + o.w.start % 4 + 3) / 4
     } else {
@@ -151,7 +153,7 @@ pub fn items<T: Real>(o: &Operand<T>, rgba: bool) -> i64 {
 
 /// Copies a staged operand's elements back into the caller's host vector (and only those)
 /// once the device has written them; `unit` is the staging unit `prepare` gave it.
-pub fn copy_back<T: Real>(e: &mut Engine, unit: usize, o: &Operand<T>) -> Result<()> {
+pub fn copy_back<T: Scalar>(e: &mut Engine, unit: usize, o: &Operand<T>) -> Result<()> {
     let Some(v) = o.copy_of else {
         return Ok(());
     };
