@@ -568,7 +568,7 @@ impl Call {
         each_precision!(self, a => a
             .scalars()
             .iter()
-            .flat_map(|s| s.parts().map(|p| p.to_f64()))
+            .flat_map(|s| s.f64_parts())
             .collect())
     }
 

@@ -119,14 +119,8 @@ impl<T: Scalar> Describe<T> for Dot<T> {
         } else {
             routines::dot
         };
-        dot(r.n, r.x, r.incx, r.y, r.incy, &mut v).map(|()| value(v))
+        dot(r.n, r.x, r.incx, r.y, r.incy, &mut v).map(|()| Value::from_f64_parts(v.f64_parts()))
     }
-}
-
-/// A result as `Value`.
-fn value<T: Scalar>(v: T) -> Value {
-    let [re, im] = v.parts().map(Real::to_f64);
-    Value { re, im }
 }
 
 impl<T: Scalar> fmt::Display for Dot<T> {

@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use once_cell::sync::OnceCell;
 
-use crate::engine::element::{Complex, Real};
+use crate::engine::element::Scalar;
 use crate::engine::fault;
 use crate::status::{Cause, Error, Status};
 use call::{Call, Value};
@@ -115,18 +115,10 @@ impl Answer for () {
     fn from_value(_: Value) {}
 }
 
-impl<R: Real> Answer for R {
-    fn from_value(value: Value) -> R {
-        R::from_f64(value.re)
-    }
-}
-
-impl<R: Real> Answer for Complex<R> {
-    fn from_value(value: Value) -> Complex<R> {
-        Complex {
-            re: R::from_f64(value.re),
-            im: R::from_f64(value.im),
-        }
+/// A real (its real part) or a complex value, rounded to its type.
+impl<T: Scalar> Answer for T {
+    fn from_value(value: Value) -> T {
+        T::from_f64_parts(value.f64_parts())
     }
 }
 

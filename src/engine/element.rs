@@ -59,6 +59,17 @@ pub trait Scalar:
     /// The complex conjugate (a real itself).
     fn conj(self) -> Self;
 
+    /// The parts in double, exactly (0 for a real's imaginary part).
+    fn f64_parts(self) -> [f64; 2] {
+        self.parts().map(Real::to_f64)
+    }
+
+    /// The element of parts given in double, each rounded to `Real` (a real one takes the
+    /// first).
+    fn from_f64_parts([re, im]: [f64; 2]) -> Self {
+        Self::from_parts(Self::Real::from_f64(re), Self::Real::from_f64(im))
+    }
+
     /// Sets uniform `location` (declared `ELEM_UNIFORM` in the shader, `REAL_UNIFORM` for a
     /// real) to `v`.
     ///
@@ -161,11 +172,11 @@ impl Scalar for f64 {
         self
     }
 
-    /// As a uvec2 of the double's halves, low word first (`packDouble2x32`'s order), exactly:
-    /// glUniform1d would do, but it is not in every loader's core set.
+    /// As a uvec2 of the double's halves (`halves`), exactly: glUniform1d would do, but it is
+    /// not in every loader's core set.
     unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: f64) {
-        let bits = v.to_bits();
-        gl.uniform_2_u32(location, bits as u32, (bits >> 32) as u32)
+        let [low, high] = halves(v);
+        gl.uniform_2_u32(location, low, high)
     }
 }
 
@@ -221,22 +232,14 @@ impl<R: Real> Scalar for Complex<R> {
         }
     }
 
-    /// As a vec2 of the parts, or a double pair as a uvec4 of both doubles' halves.
+    /// As a vec2 of the parts, or a double pair as a uvec4 of both doubles' `halves`.
     unsafe fn set_uniform(gl: &glow::Context, location: Option<&glow::UniformLocation>, v: Self) {
+        let [re, im] = v.f64_parts();
         match R::PRECISION {
-            Precision::Single => {
-                gl.uniform_2_f32(location, v.re.to_f64() as f32, v.im.to_f64() as f32)
-            }
+            Precision::Single => gl.uniform_2_f32(location, re as f32, im as f32),
             Precision::Double => {
-                let [re, im] = [v.re.to_f64().to_bits(), v.im.to_f64().to_bits()];
-                let half = |b: u64, high: bool| if high { (b >> 32) as u32 } else { b as u32 };
-                gl.uniform_4_u32(
-                    location,
-                    half(re, false),
-                    half(re, true),
-                    half(im, false),
-                    half(im, true),
-                )
+                let ([re_low, re_high], [im_low, im_high]) = (halves(re), halves(im));
+                gl.uniform_4_u32(location, re_low, re_high, im_low, im_high)
             }
         }
     }
@@ -291,6 +294,13 @@ impl<R: Real> std::fmt::Display for Complex<R> {
         };
         write!(f, "{}{sign}{}i", self.re, self.im)
     }
+}
+
+/// A double's 32-bit halves, low word first (`packDouble2x32`'s order): how a uniform carries
+/// one.
+fn halves(v: f64) -> [u32; 2] {
+    let bits = v.to_bits();
+    [bits as u32, (bits >> 32) as u32]
 }
 
 /// Bytes per texel of buffer-texture format `format`, for the formats operands and panels are

@@ -36,9 +36,7 @@ pub fn dot<T: Scalar>(
     } else {
         Variant::Dot
     };
-    reduce_into(e, variant, x, Some(y), result, |[re, im]| {
-        T::from_parts(T::Real::from_f64(re), T::Real::from_f64(im))
-    })
+    reduce_into(e, variant, x, Some(y), result, T::from_f64_parts)
 }
 
 /// result := sum of |x[i]|, a complex element's |re| + |im| (the reference's scasum). As in the
@@ -64,7 +62,7 @@ pub fn sum<T: Scalar>(e: &mut Engine, x: &Vector<T>) -> Result<T> {
         x,
         None,
         Mem::Host(&mut total),
-        |[re, im]| T::from_parts(T::Real::from_f64(re), T::Real::from_f64(im)),
+        T::from_f64_parts,
     )?;
     Ok(total)
 }
@@ -108,7 +106,7 @@ pub fn nrm2<T: Scalar>(e: &mut Engine, x: &Vector<T>, result: Mem<T::Real>) -> R
     if x.inc == 0 {
         let mut x0 = [T::ZERO];
         e.read(x.mem, &mut x0)?;
-        let [re, im] = x0[0].parts().map(Real::to_f64);
+        let [re, im] = x0[0].f64_parts();
         let norm = re.hypot(im) * (x.n as f64).sqrt();
         return e.write(result, &[T::Real::from_f64(norm)]);
     }

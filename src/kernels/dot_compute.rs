@@ -78,8 +78,8 @@ pub fn reduce<T: Scalar>(
         groups,
         |partials: &[T]| {
             partials.iter().fold([0.0, 0.0], |[re, im], v| {
-                let [r, i] = v.parts();
-                [re + r.to_f64(), im + i.to_f64()]
+                let [r, i] = v.f64_parts();
+                [re + r, im + i]
             })
         },
     )

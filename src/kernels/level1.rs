@@ -1,13 +1,13 @@
 //! Element-wise level-1 operations: axpy, scal, copy, swap, in single or double precision,
 //! axpy and scal also complex (copy and swap move complex vectors as real ones: `routines`).
 //!
-//! On the compute pipeline the work is `level1_compute`'s (either precision, real or complex). On the fragment
-//! pipeline (single precision only: see `precision_available`) each chunk
-//! of elements is drawn by `elementwise.frag` into a render target and stored back in place:
-//! four elements per fragment on a texel grid (see `texels.rs`) where the outputs are
-//! unit-stride, one per fragment where they are strided. Where the reference BLAS's sequential loop gives a different result from an
-//! element-parallel one (operands that overlap, a zero increment on an output), the loop itself
-//! runs on the host.
+//! On the compute pipeline the work is `level1_compute`'s (either precision, real or complex).
+//! On the fragment pipeline (single precision only: see `precision_available`) each chunk of
+//! elements is drawn by `elementwise.frag` into a render target and stored back in place: four
+//! elements per fragment on a texel grid (see `texels.rs`) where the outputs are unit-stride,
+//! one per fragment where they are strided. Where the reference BLAS's sequential loop gives a
+//! different result from an element-parallel one (operands that overlap, a zero increment on an
+//! output), the loop itself runs on the host.
 
 use super::level1_compute::{self, Op};
 use super::stream::{self, Access};
