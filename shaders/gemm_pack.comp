@@ -97,9 +97,7 @@ void main() {
     } else {
         for (int c = 0; c < 4; c++) {
             v[c] = FETCH4(uP4, (uPStart + uRow0 + 4 * g + (uCol0 + c0 + c) * uPCol) / 4);
-            for (int i = 0; i < 4; i++) {
-                v[c][i] = 4 * g + i < uRows ? v[c][i] : REAL(0.0);
-            }
+            v[c] = mix(REAL4(0.0), v[c], lessThan(4 * g + ivec4(0, 1, 2, 3), ivec4(uRows)));
         }
     }
     for (int c = 0; c < 4; c++) {
@@ -109,12 +107,14 @@ void main() {
     }
 #else
     for (int c = c0; c < min(c0 + 4, uCols); c++) {
-        REAL4 v;
+        // An array, not a vector's components: NVIDIA's compiler (580) fails to link a write to
+        // a double vector's component by a variable index ("can't find __setVectorIndex").
+        REAL v[4];
         for (int i = 0; i < 4; i++) {
             int r = 4 * g + i;
             v[i] = r < uRows ? element(uRow0 + r, uCol0 + c) : REAL(0.0);
         }
-        STORE_GROUP(uPanel, c * (uLd / 4) + g, v);
+        STORE_GROUP(uPanel, c * (uLd / 4) + g, REAL4(v[0], v[1], v[2], v[3]));
     }
 #endif
 }

@@ -2,11 +2,12 @@
 it as ``compare.py RELEASE_DIR OUT_DIR`` (RELEASE_DIR holds libglblas.so and one_sgemm).
 
 Every glblas figure comes from a result checked against a double-precision computation within
-the routine's error bound (16 sampled elements of a product, every element of a vector); a wrong
-result or an error prints as such, with no rate. PyTorch runs with TF32 off, so cuBLAS computes
-in fp32 as glblas does. Sections:
+the routine's error bound (16 sampled elements of a product, every element of a vector), both
+after the first call and after the timed ones (each output first reset, so that a call that
+writes nothing is seen); a wrong result or an error prints as such, with no rate. PyTorch runs
+with TF32 off, so cuBLAS computes in fp32 as glblas does. Sections:
 - sgemm kernel-only (device operands, a wait for the result in each timed call), n = 256..8192:
-  cuBLAS, and glblas's register-blocked kernel and its tiled one (GLBLAS_GEMM_KERNEL=tiled),
+  cuBLAS, and glblas's register-blocked kernel and its tiled one (GLBLAS_GEMM_KERNEL),
   each in a process of its own, since the library reads the variable once;
 - saxpy and sdot on device operands (n = 2^24, 2^26), in bytes moved per second, beside the
   device-to-device copy bandwidth PyTorch measures (bytes read plus bytes written);
@@ -16,7 +17,10 @@ in fp32 as glblas does. Sections:
   product, the result back), the median of 3 after one untimed run of each (shader and kernel
   caches warm);
 - the routing crossover: sgemm on host operands, glblas against the CPU BLAS (numpy's matmul,
-  float32), n = 64..2048.
+  float32), n = 64..2048;
+- dgemm, strsm (left, lower, no transpose, non-unit) and ssyrk (lower, no transpose) at
+  n = 4096 on device operands, beside cuBLAS (PyTorch's float64 matmul, its solve_triangular, and
+  CuPy's cublas.syrk), in GFLOP/s as the benchmark counts them (2n³, n³, n³).
 Writes compare.txt (the tables) and compare.json (every figure) to OUT_DIR. COMPARE_QUICK=1 takes
 small sizes only, for a trial of the script on a machine without a GPU.
 """
@@ -33,11 +37,13 @@ import time
 import numpy as np
 
 U = 2.0**-24
+DEVICE_TO_DEVICE = 3  # glblasMemcpyDeviceToDevice
 QUICK = os.environ.get("COMPARE_QUICK") == "1"
 GEMM_SIZES = [64, 256] if QUICK else [256, 512, 1024, 2048, 4096, 8192]
-PROCESS_SIZES = [64, 256] if QUICK else [64, 128, 256, 512, 1024, 2048, 4096]
+PROCESS_SIZES = [64, 256] if QUICK else [64, 256, 1024, 4096]
 CROSSOVER_SIZES = [64, 256] if QUICK else [64, 128, 256, 384, 512, 768, 1024, 1536, 2048]
 VECTOR_SIZES = [1 << 16] if QUICK else [1 << 24, 1 << 26]
+LEVEL3_N = 128 if QUICK else 4096
 TORCH_PROCESS = """
 import sys, torch
 torch.backends.cuda.matmul.allow_tf32 = False
@@ -102,19 +108,25 @@ def child_gemm():
         c = np.asfortranarray(np.full((n, n), np.nan, np.float32))
         try:
             with contextlib.ExitStack() as stack:
-                da, db, dc = (stack.enter_context(gl.to_device(m)) for m in (a, b, c))
-                pa, pb, pc = addresses(stack, da, db, dc)
+                da, db, dc, dn = (stack.enter_context(gl.to_device(m)) for m in (a, b, c, c))
+                pa, pb, pc, pn = addresses(stack, da, db, dc, dn)
 
                 def call():
                     gl.check(gl.lib.glblasSgemm(0, 0, n, n, n, 1.0, pa, n, pb, n, 0.0, pc, n),
                              "glblasSgemm")
                     gl.sync()
-                call()
-                err = gemm_error(a, b, dc.get(), rng)
+
+                def checked():
+                    gl.check(gl.lib.glblasMemcpy(pc, pn, c.nbytes, DEVICE_TO_DEVICE), "reset")
+                    call()
+                    return gemm_error(a, b, dc.get(), rng)
+                err = checked()
+                if err <= 1:
+                    t = median_time(call, reps_for(n))
+                    err = max(err, checked())
                 if not err <= 1:
                     row = {"n": n, "error": f"wrong result ({err:.2g} of the bound)"}
                 else:
-                    t = median_time(call, reps_for(n))
                     row = {"n": n, "ms": t * 1e3, "gflops": 2 * n**3 / t / 1e9, "err": err}
         except gl.GlblasError as e:
             row = {"n": n, "error": str(e)}
@@ -138,12 +150,19 @@ def child_vectors():
                 def axpy():
                     gl.check(gl.lib.glblasSaxpy(n, alpha, px, 1, py, 1), "glblasSaxpy")
                     gl.sync()
-                axpy()
                 want = alpha * x.astype(np.float64) + y
                 bound = 2 * U * (abs(alpha * x.astype(np.float64)) + abs(y))
+
+                def checked():
+                    gl.check(gl.lib.glblasMemcpy(py, py0, y.nbytes, DEVICE_TO_DEVICE), "reset")
+                    axpy()
+                    return np.all(np.abs(dy.get() - want) <= bound)
                 row = {"routine": "saxpy", "n": n}
-                if np.all(np.abs(dy.get() - want) <= bound):
+                good = checked()
+                if good:
                     t = median_time(axpy, 10)
+                    good = checked()
+                if good:
                     row.update(ms=t * 1e3, gbs=3 * 4 * n / t / 1e9)
                 else:
                     row["error"] = "wrong result"
@@ -152,11 +171,18 @@ def child_vectors():
 
                 def dot():
                     gl.check(gl.lib.glblasSdot(n, px, 1, py0, 1, C.addressof(out)), "glblasSdot")
-                dot()
                 p = x.astype(np.float64) * y
+
+                def checked():
+                    out.value = np.nan
+                    dot()
+                    return abs(out.value - p.sum()) <= (n + 2) * U * np.abs(p).sum()
                 row = {"routine": "sdot", "n": n}
-                if abs(out.value - p.sum()) <= (n + 2) * U * np.abs(p).sum():
+                good = checked()
+                if good:
                     t = median_time(dot, 10)
+                    good = checked()
+                if good:
                     row.update(ms=t * 1e3, gbs=2 * 4 * n / t / 1e9)
                 else:
                     row["error"] = f"wrong result ({out.value} against {p.sum()})"
@@ -189,15 +215,118 @@ def child_vectors():
         def host():
             gl.check(gl.lib.glblasSgemm(0, 0, n, n, n, 1.0, a.ctypes.data, n, b.ctypes.data, n, 0.0,
                                         c.ctypes.data, n), "glblasSgemm")
+        def checked():
+            c[:] = np.nan
+            host()
+            return gemm_error(a, b, c, rng)
         row = {"routine": "host sgemm", "n": n}
         try:
-            host()
-            err = gemm_error(a, b, c, rng)
+            err = checked()
             if err <= 1:
-                row.update(gl_ms=median_time(host, reps_for(n)) * 1e3,
-                           cpu_ms=median_time(lambda: a @ b, reps_for(n)) * 1e3)
+                gl_ms = median_time(host, reps_for(n)) * 1e3
+                err = max(err, checked())
+            if err <= 1:
+                row.update(gl_ms=gl_ms, cpu_ms=median_time(lambda: a @ b, reps_for(n)) * 1e3)
             else:
                 row["error"] = f"wrong result ({err:.2g} of the bound)"
+        except gl.GlblasError as e:
+            row["error"] = str(e)
+        print(json.dumps(row), flush=True)
+
+
+def level3_operands(routine, n, rng):
+    """A, B (float64) for one Level 3 case, built as examples/bench/level3.rs builds them: trsm's A
+    diagonally dominant (diagonal ±[1, 2), the rest scaled by 1/n), so the solve is well
+    conditioned."""
+    a = rng.uniform(-1, 1, (n, n))
+    if routine == "strsm":
+        a /= n
+        d = rng.uniform(-1, 1, n)
+        a[np.arange(n), np.arange(n)] = np.sign(d) * (1 + np.abs(d))
+        a = np.tril(a)
+    return a, rng.uniform(-1, 1, (n, n))
+
+
+def level3_error(routine, a, b, c, rng):
+    """The largest error of 16 sampled elements relative to the routine's bound (above 1 is
+    wrong): (n + 2) u Σ|terms| for dgemm and ssyrk (lower triangle), and for strsm the residual
+    (A X - B) relative to 4 (n + 2) u (|A| |X| + |B|), as examples/bench/level3.rs bounds them.
+    dgemm's reference sums in long double."""
+    n = a.shape[0]
+    u = 2.0**-53 if routine == "dgemm" else U
+    worst = 0.0
+    for i, j in zip(rng.integers(0, n, 16), rng.integers(0, n, 16)):
+        if routine == "ssyrk" and i < j:
+            i, j = j, i
+        if routine == "strsm":
+            x = c[:, j].astype(np.float64)
+            if not np.all(np.isfinite(x)):
+                return np.inf
+            p = a[i, :] * x
+            err = abs(p.sum() - b[i, j])
+            bound = 4 * (n + 2) * u * (np.abs(p).sum() + abs(b[i, j]))
+        else:
+            if not np.isfinite(c[i, j]):
+                return np.inf
+            other = a[j, :] if routine == "ssyrk" else b[:, j]
+            p = a[i, :].astype(np.longdouble) * other.astype(np.longdouble)
+            err = float(abs(np.longdouble(c[i, j]) - p.sum()))
+            bound = (n + 2) * u * float(np.abs(p).sum())
+        worst = max(worst, err / bound if bound > 0 else (0.0 if err == 0 else np.inf))
+    return worst
+
+
+def child_level3():
+    """dgemm, strsm and ssyrk at LEVEL3_N on device operands, a JSON line each: GFLOP/s, or the
+    error."""
+    gl = glblas_package()
+    rng = np.random.default_rng(3)
+    n = LEVEL3_N
+    for routine, dtype, flops in (("dgemm", np.float64, 2 * n**3), ("strsm", np.float32, n**3),
+                                  ("ssyrk", np.float32, n**3)):
+        a64, b64 = level3_operands(routine, n, rng)
+        a, b = (np.asfortranarray(m.astype(dtype)) for m in (a64, b64))
+        # What the routine overwrites starts as NaN (trsm's B is its input, restored per call).
+        c = np.asfortranarray(np.full((n, n), np.nan, dtype))
+        row = {"routine": routine, "n": n}
+        try:
+            with contextlib.ExitStack() as stack:
+                da, db, dc, dn = (stack.enter_context(gl.to_device(m)) for m in (a, b, c, c))
+                pa, pb, pc, pn = addresses(stack, da, db, dc, dn)
+
+                def call():
+                    if routine == "dgemm":
+                        s = gl.lib.glblasDgemm(0, 0, n, n, n, 1.0, pa, n, pb, n, 0.0, pc, n)
+                    elif routine == "strsm":
+                        s = gl.lib.glblasStrsm(0, 0, 0, 0, n, n, 1.0, pa, n, pc, n)
+                    else:
+                        s = gl.lib.glblasSsyrk(0, 0, n, n, 1.0, pa, n, 0.0, pc, n)
+                    gl.check(s, f"glblas {routine}")
+                    gl.sync()
+
+                def fresh():
+                    # trsm solves in place: B again; else NaN, so unwritten elements show.
+                    src = pb if routine == "strsm" else pn
+                    gl.check(gl.lib.glblasMemcpy(pc, src, c.nbytes, DEVICE_TO_DEVICE), "reset")
+                    gl.sync()
+
+                def checked():
+                    fresh()
+                    call()
+                    return level3_error(routine, a.astype(np.float64), b.astype(np.float64),
+                                        dc.get(), rng)
+                err = checked()
+                if err <= 1:
+                    times = []
+                    for _ in range(3):
+                        fresh()
+                        times.append(median_time(call, 1))
+                    t = statistics.median(times)
+                    err = max(err, checked())
+                if not err <= 1:
+                    row["error"] = f"wrong result ({err:.2g} of the bound)"
+                else:
+                    row.update(ms=t * 1e3, gflops=flops / t / 1e9, err=err)
         except gl.GlblasError as e:
             row["error"] = str(e)
         print(json.dumps(row), flush=True)
@@ -246,6 +375,26 @@ def torch_figures():
     x1 = torch.ones(1, device=dev)
     y1 = torch.ones(1, device=dev)
     res["tiny_us"] = cuda_time(lambda: y1.add_(x1), 200) * 1e6
+    n = LEVEL3_N
+    a = torch.rand(n, n, device=dev, dtype=torch.float64) * 2 - 1
+    b = torch.rand(n, n, device=dev, dtype=torch.float64) * 2 - 1
+    res["level3"] = {"dgemm": 2 * n**3 / cuda_time(lambda: a @ b, 5) / 1e9}
+    lower = torch.tril(a.float() / n) + torch.diag(1 + torch.rand(n, device=dev))
+    bf = b.float()
+    res["level3"]["strsm"] = n**3 / cuda_time(
+        lambda: torch.linalg.solve_triangular(lower, bf, upper=False), 5) / 1e9
+    try:
+        import cupy
+        import cupy.cublas
+        af = cupy.asarray(bf.cpu().numpy(), order="F")
+        out = cupy.zeros((n, n), np.float32, order="F")
+
+        def syrk():
+            cupy.cublas.syrk("N", af, out=out, lower=True)
+            cupy.cuda.Device().synchronize()
+        res["level3"]["ssyrk"] = n**3 / median_time(syrk, 5) / 1e9
+    except Exception as e:  # no CuPy: the row shows glblas alone
+        res["level3"]["ssyrk_error"] = repr(e)
     return res
 
 
@@ -261,6 +410,8 @@ def process_time(cmd, reps=3):
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         except subprocess.TimeoutExpired:
             raise ProcessFailed("stopped after 120 s")
+        except OSError as e:
+            raise ProcessFailed(str(e))
         if p.returncode != 0:
             raise ProcessFailed(((p.stderr or p.stdout).strip().splitlines() or [f"exit {p.returncode}"])[-1])
     try:
@@ -290,7 +441,8 @@ def main(release, out_dir):
     figures["torch"] = tf
     say(f"PyTorch: {tf.get('torch', '-')} on {tf.get('device', '-')} (TF32 off) {tf.get('error', '')}")
     kernels = {}
-    for name, env in (("blocked", {}), ("tiled", {"GLBLAS_GEMM_KERNEL": "tiled"})):
+    for name in ("blocked", "tiled"):
+        env = {"GLBLAS_GEMM_KERNEL": name}
         rows, note = run_child(lib_path, "gemm", env, 150)
         kernels[name] = {r["n"]: r for r in rows}
         figures[f"sgemm_{name}"] = {"rows": rows, "note": note}
@@ -336,6 +488,20 @@ def main(release, out_dir):
             else:
                 say(f"  n={r['n']}: glblas {r['gl_ms']:.2f}, CPU {r['cpu_ms']:.2f}")
 
+    rows, note = run_child(lib_path, "level3", {}, 120)
+    figures["level3"] = {"rows": rows, "note": note}
+    cu3 = tf.get("level3", {})
+    say(f"\nLevel 3 at n = {LEVEL3_N}, device operands, GFLOP/s (share of cuBLAS) {note}")
+    for r in rows:
+        cu = cu3.get(r["routine"])
+        if "error" in r:
+            cell = r["error"]
+        else:
+            cell = f"{r['gflops']:.0f}" + (f" ({100 * r['gflops'] / cu:.0f}%)" if cu else "")
+        say(f"  {r['routine']}: glblas {cell}; cuBLAS {f'{cu:.0f}' if cu else '-'}")
+    if "ssyrk_error" in cu3:
+        say(f"  (cuBLAS ssyrk not measured: {cu3['ssyrk_error']})")
+
     say("\nwhole process, one sgemm of host matrices end to end, seconds (median of 3, warm caches)")
     figures["process"] = []
     for n in PROCESS_SIZES:
@@ -350,7 +516,7 @@ def main(release, out_dir):
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--child":
-        {"gemm": child_gemm, "vectors": child_vectors}[sys.argv[2]]()
+        {"gemm": child_gemm, "vectors": child_vectors, "level3": child_level3}[sys.argv[2]]()
     elif len(sys.argv) == 3:
         main(sys.argv[1], sys.argv[2])
     else:

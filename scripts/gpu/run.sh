@@ -11,6 +11,9 @@
 #   bench   the benchmark's full table (bench.txt; arguments after the phase go to it, e.g.
 #           --quick), then scripts/gpu/compare.py: glblas beside PyTorch/cuBLAS (compare.txt,
 #           compare.json)
+#   all     the four in one call of at most 560 s, for a lease too short for four: the probe
+#           (stopping there if glblas finds no device), compare.py on the idle GPU, the Rust and
+#           Python tests side by side, then the benchmark's table in what time is left
 # RUN_ONLY=<substring> limits rust and python to matching binaries and tests (trial runs).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -53,8 +56,7 @@ fi
 export LD_LIBRARY_PATH="$kit/usr/lib/x86_64-linux-gnu/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export GLBLAS_LIBRARY="$release/libglblas.so" PYTHONUNBUFFERED=1
 
-case "$phase" in
-  probe)
+run_probe() {
     {
       date -u
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
@@ -65,14 +67,16 @@ case "$phase" in
       echo "__EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES-}"
       PYTHONPATH=python timeout 120 python3 -m glblas 2>&1
     } >"$OUT/probe.txt" 2>&1
+    local status=$?
     cat "$OUT/probe.txt"
-    ;;
-  rust)
-    # Three binaries at a time (the machine has 16 cores; each binary runs its tests on
-    # threads of its own), within 540 s of the call's 600: each gets what is left, at most
-    # 240 s. The llvmpipe test of Mesa's scene fences is left out (it provokes a race in
-    # llvmpipe's own rasterizer).
-    budget_end=$((SECONDS + 540))
+    return $status
+}
+
+run_rust() {
+    # $1 binaries at a time (the machine has 16 cores; each binary runs its tests on threads of
+    # its own), within $2 seconds: each gets what is left, at most 240 s. The llvmpipe test of
+    # Mesa's scene fences is left out (it provokes a race in llvmpipe's own rasterizer).
+    local budget_end=$((SECONDS + $2)) logs t name left
     logs="$(mktemp -d)"
     run_one() {
       local t="$1" name start status result
@@ -87,7 +91,7 @@ case "$phase" in
       name="$(basename "$t")"
       [ -x "$t" ] && [ -f "$t" ] || continue
       [ -z "${RUN_ONLY-}" ] || [[ "$name" == *"$RUN_ONLY"* ]] || continue
-      while [ "$(jobs -rp | wc -l)" -ge 3 ]; do wait -n; done
+      while [ "$(jobs -rp | wc -l)" -ge "$1" ]; do wait -n; done
       left=$((budget_end - SECONDS))
       if [ "$left" -lt 20 ]; then
         echo "$name: not started (phase budget spent)" >"$logs/$name.txt"
@@ -104,21 +108,50 @@ case "$phase" in
     grep -a -h -E '^test .* FAILED$|^---- ' "$logs"/*.log 2>/dev/null | sort -u >>"$OUT/rust.txt"
     rm -rf "$logs"
     cat "$OUT/rust.txt"
-    ;;
-  python)
-    timeout 560 python3 -m pytest -q -p no:cacheprovider ${RUN_ONLY:+-k "$RUN_ONLY"} python_tests \
-      >"$OUT/python.log" 2>&1
+}
+
+run_python() {
+    # Within $1 seconds; on $2 workers of pytest-xdist where the machine has it (the tests are
+    # independent processes' work, and one worker would not finish within a shared call).
+    local workers=()
+    if [ "$2" -gt 1 ] && python3 -c 'import xdist' 2>/dev/null; then workers=(-n "$2"); fi
+    timeout "$1" python3 -m pytest -q -p no:cacheprovider "${workers[@]}" \
+      ${RUN_ONLY:+-k "$RUN_ONLY"} python_tests >"$OUT/python.log" 2>&1
     echo "pytest exit $?" >>"$OUT/python.log"
     tail -40 "$OUT/python.log"
-    ;;
-  bench)
-    timeout 240 "$release/examples/bench" "$@" >"$OUT/bench.txt" 2>&1
+}
+
+run_bench() {
+    timeout "$1" "$release/examples/bench" "${@:2}" >"$OUT/bench.txt" 2>&1
     echo "bench exit $?" >>"$OUT/bench.txt"
     cat "$OUT/bench.txt"
+}
+
+case "$phase" in
+  probe) run_probe ;;
+  rust) run_rust 3 540 ;;
+  python) run_python 560 1 ;;
+  bench)
+    run_bench 240 "$@"
     timeout 330 python3 scripts/gpu/compare.py "$release" "$OUT"
     ;;
+  all)
+    end=$((SECONDS + 560))
+    if ! run_probe && grep -q 'no device' "$OUT/probe.txt"; then
+      echo "run.sh all: glblas found no device; stopping after the probe" >&2
+      exit 1
+    fi
+    timeout 220 python3 scripts/gpu/compare.py "$release" "$OUT"
+    left=$((end - SECONDS - 60))
+    run_python "$left" 6 >/dev/null &
+    run_rust 4 "$left"
+    wait
+    tail -5 "$OUT/python.log"
+    left=$((end - SECONDS))
+    [ "$left" -lt 20 ] || run_bench "$left" "$@"
+    ;;
   *)
-    echo "usage: run.sh probe|rust|python|bench" >&2
+    echo "usage: run.sh probe|rust|python|bench|all" >&2
     exit 2
     ;;
 esac

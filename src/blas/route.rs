@@ -9,9 +9,13 @@
 //!   routine 8-100 times slower than the CPU BLAS. So no call goes there.
 //! - On a GPU, level-1 and level-2 calls on host memory move as many bytes across the bus as the
 //!   CPU reads from memory to do the whole call, so they stay on the CPU; sgemm goes to GL from
-//!   [`GPU_GEMM_FLOPS`] (a 512³ product), where the transfer is small next to the work. The
-//!   other Level 3 routines (symm, syrk, syr2k, trmm, trsm) use the same threshold on their
-//!   reference flop counts: an estimate, not measured.
+//!   [`GPU_GEMM_FLOPS`] (a 512³ product). Measured on an NVIDIA H200 beside 16 cores of an AMD
+//!   EPYC (`BENCHMARKS.md`, "NVIDIA H200"), host operands: against Debian's OpenBLAS, GL lost at
+//!   n = 256 (0.28 against 0.25 ms) and won from 512 (0.85 against 1.58 ms); against the
+//!   OpenBLAS of numpy's wheel it won only from 2048. The other Level 3 routines use the same
+//!   threshold on their reference flop counts; there, at n = 1024, ssymm, ssyrk, dgemm, cgemm,
+//!   zgemm and zherk won on GL (2-4×), and strsm, dtrsm and ctrsm lost (3-8×: their diagonal
+//!   blocks are solved in many small steps).
 //! - `GLBLAS_GL_MIN_FLOPS=n` replaces all of this: every call of at least n flops goes to GL.
 
 use once_cell::sync::OnceCell;
@@ -19,7 +23,8 @@ use once_cell::sync::OnceCell;
 use super::call::Call;
 use crate::engine;
 
-/// sgemm size from which a GPU wins over the CPU BLAS with host operands (2·512³ flops).
+/// sgemm size from which a GPU wins over the CPU BLAS with host operands (2·512³ flops; see the
+/// module's notes for the measurement).
 pub const GPU_GEMM_FLOPS: u64 = 2 * 512 * 512 * 512;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

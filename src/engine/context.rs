@@ -73,8 +73,9 @@ pub struct DeviceInfo {
     /// How the compute kernels read operands: through storage blocks rather than buffer
     /// textures, where windows of a buffer cannot be viewed as textures (no `glTexBufferRange`
     /// or no buffer textures at all: GLES 3.1 boards, and virgl, see
-    /// `Workarounds::shared_buffer_views`), or where `GLBLAS_OPERANDS=storage` asks. Never on
-    /// the fragment pipeline, which shares the operand bindings (`operand`, `scratch`).
+    /// `Workarounds::shared_buffer_views`), where the driver's views go stale (NVIDIA, see
+    /// `Workarounds::operands_in_storage_blocks`), or where `GLBLAS_OPERANDS=storage` asks.
+    /// Never on the fragment pipeline, which shares the operand bindings (`operand`, `scratch`).
     pub storage_operands: bool,
     /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
     pub software: bool,
@@ -678,8 +679,9 @@ fn read_info(gl: &glow::Context, platform: &str, pbuffer: bool) -> Result<Device
             (0, 0, 0, 0)
         };
         let fragment_only = std::env::var("GLBLAS_PIPELINE").is_ok_and(|v| v == "fragment");
-        let storage_wanted =
-            !range || std::env::var("GLBLAS_OPERANDS").is_ok_and(|v| v == "storage");
+        let storage_wanted = !range
+            || workarounds.operands_in_storage_blocks
+            || std::env::var("GLBLAS_OPERANDS").is_ok_and(|v| v == "storage");
         // Every kernel's workgroups have 64 invocations; storage reads bind up to
         // `operand::STORAGE_BINDINGS` blocks, of at least 1 MiB each.
         let compute = !fragment_only

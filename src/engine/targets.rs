@@ -17,15 +17,15 @@ pub const MAX_SIDE: i32 = 4096;
 /// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW`, `GLBLAS_LIMIT_DRAW_BUFFERS` and
 /// `GLBLAS_LIMIT_GEMM_ROWS` lower them, so tests can make small operands take the tiled paths
 /// that large ones take, and a device take the kernels another device gets.
-/// `GLBLAS_GEMM_KERNEL=tiled` makes the compute sgemm share its panel rows through shared
-/// memory (see `gemm_compute::Kernel`).
+/// `GLBLAS_GEMM_KERNEL=tiled` or `blocked` chooses the compute gemm's kernel, which the device
+/// decides otherwise (see `gemm_compute::Kernel`).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub target_side: i32,
     pub window: i64,
     pub draw_buffers: i32,
     pub gemm_rows: i64,
-    pub gemm_tiled: bool,
+    pub gemm_tiled: Option<bool>,
 }
 
 impl Limits {
@@ -53,8 +53,18 @@ impl Limits {
                     c.clamp(1, i64::from(info.max_draw_buffers)) as i32
                 }),
             gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS").unwrap_or(i64::MAX),
-            gemm_tiled: std::env::var("GLBLAS_GEMM_KERNEL").is_ok_and(|v| v == "tiled"),
+            gemm_tiled: gemm_kernel_setting(std::env::var("GLBLAS_GEMM_KERNEL").ok().as_deref()),
         }
+    }
+}
+
+/// What `GLBLAS_GEMM_KERNEL` asks for: the tiled kernel, the blocked one, or (unset or another
+/// value) the device's choice.
+pub fn gemm_kernel_setting(value: Option<&str>) -> Option<bool> {
+    match value {
+        Some("tiled") => Some(true),
+        Some("blocked") => Some(false),
+        _ => None,
     }
 }
 
@@ -227,5 +237,18 @@ fn delete(gl: &glow::Context, t: Target) {
         for texture in t.textures {
             gl.delete_texture(texture);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gemm_kernel_setting_forces_either_kernel_or_leaves_the_choice() {
+        assert_eq!(gemm_kernel_setting(Some("tiled")), Some(true));
+        assert_eq!(gemm_kernel_setting(Some("blocked")), Some(false));
+        assert_eq!(gemm_kernel_setting(Some("fast")), None);
+        assert_eq!(gemm_kernel_setting(None), None);
     }
 }

@@ -37,6 +37,13 @@ pub struct Workarounds {
     /// `settle_writes`): sgemv in parts on zink's GLES (`python_tests/test_tiled_paths.py`)
     /// read wrong elements, and the run took more than 300 s against 12.
     pub upload_with_sub_data: bool,
+    /// The compute kernels read their operands through storage blocks, not buffer textures (as
+    /// `GLBLAS_OPERANDS=storage` asks). On NVIDIA's driver (580.159.04, an H200), kernels that
+    /// read device operands through buffer-texture views and wrote one of them were right on
+    /// the first call and left their output unchanged on later ones (saxpy at unit and other
+    /// strides, sgemv N and T, on device vectors: `BENCHMARKS.md`, "NVIDIA H200"); read through
+    /// storage blocks, every one of those cases was right. The cause was not isolated.
+    pub operands_in_storage_blocks: bool,
 }
 
 impl Workarounds {
@@ -48,6 +55,7 @@ impl Workarounds {
             shared_buffer_views: renderer.starts_with("virgl"),
             keep_context: renderer.starts_with("zink"),
             upload_with_sub_data: renderer.starts_with("virgl"),
+            operands_in_storage_blocks: renderer.starts_with("NVIDIA"),
         }
     }
 }
@@ -87,8 +95,11 @@ mod tests {
             }
         );
         assert_eq!(
-            Workarounds::of("NVIDIA H100/PCIe/SSE2"),
-            Workarounds::default()
+            Workarounds::of("NVIDIA H200/PCIe/SSE2"),
+            Workarounds {
+                operands_in_storage_blocks: true,
+                ..Workarounds::default()
+            }
         );
     }
 }

@@ -49,6 +49,11 @@ struct Kernel {
     tiled: bool,
 }
 
+/// Whether a device takes the tiled kernel unless `GLBLAS_GEMM_KERNEL` says (see `Kernel::of`).
+fn tiled_by_default(software: bool, precision: Precision) -> bool {
+    !software && precision == Precision::Single
+}
+
 impl Kernel {
     /// On a software rasterizer, 16×16 blocks of floats: on llvmpipe (n = 256-2048, alternating
     /// calls in one process) they ran 4-25% faster than 16×8, which ran 12-23% faster than 8×8
@@ -68,9 +73,11 @@ impl Kernel {
     /// 16×8 and 16×16 in one beside a test run). Square blocks for a triangle of C, whose tiles
     /// gemm.comp enumerates as squares (`tile()`): 16×16 for doubles too. 8×8 elsewhere
     /// (unmeasured: GPUs have fewer registers per invocation to spare), or where
-    /// `Limits::gemm_rows` says fewer than 16. Shared-memory tiling only where
-    /// `Limits::gemm_tiled` asks for it: it is how GPUs reach full speed, but no GPU has run it
-    /// yet, and on llvmpipe shared memory is 10-20× slower than buffer-texture loads.
+    /// `Limits::gemm_rows` says fewer than 16. Shared-memory tiling (`Limits::gemm_tiled` forces
+    /// either way) for single precision on a GPU, where the device has room for its tiles: on
+    /// NVIDIA's H200 it ran 6-25% faster than the blocked kernel from n = 512 (equal at 256;
+    /// `BENCHMARKS.md`, "NVIDIA H200"); unmeasured for doubles there, and on other GPUs. Not on
+    /// a software rasterizer, where shared memory is 10-20× slower than buffer-texture loads.
     ///
     /// The panels are read through buffer textures, doubles as two RGBA32UI texels per group.
     /// Storage blocks of `dvec4` (one load per group, which gallivm runs lane by lane) were
@@ -81,7 +88,11 @@ impl Kernel {
         // The tiled kernel's workgroups: 16×16 invocations sharing TILE_K = 16 steps of both
         // panels' 8×8-block tiles (gemm.comp's sA and sB), where the device has room for them.
         let info = &e.ctx.info;
-        let tiled = e.limits.gemm_tiled
+        let wanted = e
+            .limits
+            .gemm_tiled
+            .unwrap_or(tiled_by_default(info.software, T::PRECISION));
+        let tiled = wanted
             && info.max_compute_invocations >= 256
             && info.max_shared_memory >= 2 * 16 * (16 * 2) * 4 * T::SIZE;
         let large = e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled;
@@ -650,4 +661,16 @@ fn sample_groups<T: Real>(e: &mut Engine, w: &Window, slot: usize, unit: u32) ->
     };
     e.scratch
         .sample::<T>(&e.ctx.gl, &e.ext, slot, unit, &w, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpus_tile_single_precision_by_default() {
+        assert!(tiled_by_default(false, Precision::Single));
+        assert!(!tiled_by_default(false, Precision::Double));
+        assert!(!tiled_by_default(true, Precision::Single));
+    }
 }
