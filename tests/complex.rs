@@ -628,6 +628,59 @@ fn cgemm_and_zgemm_larger_products() {
     larger::<glblasDoubleComplex>();
 }
 
+/// The operand window this test's child process takes (`GLBLAS_LIMIT_WINDOW`), in elements:
+/// each complex operand below spans two to four times as many, so gemm is computed in parts
+/// (`kernels::gemm`, `complex_in_parts`).
+const SMALL_WINDOW: &str = "600";
+
+/// Every operation pair and placement, and the special scalars, with operands beyond one
+/// window.
+fn beyond_one_window<P: Precision>() {
+    let mnk = (23, 19, 31);
+    for (i, &ta) in OPS.iter().enumerate() {
+        for (j, &tb) in OPS.iter().enumerate() {
+            let (alpha, beta) = (P::new(0.5, -1.25), P::new(-0.75, 0.5));
+            let case = Case::<P>::new((ta, tb), mnk, alpha, beta, 90 + (3 * i + j) as u64);
+            for placement in 0..3 {
+                case.check(placement);
+            }
+        }
+    }
+    let (zero, one, i) = (P::new(0.0, 0.0), P::new(1.0, 0.0), P::new(0.0, 1.0));
+    Case::<P>::new((OPS[0], OPS[2]), mnk, one, zero, 99).check(1);
+    Case::<P>::new((OPS[1], OPS[0]), mnk, zero, i, 98).check(0);
+}
+
+#[test]
+fn cgemm_and_zgemm_beyond_one_window() {
+    const CHILD: &str = "GLBLAS_TEST_SMALL_WINDOW_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        let window = glblas::engine::with_engine(|e| Ok(e.limits.window));
+        assert_eq!(window.ok(), Some(SMALL_WINDOW.parse().unwrap()));
+        beyond_one_window::<glblasComplex>();
+        beyond_one_window::<glblasDoubleComplex>();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("current_exe"))
+        .args([
+            "--exact",
+            "cgemm_and_zgemm_beyond_one_window",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .env("GLBLAS_LIMIT_WINDOW", SMALL_WINDOW)
+        .output()
+        .expect("running the child");
+    assert!(
+        out.status.success(),
+        "{:?}\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn null_scalars_are_invalid() {
     let one = glblasComplex { re: 1.0, im: 0.0 };

@@ -227,6 +227,10 @@ pub trait Describe<T: Scalar>: Copy + fmt::Display {
     /// 1, 2 or 3.
     const LEVEL: u8;
 
+    /// Whether `auto` routing sends a large enough call to a GPU: not for a routine the CPU
+    /// BLAS answered faster at every size measured on one (`route`).
+    const GPU_WINS_WHEN_LARGE: bool = true;
+
     /// Fortran for the routines without a layout argument.
     fn layout(&self) -> Layout {
         Layout::Fortran
@@ -416,6 +420,13 @@ macro_rules! describe_each {
                 $each!(self, r, _w => of(r))
             }
 
+            fn gpu_wins_when_large(&self) -> bool {
+                fn of<T: Scalar, R: Describe<T>>(_: &R) -> bool {
+                    R::GPU_WINS_WHEN_LARGE
+                }
+                $each!(self, r, _w => of(r))
+            }
+
             /// Saturating instead of wrapping.
             pub fn flops(&self) -> u64 {
                 let factors = $each!(self, r, _w => r.flops());
@@ -546,6 +557,11 @@ impl Call {
     /// 1, 2 or 3.
     pub fn level(&self) -> u8 {
         each_precision!(self, a => a.level())
+    }
+
+    /// See [`Describe::GPU_WINS_WHEN_LARGE`].
+    pub fn gpu_wins_when_large(&self) -> bool {
+        each_precision!(self, a => a.gpu_wins_when_large())
     }
 
     /// See [`Describe::row_major_exchanges`].

@@ -657,6 +657,8 @@ impl<T: Scalar, const SOLVE: bool> fmt::Display for TriArgs<T, SOLVE> {
 /// trmm, or trsm when `SOLVE`.
 impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
     const LEVEL: u8 = 3;
+    /// trsm lost to the CPU BLAS at every size measured on a GPU (`route`).
+    const GPU_WINS_WHEN_LARGE: bool = !SOLVE;
 
     fn layout(&self) -> Layout {
         self.layout

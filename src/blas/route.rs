@@ -15,7 +15,8 @@
 //!   OpenBLAS of numpy's wheel it won only from 2048. The other Level 3 routines use the same
 //!   threshold on their reference flop counts; there, at n = 1024, ssymm, ssyrk, dgemm, cgemm,
 //!   zgemm and zherk won on GL (2-4×), and strsm, dtrsm and ctrsm lost (3-8×: their diagonal
-//!   blocks are solved in many small steps).
+//!   blocks are solved in many small steps), as strsm did at n = 4096 (0.5% of cuBLAS's rate
+//!   on device operands). So trsm stays on the CPU BLAS (`Describe::GPU_WINS_WHEN_LARGE`).
 //! - `GLBLAS_GL_MIN_FLOPS=n` replaces all of this: every call of at least n flops goes to GL.
 
 use once_cell::sync::OnceCell;
@@ -76,7 +77,7 @@ pub fn decide(call: &Call, on_device: bool, has_cpu: bool) -> Route {
     match backend() {
         Backend::Gl => Route::Gl("backend"),
         Backend::Cpu => Route::Cpu("backend"),
-        Backend::Auto => auto(call.level(), call.flops()),
+        Backend::Auto => auto(call.level(), call.flops(), call.gpu_wins_when_large()),
     }
 }
 
@@ -95,7 +96,7 @@ fn large(flops: u64) -> Route {
     }
 }
 
-fn auto(level: u8, flops: u64) -> Route {
+fn auto(level: u8, flops: u64, gpu_wins_when_large: bool) -> Route {
     if let Some(min) = min_flops_override() {
         return if flops >= min {
             large(flops)
@@ -113,9 +114,16 @@ fn auto(level: u8, flops: u64) -> Route {
     if flops < threshold {
         return Route::Cpu("small");
     }
-    match software_renderer() {
+    large_call(software_renderer(), gpu_wins_when_large, flops)
+}
+
+/// Where `auto` sends a call large enough for a GPU, by the device (`software`, None without
+/// one) and whether the routine wins on a GPU.
+fn large_call(software: Option<bool>, gpu_wins_when_large: bool, flops: u64) -> Route {
+    match software {
         None => Route::GlUnavailable,
         Some(true) => Route::Cpu("software-renderer"),
+        Some(false) if !gpu_wins_when_large => Route::Cpu("slow-on-gpu"),
         Some(false) => large(flops),
     }
 }
@@ -127,4 +135,24 @@ fn software_renderer() -> Option<bool> {
     SOFT.get_or_try_init(|| engine::device_info().map(|i| i.software).ok_or(()))
         .ok()
         .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_calls_go_to_a_gpu_unless_their_routine_loses_there() {
+        let flops = GPU_GEMM_FLOPS;
+        assert_eq!(large_call(Some(false), true, flops), large(flops));
+        assert_eq!(
+            large_call(Some(false), false, flops),
+            Route::Cpu("slow-on-gpu")
+        );
+        assert_eq!(
+            large_call(Some(true), true, flops),
+            Route::Cpu("software-renderer")
+        );
+        assert_eq!(large_call(None, true, flops), Route::GlUnavailable);
+    }
 }

@@ -216,6 +216,17 @@ pub struct Rules {
     pub origins: [(i64, i64); 2],
 }
 
+impl Rules {
+    /// gemm's own: general operands, neither of them C, all of C read and written.
+    pub fn general(&self) -> bool {
+        *self
+            == Rules {
+                origins: self.origins,
+                ..Rules::default()
+            }
+    }
+}
+
 /// A complex gemm as a real one, by BLIS's 1m method: C viewed as real (each element's two
 /// parts in consecutive rows, 2m × n) is the real product of alpha*op(A) expanded into 2×2
 /// blocks [[re, -im], [im, re]] (2m × 2k) and op(B) with each element's parts in consecutive
@@ -250,6 +261,41 @@ pub struct Gemm<T: Real = f32> {
 }
 
 impl<T: Real> Gemm<T> {
+    /// The part of complex gemm `self` (general operands) computing C's rows i0..i1 and columns
+    /// j0..j1 over steps l0..l1 of k, all in complex elements, with this call's scalars.
+    fn part(&self, (i0, i1): (i64, i64), (j0, j1): (i64, i64), (l0, l1): (i64, i64)) -> Gemm<T> {
+        let ab = self.ab.map(|(a, b)| {
+            let a = if self.ta {
+                a.block(2 * l0, 2 * l1, i0, i1)
+            } else {
+                a.block(2 * i0, 2 * i1, l0, l1)
+            };
+            let b = if self.tb {
+                b.block(2 * j0, 2 * j1, l0, l1)
+            } else {
+                b.block(2 * l0, 2 * l1, j0, j1)
+            };
+            (a, b)
+        });
+        Gemm {
+            m: 2 * (i1 - i0),
+            n: j1 - j0,
+            k: if ab.is_some() { 2 * (l1 - l0) } else { 0 },
+            ab,
+            c: self.c.block(2 * i0, 2 * i1, j0, j1),
+            ..*self
+        }
+    }
+
+    /// This complex gemm adding its product to C (beta 1), as a later step of k does.
+    fn accumulating(mut self) -> Gemm<T> {
+        self.beta = T::ONE;
+        if let Some(z) = &mut self.complex {
+            z.beta_im = T::ZERO;
+        }
+        self
+    }
+
     /// What a tile packs for rows `i0..i1` of op(A) and columns `j0..j1` of op(B), over steps
     /// `l0..l1` of k, from stored `a` and `b` (this call's A and B, or copies laid out alike):
     /// for each, the part of a general operand, read from its (0, 0), or the whole of a
@@ -301,10 +347,15 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         return super::gemm_compute::gemm(e, g);
     }
     if g.complex.is_some() {
-        return Err(Error::unsupported(
-            "complex-tiles",
-            "complex gemm takes the compute pipeline, each operand within one window",
-        ));
+        return if super::compute_available(e) && g.rules.general() {
+            complex_in_parts(e, g)
+        } else {
+            Err(Error::unsupported(
+                "complex-tiles",
+                "complex gemm takes the compute pipeline, each operand within one window \
+                 unless all are general matrices",
+            ))
+        };
     }
     if super::compute_available(e) {
         return in_tiles(e, g, compute_tile);
@@ -315,6 +366,75 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         Some(g) => in_tiles(e, g, tile),
         None => Err(super::no_fragment_double()),
     }
+}
+
+/// Complex gemm `g` (general operands) in parts that each fit the compute kernel's windows:
+/// halving, while a part does not fit, the dimension that most shortens the longest operand
+/// (its columns, else its rows; C's elements and the workgroup counts decide between m and n),
+/// in whole complex elements. Along k, the second half adds to what the first stored (beta 1).
+fn complex_in_parts<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
+    if super::gemm_compute::fits(e, g) {
+        return super::gemm_compute::gemm(e, g);
+    }
+    // Complex elements: the real view has two rows per element of C and of op(A)'s expansion.
+    let (m, n, k) = (g.m / 2, g.n, g.k / 2);
+    let size = |d: Dim| match d {
+        Dim::M => m,
+        Dim::N => n,
+        Dim::K => k,
+    };
+    // Each operand's span, with the dimensions of its columns and of its rows.
+    let mut spans = vec![(g.c.span(), Dim::N, Dim::M)];
+    if let Some((a, b)) = g.ab {
+        spans.push(if g.ta {
+            (a.span(), Dim::M, Dim::K)
+        } else {
+            (a.span(), Dim::K, Dim::M)
+        });
+        spans.push(if g.tb {
+            (b.span(), Dim::K, Dim::N)
+        } else {
+            (b.span(), Dim::N, Dim::K)
+        });
+    }
+    let (span, cols, rows) = *spans.iter().max_by_key(|s| s.0).expect("C at least");
+    let wanted = if span > e.max_window() {
+        [cols, rows]
+    } else if m >= n {
+        [Dim::M, Dim::N]
+    } else {
+        [Dim::N, Dim::M]
+    };
+    let Some(dim) = wanted
+        .into_iter()
+        .chain([Dim::M, Dim::N, Dim::K])
+        .find(|&d| size(d) > 1)
+    else {
+        return Err(Error::overflow(
+            "one complex element of each operand exceeds the compute kernel's limits",
+        ));
+    };
+    let half = size(dim) / 2;
+    let all = |d: Dim| (0, size(d));
+    let range = |d: Dim, first: bool| match (d == dim, first) {
+        (false, _) => all(d),
+        (true, true) => (0, half),
+        (true, false) => (half, size(d)),
+    };
+    for first in [true, false] {
+        let part = g.part(
+            range(Dim::M, first),
+            range(Dim::N, first),
+            range(Dim::K, first),
+        );
+        let part = if dim == Dim::K && !first {
+            part.accumulating()
+        } else {
+            part
+        };
+        complex_in_parts(e, &part)?;
+    }
+    Ok(())
 }
 
 /// Whether the compute kernel takes gemm `g` whole (each operand within one window), without
@@ -762,7 +882,7 @@ fn plan<T: Real>(e: &Engine, g: &Gemm<T>) -> Result<Plan> {
     ))
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Dim {
     M,
     N,
