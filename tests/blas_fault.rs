@@ -13,8 +13,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::*;
 use glblas::blas::cblas::*;
 
@@ -27,26 +25,18 @@ fn a_call_that_fails_part_way_is_recomputed_from_the_original_values() {
     if std::env::var_os(CHILD).is_some() {
         return scenario();
     }
-    let exe = std::env::current_exe().expect("current_exe");
+    let env = [
+        (CHILD, "1"),
+        ("MESA_SHADER_CACHE_DISABLE", "true"),
+        ("GLBLAS_BACKEND", "gl"),
+        ("GLBLAS_FAULT", "launch:9,launch:13,launch:20"),
+        ("GLBLAS_LIMIT_TARGET_SIDE", "8"),
+        ("GLBLAS_LIMIT_WINDOW", "64"),
+    ];
     for run in 1..=RUNS {
-        let out = Command::new(&exe)
-            .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
-            .env(CHILD, "1")
-            .env("MESA_SHADER_CACHE_DISABLE", "true")
-            .env("GLBLAS_BACKEND", "gl")
-            .env("GLBLAS_FAULT", "launch:9,launch:13,launch:20")
-            .env("GLBLAS_LIMIT_TARGET_SIDE", "8")
-            .env("GLBLAS_LIMIT_WINDOW", "64")
-            .env_remove("GLBLAS_TRACE")
-            .output()
-            .expect("running the child");
-        assert!(
-            out.status.success(),
-            "run {run} of {RUNS}: {:?}\n{}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        if let Err(e) = run_in_child(TEST, &env) {
+            panic!("run {run} of {RUNS}: {e}");
+        }
     }
 }
 

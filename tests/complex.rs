@@ -661,24 +661,10 @@ fn cgemm_and_zgemm_beyond_one_window() {
         beyond_one_window::<glblasDoubleComplex>();
         return;
     }
-    let out = std::process::Command::new(std::env::current_exe().expect("current_exe"))
-        .args([
-            "--exact",
-            "cgemm_and_zgemm_beyond_one_window",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD, "1")
-        .env("GLBLAS_LIMIT_WINDOW", SMALL_WINDOW)
-        .output()
-        .expect("running the child");
-    assert!(
-        out.status.success(),
-        "{:?}\n{}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let env = [(CHILD, "1"), ("GLBLAS_LIMIT_WINDOW", SMALL_WINDOW)];
+    if let Err(e) = run_in_child("cgemm_and_zgemm_beyond_one_window", &env) {
+        panic!("{e}");
+    }
 }
 
 #[test]

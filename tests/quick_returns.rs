@@ -9,9 +9,8 @@
 mod common;
 
 use std::ffi::{c_char, c_int, c_void};
-use std::process::Command;
 
-use common::{doubles_here, take_trace};
+use common::{doubles_here, run_in_child, take_trace};
 use glblas::api::*;
 use glblas::blas::{cblas::*, fortran::*, CblasIndex};
 use glblas::ffi::{DiagArg, FillArg, OperationArg, SideArg};
@@ -25,24 +24,12 @@ fn quick_returns_touch_no_operand_under_every_backend() {
     if let Ok(backend) = std::env::var(CHILD) {
         return child(&backend);
     }
-    let exe = std::env::current_exe().expect("current_exe");
     let mut failed = String::new();
     for backend in ["auto", "gl", "cpu"] {
-        let out = Command::new(&exe)
-            .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
-            .env(CHILD, backend)
-            .env("GLBLAS_BACKEND", backend)
-            .env_remove("GLBLAS_TRACE")
-            .output()
-            .expect("running the child");
-        if !out.status.success() {
+        let env = [(CHILD, backend), ("GLBLAS_BACKEND", backend)];
+        if let Err(e) = run_in_child(TEST, &env) {
             // SIGSEGV (signal 11): an operand was touched.
-            failed += &format!(
-                "GLBLAS_BACKEND={backend}: {:?}\n{}{}\n",
-                out.status,
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
+            failed += &format!("GLBLAS_BACKEND={backend}: {e}\n");
         }
     }
     assert!(failed.is_empty(), "{failed}");

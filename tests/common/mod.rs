@@ -789,3 +789,25 @@ pub unsafe fn call_fortran_sgemm<I>(
         1,
     );
 }
+
+/// Runs test `test` of this test binary again, alone, in a child process with `env` set (and no
+/// trace): for what the library reads once per process. Err holds the child's exit status and
+/// output.
+pub fn run_in_child(test: &str, env: &[(&str, &str)]) -> Result<(), String> {
+    let out = Command::new(std::env::current_exe().expect("current_exe"))
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .envs(env.iter().copied())
+        .env_remove("GLBLAS_TRACE")
+        .output()
+        .expect("running the child");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{:?}\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
