@@ -383,6 +383,52 @@ def test_level1(rng, dtype, layout_x, layout_y):
         assert np.array_equal(host(X), y) and np.array_equal(host(Y), x)
 
 
+@pytest.mark.parametrize("dtype", DTYPES + [np.complex64, np.complex128],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", LAYOUTS_1D)
+def test_nrm2_and_iamax(rng, dtype, layout):
+    """nrm2 within (n+2)u of the norm (a sum of n squares, its square root, and the scaling of
+    Blue's accumulators, which makes it exact in powers of two), also where the plain squares
+    overflow or underflow; iamax: the first largest |x_i| (|re| + |im| for complex x), in the
+    array's own order whatever its layout, ties to the first, NaN passed over but at 0."""
+    n = 37
+    real = np.dtype(dtype).kind == "f"
+    u = U[np.dtype(dtype) if real else np.empty(0, dtype).real.dtype]
+    if not real and not complex_here(dtype):
+        for call in (glblas.nrm2, glblas.iamax):
+            with pytest.raises(GlblasError) as e:
+                call(place(values(rng, n, np.float32).astype(dtype), layout))
+            assert e.value.status == glblas.GLBLAS_STATUS_NOT_SUPPORTED
+        return
+    x = values(rng, n, np.float64) + (0 if real else 1j * values(rng, n, np.float64))
+    x = x.astype(dtype)
+    # Beyond the precision's square range both ways: 2^70 (2^600) squares past float32's
+    # (float64's) largest, 2^-80 (2^-600) below its smallest.
+    big = 70 if u == 2.0**-24 else 600
+    for scale in (1.0, 2.0**big, 2.0**-(big + 10)):
+        xs = (x * scale).astype(dtype)
+        want = np.sqrt(np.sum(np.abs(xs.astype(np.clongdouble)) ** 2))
+        got = precision("nrm2", dtype, lambda: glblas.nrm2(place(xs, layout)))
+        if got is None:
+            return
+        assert isinstance(got, float)
+        assert abs(got - float(want)) <= (n + 2) * u * float(want), (layout, scale, got, want)
+
+    def key(v):
+        return np.abs(v) if real else np.abs(v.real) + np.abs(v.imag)
+    assert glblas.iamax(place(x, layout)) == int(np.argmax(key(x)))
+    tied = x.copy()
+    top = key(tied).max()
+    tied[5], tied[20] = 2 * top, -2 * top
+    assert glblas.iamax(place(tied, layout)) == 5, layout
+    tied[3] = np.nan
+    assert glblas.iamax(place(tied, layout)) == 5, layout
+    tied[0] = np.nan
+    assert glblas.iamax(place(tied, layout)) == 0, layout
+    with pytest.raises(ValueError):
+        glblas.iamax(np.zeros(0, dtype))
+
+
 def complex_here(dtype):
     """Whether the device computes in complex ``dtype``: the compute pipeline, and fp64 for
     complex128."""
@@ -445,7 +491,7 @@ def test_complex_level1(rng, dtype, layout_x, layout_y):
 
 
 @pytest.mark.parametrize("where", ["host", "device"])
-def test_dot_and_asum_into_a_given_output(rng, where):
+def test_dot_asum_and_nrm2_into_a_given_output(rng, where):
     x = values(rng, 50, np.float32)
     out = np.full((), np.nan, np.float32) if where == "host" else glblas.empty(())
     X = x if where == "host" else glblas.to_device(x)
@@ -456,6 +502,9 @@ def test_dot_and_asum_into_a_given_output(rng, where):
     close(out, x64 @ x64, 2 * n * u * (x64 @ x64), "dot out")
     assert glblas.asum(X, out=out) is out
     close(out, np.abs(x64).sum(), 2 * n * u * np.abs(x64).sum(), "asum out")
+    assert glblas.nrm2(X, out=out) is out
+    norm = np.sqrt(x64 @ x64)
+    close(out, norm, (n + 2) * u * norm, "nrm2 out")
 
 
 # ---- what is copied ------------------------------------------------------------------------------

@@ -387,6 +387,37 @@ def asum(x, out=None):
     return _reduction("asum", x, out, compute, _real_type(x.dtype))
 
 
+def nrm2(x, out=None):
+    """The Euclidean norm of x (over both parts of complex elements, as scnrm2), without
+    overflow or underflow on the way, as a float, or into ``out`` (one element, host or device,
+    of x's real type)."""
+    x = _array("nrm2", "x", x, (1,))
+    f = _routine("nrm2", x.dtype)
+
+    def compute(ops, result):
+        px, incx = ops.vector(x, any_order=True)
+        _call(f, x.shape[0], px, incx, result)
+
+    return _reduction("nrm2", x, out, compute, _real_type(x.dtype))
+
+
+def iamax(x):
+    """The index (from 0) of the first element of largest magnitude, |x_i| for real x and
+    |re| + |im| for complex x (as icamax). A NaN is never the largest, except as element 0 (as
+    the reference compares). As for numpy's argmax, an empty x is a ValueError."""
+    x = _array("iamax", "x", x, (1,))
+    if not x.shape[0]:
+        raise ValueError("iamax: x is empty")
+    f = _routine("iamax", x.dtype)
+    index = np.zeros(1, np.int32)
+    with _Operands() as ops:
+        # In its own order: a reversed or repeated x is copied, since the first of equal
+        # elements is the answer.
+        px, incx = ops.vector(x, zero_inc=False, force_copy=x.strides[0] < 0)
+        _call(f, x.shape[0], px, incx, index.ctypes.data)
+    return int(index[0]) - 1
+
+
 def scal(x, alpha):
     """x := alpha * x, in place; returns x. A real alpha scales each part of a complex x
     (csscal)."""
