@@ -8,11 +8,12 @@
 #                    which the C tests read their sources from, and cargo's target folder)
 #   .gpu/debs/       Debian packages run.sh unpacks under /opt/gpukit (never /): the reference
 #                    BLAS with netlib's test programs, the reference LAPACK, gfortran's runtime,
-#                    and OpenBLAS, the CPU BLAS beside the benchmark and the routing crossovers
+#                    OpenBLAS (the CPU BLAS beside the benchmark and the routing crossovers),
+#                    and the EGL and GL headers of the C programs that make their own context
 #   .gl/             the EGL/GL loaders the device tool's README names, unpacked into / there
 # Then each device call carries both and runs, from the repository's root:
 #   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; bash scripts/gpu/run.sh PHASE
-# (PHASE: probe, rust, python or bench; see run.sh).
+# (PHASE: probe, rust, python, bench or all; see run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/setup.sh
@@ -43,7 +44,7 @@ rm -rf .gpu/stage
 } >.gpu/paths.env
 
 (cd .gpu/debs && apt-get download libblas3 libblas-test liblapack3 libgfortran5 libquadmath0 \
-  libopenblas0-pthread >/dev/null)
+  libopenblas0-pthread libegl-dev libgl-dev >/dev/null)
 # The loaders, as the device tool's README fetches them (amd64 whatever this machine is).
 mkdir -p /tmp/amd64/partial
 o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'

@@ -54,6 +54,11 @@ if [ ! -d "$kit" ]; then
   fi
 fi
 export LD_LIBRARY_PATH="$kit/usr/lib/x86_64-linux-gnu/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The C programs that make their own EGL context compile against the kit's headers and link
+# the loaders .gl put in / (the kit's libEGL.so and libGL.so point at them).
+for l in EGL GL; do ln -sfn "/usr/lib/x86_64-linux-gnu/lib$l.so.1" "$kit/usr/lib/x86_64-linux-gnu/lib$l.so"; done
+export C_INCLUDE_PATH="$kit/usr/include${C_INCLUDE_PATH:+:$C_INCLUDE_PATH}"
+export LIBRARY_PATH="$kit/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}"
 export GLBLAS_LIBRARY="$release/libglblas.so" PYTHONUNBUFFERED=1
 
 run_probe() {
@@ -115,7 +120,8 @@ run_python() {
     # independent processes' work, and one worker would not finish within a shared call).
     local workers=()
     if [ "$2" -gt 1 ] && python3 -c 'import xdist' 2>/dev/null; then workers=(-n "$2"); fi
-    timeout "$1" python3 -m pytest -q -p no:cacheprovider "${workers[@]}" \
+    # SIGINT at the limit: pytest then still prints its summary, one line per failure.
+    timeout -s INT "$1" python3 -m pytest -q -p no:cacheprovider -rfE --tb=line "${workers[@]}" \
       ${RUN_ONLY:+-k "$RUN_ONLY"} python_tests >"$OUT/python.log" 2>&1
     echo "pytest exit $?" >>"$OUT/python.log"
     tail -40 "$OUT/python.log"
