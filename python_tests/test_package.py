@@ -16,6 +16,7 @@ fp64 (GLES) may answer GLBLAS_STATUS_NOT_SUPPORTED, and only there.
 """
 
 import gc
+import itertools
 import os
 import pathlib
 import subprocess
@@ -829,3 +830,174 @@ def test_python_m_glblas_warm_compiles_every_shader_into_the_disk_cache(tmp_path
     assert count == glblas.warm(), run.stdout
     assert f"shader programs compiled on {glblas.device_name()}" in run.stdout, run.stdout
     assert any(p.is_file() for p in tmp_path.rglob("*")), "nothing in the shader cache"
+
+
+# ---- symm, syrk, syr2k, trmm, trsm ---------------------------------------------------------------
+
+ALL_DTYPES = DTYPES + [np.complex64, np.complex128]
+# (layout of a, layout of b and c): alike, and different, so that operands are transposed or
+# copied to match c's (b's for trmm and trsm) layout.
+LEVEL3_LAYOUTS = [("F", "F"), ("C", "C"), ("step", "F"), ("device_C", "device_C"),
+                  ("device_F", "C"), ("C", "device_F")]
+
+
+def unit_roundoff(dtype):
+    return U[np.dtype(np.empty(0, dtype).real.dtype)]
+
+
+def data(rng, shape, dtype):
+    v = values(rng, shape, np.float64)
+    if np.dtype(dtype).kind == "c":
+        v = v + 1j * values(rng, shape, np.float64)
+    return v.astype(dtype)
+
+
+def computed(dtype, call):
+    """call()'s result, or None where the device rightly refuses dtype (float64 as
+    `precision`; complex without the compute pipeline, complex128 without fp64 too)."""
+    if np.dtype(dtype).kind == "c" and not complex_here(dtype):
+        with pytest.raises(GlblasError) as e:
+            call()
+        assert e.value.status == glblas.GLBLAS_STATUS_NOT_SUPPORTED
+        return None
+    return precision("gemm", dtype, call)
+
+
+def triangle(a, lower, unread):
+    """a with ``unread`` (NaN) in the triangle a routine must not read, and a with zeros
+    there."""
+    keep = np.tril(np.ones(a.shape, bool)) if lower else np.triu(np.ones(a.shape, bool))
+    return np.where(keep, a, unread), np.where(keep, a, 0)
+
+
+def assert_within(got, want, bound, what):
+    err = np.abs(np.asarray(host(got), np.clongdouble) - want)
+    assert np.all(err <= bound), f"{what}: error {np.max(err - bound):.3g} beyond the bound"
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layouts", LEVEL3_LAYOUTS, ids="-".join)
+def test_symm_and_hemm(rng, dtype, layouts):
+    """Against long double, within 2 (2k+6) u (|alpha||A||B| + |beta||C|) (moduli; twice the
+    complex bound of magnitudes |re| + |im|), a's other triangle NaN (never read)."""
+    u, (m, n) = unit_roundoff(dtype), (7, 5)
+    hermitians = [False, True] if np.dtype(dtype).kind == "c" else [False]
+    alpha, beta = (0.75, -0.5) if np.dtype(dtype).kind == "f" else (0.75 - 0.5j, -0.5 + 0.25j)
+    for hermitian, side, lower in itertools.product(hermitians, ["left", "right"], [True, False]):
+        order = m if side == "left" else n
+        a, part = triangle(data(rng, (order, order), dtype), lower, np.nan)
+        strict = np.tril(part, -1) if lower else np.triu(part, 1)
+        diag = np.diag(np.diag(part).real if hermitian else np.diag(part))
+        full = strict + diag + (strict.conj().T if hermitian else strict.T)
+        b, c = data(rng, (m, n), dtype), data(rng, (m, n), dtype)
+        A, B, C = place(a, layouts[0]), place(b, layouts[1]), place(c, layouts[1])
+        got = computed(dtype, lambda: glblas.symm(A, B, C, alpha, beta, side, lower, hermitian))
+        if got is None:
+            return
+        assert got is C
+        fw, bw, cw = (x.astype(np.clongdouble) for x in (full, b, c))
+        prod, mags = (fw @ bw, abs(fw) @ abs(bw)) if side == "left" else (bw @ fw,
+                                                                          abs(bw) @ abs(fw))
+        bound = 2 * (2 * order + 6) * u * (abs(alpha) * mags + abs(beta) * abs(cw))
+        assert_within(C, alpha * prod + beta * cw, bound,
+                      f"{'hemm' if hermitian else 'symm'} {side} lower={lower} {layouts}")
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layouts", LEVEL3_LAYOUTS, ids="-".join)
+def test_syrk_syr2k_herk_her2k(rng, dtype, layouts):
+    """c's triangle against long double (bound as symm's, 2k terms for the rank-2k update), the
+    other triangle untouched; herk's and her2k's diagonal real."""
+    u, (n, k) = unit_roundoff(dtype), (6, 4)
+    hermitians = [False, True] if np.dtype(dtype).kind == "c" else [False]
+    for hermitian, two, lower, trans in itertools.product(hermitians, [False, True],
+                                                          [True, False], [False, True]):
+        alpha = 0.75 if np.dtype(dtype).kind == "f" or (hermitian and not two) else 0.75 - 0.5j
+        beta = -0.5 if np.dtype(dtype).kind == "f" or hermitian else -0.5 + 0.25j
+        a = data(rng, (k, n) if trans else (n, k), dtype)
+        b = data(rng, a.shape, dtype)
+        c0 = data(rng, (n, n), dtype)
+        if hermitian:
+            c0 = c0 - 1j * np.diag(np.diag(c0).imag)
+        keep = np.tril(np.ones((n, n), bool)) if lower else np.triu(np.ones((n, n), bool))
+        c = np.where(keep, c0, np.nan)
+        A, B, C = (place(a, layouts[0]), place(b, layouts[0]), place(c, layouts[1]))
+        name = ("her" if hermitian else "syr") + ("2k" if two else "k")
+        call = ((lambda: glblas.syr2k(A, B, C, alpha, beta, lower, trans, hermitian)) if two
+                else (lambda: glblas.syrk(A, C, alpha, beta, lower, trans, hermitian)))
+        got = computed(dtype, call)
+        if got is None:
+            return
+        assert got is C
+
+        def op(x):
+            x = x.astype(np.clongdouble)
+            return (x.conj().T if hermitian else x.T) if trans else x
+        adj = (lambda x: x.conj().T) if hermitian else (lambda x: x.T)
+        pa, pb = op(a), op(b)
+        if two:
+            prod = alpha * pa @ adj(pb) + (np.conj(alpha) if hermitian else alpha) * pb @ adj(pa)
+            mags = abs(alpha) * (abs(pa) @ abs(pb).T + abs(pb) @ abs(pa).T)
+        else:
+            prod, mags = alpha * pa @ adj(pa), abs(alpha) * abs(pa) @ abs(pa).T
+        want = prod + beta * c0
+        depth = 2 * k if two else k
+        bound = 2 * (2 * depth + 6) * u * (mags + abs(beta) * abs(c0))
+        got = host(C)
+        what = f"{name} lower={lower} trans={trans} {layouts}"
+        assert_within(np.where(keep, got, 0), np.where(keep, want, 0), bound, what)
+        assert np.all(np.isnan(got[~keep])), f"{what}: the other triangle was written"
+        if hermitian:
+            assert np.all(np.diag(got).imag == 0), f"{what}: diagonal not real"
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layouts", LEVEL3_LAYOUTS, ids="-".join)
+def test_trmm_and_trsm(rng, dtype, layouts):
+    """trmm against long double (bound as symm's); trsm by its residual op(a) x - alpha b within
+    2 * 4 (n+2) u (|op(a)||x| + |alpha b|) (as tests/level3.rs), a diagonally dominant; a's
+    other triangle NaN, its diagonal too when unit."""
+    u, (m, n) = unit_roundoff(dtype), (7, 5)
+    alpha = -1.25 if np.dtype(dtype).kind == "f" else -1.25 + 0.5j
+    for solve, side, lower, trans, unit in itertools.product(
+            [False, True], ["left", "right"], [True, False], [False, True], [False, True]):
+        order = m if side == "left" else n
+        raw = data(rng, (order, order), dtype) / order
+        raw[np.diag_indices(order)] = 1 + np.abs(data(rng, order, np.float64))
+        a, part = triangle(raw, lower, np.nan)
+        if unit:
+            a[np.diag_indices(order)] = np.nan
+            part[np.diag_indices(order)] = 1
+        b = data(rng, (m, n), dtype)
+        A, B = place(a, layouts[0]), place(b, layouts[1])
+        routine = glblas.trsm if solve else glblas.trmm
+        got = computed(dtype, lambda: routine(A, B, alpha, side, lower, trans, unit))
+        if got is None:
+            return
+        assert got is B
+        opa = (part.T if trans else part).astype(np.clongdouble)
+        bw = b.astype(np.clongdouble)
+        what = f"{'trsm' if solve else 'trmm'} {side} lower={lower} trans={trans} unit={unit}"
+        if solve:
+            x = np.asarray(host(B), np.clongdouble)
+            res, mags = (opa @ x, abs(opa) @ abs(x)) if side == "left" else (x @ opa,
+                                                                             abs(x) @ abs(opa))
+            bound = 2 * 4 * (order + 2) * u * (mags + abs(alpha) * abs(bw))
+            assert_within(res, alpha * bw, bound, f"{what} {layouts}")
+        else:
+            prod, mags = (opa @ bw, abs(opa) @ abs(bw)) if side == "left" else (bw @ opa,
+                                                                                abs(bw) @ abs(opa))
+            bound = 2 * (2 * order + 6) * u * abs(alpha) * mags
+            assert_within(B, alpha * prod, bound, f"{what} {layouts}")
+
+
+def test_level3_arguments_are_checked():
+    a, b = np.eye(3, dtype=np.float32), np.ones((3, 2), np.float32)
+    with pytest.raises(ValueError, match="side"):
+        glblas.symm(a, b, side="top")
+    with pytest.raises(ValueError, match=r"expected \(2, 2\)"):
+        glblas.trsm(a, b, side="right")
+    with pytest.raises(TypeError, match="hermitian=True needs complex"):
+        glblas.syrk(a, hermitian=True)
+    with pytest.raises(ValueError, match="beta is nonzero"):
+        glblas.syrk(a, beta=1.0)

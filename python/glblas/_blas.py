@@ -13,7 +13,9 @@ from ctypes import c_double, c_float
 
 import numpy as np
 
-from ._capi import GLBLAS_OP_N, GLBLAS_OP_T, LIBRARY_PATH, ROUTINES, check
+from ._capi import (GLBLAS_DIAG_NON_UNIT, GLBLAS_DIAG_UNIT, GLBLAS_FILL_MODE_LOWER,
+                    GLBLAS_FILL_MODE_UPPER, GLBLAS_OP_C, GLBLAS_OP_N, GLBLAS_OP_T,
+                    GLBLAS_SIDE_LEFT, GLBLAS_SIDE_RIGHT, LIBRARY_PATH, ROUTINES, check)
 from ._device import DTYPES, DeviceArray, empty
 
 _INT_MAX = 2**31 - 1
@@ -213,12 +215,19 @@ class _Operands:
         address, inc = _vector_layout(address, n, x.strides[0], x.itemsize)
         return address, (abs(inc) if any_order else inc)
 
-    def matrix(self, x, write=False, read=True, force_copy=False):
-        """(pointer, ld, transposed) of a 2-D array (see _matrix_layout)."""
+    def matrix(self, x, write=False, read=True, force_copy=False, transposed=None):
+        """(pointer, ld, transposed) of a 2-D array (see _matrix_layout); ``transposed``, where
+        given, is how the call needs it laid out (a copy laid out so where x is not)."""
         layout = None if force_copy else _matrix_layout(x.shape, x.strides, x.itemsize)
+        if transposed is not None and layout is not None and layout[1] != transposed:
+            # The other reading of a matrix that is both (one row or one column, or empty).
+            shape, strides = ((x.shape[::-1], x.strides[::-1]) if transposed
+                              else (x.shape, x.strides))
+            other = _matrix_layout(shape, strides, x.itemsize)
+            layout = (other[0], transposed) if other is not None and not other[1] else None
         if layout is None:
-            x = self._stand_in(x, "F", write, read)
-            layout = _matrix_layout(x.shape, x.strides, x.itemsize)
+            x = self._stand_in(x, "C" if transposed else "F", write, read)
+            return self.matrix(x, transposed=transposed)
         return (self._address(x),) + layout
 
     def scalar(self, out):
@@ -303,6 +312,158 @@ def gemv(a, x, y=None, alpha=1.0, beta=0.0, trans=False):
         _call(f, _op(ta != bool(trans)), m, n, alpha, pa, lda, px, incx,
               beta, py, incy)
     return y
+
+
+def _flag(routine, name, value, choices):
+    """The code of ``value`` among ``choices`` {value: code}."""
+    if value not in choices:
+        raise ValueError(f"{routine}: {name} is {value!r}; expected one of "
+                         f"{', '.join(map(repr, choices))}")
+    return choices[value]
+
+
+def _sides(routine, side):
+    """Whether ``side`` ("left" or "right") is left."""
+    return _flag(routine, "side", side, {"left": True, "right": False})
+
+
+def _side(left):
+    return GLBLAS_SIDE_LEFT if left else GLBLAS_SIDE_RIGHT
+
+
+def _fill(lower):
+    return GLBLAS_FILL_MODE_LOWER if lower else GLBLAS_FILL_MODE_UPPER
+
+
+def _hermitian(routine, hermitian, dtype):
+    """The routine's name: its Hermitian twin (hemm, herk, her2k) for complex arrays when asked."""
+    if not hermitian:
+        return routine
+    if np.dtype(dtype).kind != "c":
+        raise TypeError(f"{routine}: hermitian=True needs complex arrays, not {dtype}")
+    return {"symm": "hemm", "syrk": "herk", "syr2k": "her2k"}[routine]
+
+
+def _square(routine, a, order, what):
+    if a.shape != (order, order):
+        raise ValueError(f"{routine}: a has shape {a.shape}; expected ({order}, {order}), {what}")
+
+
+def _real_scalar(routine, name, value, dtype):
+    """A real scalar of a complex routine (herk's alpha and beta, her2k's beta): by pointer."""
+    part = c_float if dtype == np.complex64 else c_double
+    return (part * 1)(_scalar(routine, name, value, _real_type(dtype)))
+
+
+def symm(a, b, c=None, alpha=1.0, beta=0.0, side="left", lower=True, hermitian=False):
+    """c := alpha * a @ b + beta * c (side "left") or alpha * b @ a + beta * c ("right"), a
+    symmetric (Hermitian with ``hermitian``, complex only: hemm) and read from its lower triangle
+    (upper with ``lower=False``) alone. Without c a new array is returned (beta must then be
+    0)."""
+    routine = "symm"
+    a = _array(routine, "a", a, (2,))
+    b = _array(routine, "b", b, (2,), like=("a", a.dtype))
+    routine = _hermitian(routine, hermitian, a.dtype)
+    left = _sides(routine, side)
+    m, n = b.shape
+    _square(routine, a, m if left else n, f"as b has shape {b.shape} and a is on the {side}")
+    c = _result(routine, "c", c, (m, n), a.dtype, (a, b), reads_out=beta != 0)
+    f = _routine(routine, a.dtype)
+    alpha, beta = (_scalar(routine, name, v, a.dtype) for name, v in (("alpha", alpha),
+                                                                       ("beta", beta)))
+    with _Operands() as ops:
+        pc, ldc, tc = ops.matrix(c, write=True, read=beta != 0,
+                                 force_copy=_may_overlap(c, a) or _may_overlap(c, b))
+        pa, lda, _ = ops.matrix(a, transposed=tc)
+        pb, ldb, _ = ops.matrix(b, transposed=tc)
+        if tc:
+            # c.T = alpha * b.T @ a.T + beta * c.T, a.T stored as a's other triangle (for a
+            # Hermitian a, a.T is conj(a), the matrix that triangle defines).
+            m, n, left, lower = n, m, not left, not lower
+        _call(f, _side(left), _fill(lower), m, n, alpha, pa, lda, pb, ldb, beta, pc, ldc)
+    return c
+
+
+def _rank_k(routine, a, b, c, alpha, beta, lower, trans, hermitian):
+    """syrk (b None) and syr2k, or herk and her2k."""
+    a = _array(routine, "a", a, (2,))
+    if b is not None:
+        b = _array(routine, "b", b, (2,), like=("a", a.dtype))
+        if b.shape != a.shape:
+            raise ValueError(f"{routine}: b has shape {b.shape}; expected {a.shape} like a")
+    routine = _hermitian(routine, hermitian, a.dtype)
+    n, k = a.shape[::-1] if trans else a.shape
+    inputs = (a,) if b is None else (a, b)
+    c = _result(routine, "c", c, (n, n), a.dtype, inputs, reads_out=beta != 0)
+    f = _routine(routine, a.dtype)
+    # herk's scalars are real, her2k's beta.
+    alpha = (_real_scalar(routine, "alpha", alpha, a.dtype) if routine == "herk"
+             else _scalar(routine, "alpha", alpha, a.dtype))
+    beta = (_real_scalar(routine, "beta", beta, a.dtype) if hermitian
+            else _scalar(routine, "beta", beta, a.dtype))
+    with _Operands() as ops:
+        pc, ldc, tc = ops.matrix(c, write=True, read=beta != 0,
+                                 force_copy=any(_may_overlap(c, x) for x in inputs))
+        stored = [ops.matrix(x, transposed=tc)[:2] for x in inputs]
+        if tc:
+            # c.T is c (for a Hermitian c, conj(c): the conjugated product, whose operands are
+            # a's and b's stored transposes taken the other way, b's product first), stored as
+            # its other triangle.
+            lower, trans, stored = not lower, not trans, stored[::-1]
+        op = (GLBLAS_OP_C if hermitian else GLBLAS_OP_T) if trans else GLBLAS_OP_N
+        operands = [v for pair in stored for v in pair]
+        _call(f, _fill(lower), op, n, k, alpha, *operands, beta, pc, ldc)
+    return c
+
+
+def syrk(a, c=None, alpha=1.0, beta=0.0, lower=True, trans=False, hermitian=False):
+    """c := alpha * op(a) @ op(a).T + beta * c, op(a) being a, or a.T with ``trans``; with
+    ``hermitian`` (complex only: herk, real alpha and beta) op(a) @ op(a).conj().T, op(a) being
+    a or a.conj().T. Only c's lower (upper with ``lower=False``) triangle is read and written.
+    Without c a new array is returned (beta must then be 0), its other triangle undefined."""
+    return _rank_k("syrk", a, None, c, alpha, beta, lower, trans, hermitian)
+
+
+def syr2k(a, b, c=None, alpha=1.0, beta=0.0, lower=True, trans=False, hermitian=False):
+    """c := alpha * op(a) @ op(b).T + alpha * op(b) @ op(a).T + beta * c (op as syrk's); with
+    ``hermitian`` (complex only: her2k, real beta) alpha * op(a) @ op(b).conj().T +
+    conj(alpha) * op(b) @ op(a).conj().T + beta * c. Triangles as syrk's."""
+    return _rank_k("syr2k", a, b, c, alpha, beta, lower, trans, hermitian)
+
+
+def _triangular(routine, a, b, alpha, side, lower, trans, unit):
+    """trmm and trsm: b in place."""
+    a = _array(routine, "a", a, (2,))
+    b = _array(routine, "b", b, (2,), like=("a", a.dtype))
+    _output(routine, "b", b, b.shape, a.dtype)
+    left = _sides(routine, side)
+    m, n = b.shape
+    _square(routine, a, m if left else n, f"as b has shape {b.shape} and a is on the {side}")
+    f = _routine(routine, a.dtype)
+    alpha = _scalar(routine, "alpha", alpha, a.dtype)
+    with _Operands() as ops:
+        pb, ldb, tb = ops.matrix(b, write=True, force_copy=_may_overlap(b, a))
+        pa, lda, _ = ops.matrix(a, transposed=tb)
+        if tb:
+            # b.T := alpha * b.T @ op(a).T, op(a).T being the same operation of a.T, which is
+            # stored as a's other triangle.
+            m, n, left, lower = n, m, not left, not lower
+        _call(f, _side(left), _fill(lower), _op(trans), GLBLAS_DIAG_UNIT if unit
+              else GLBLAS_DIAG_NON_UNIT, m, n, alpha, pa, lda, pb, ldb)
+    return b
+
+
+def trmm(a, b, alpha=1.0, side="left", lower=True, trans=False, unit=False):
+    """b := alpha * op(a) @ b (side "left") or alpha * b @ op(a) ("right"), in place; a
+    triangular, its lower (upper with ``lower=False``) triangle read, with ones on its diagonal
+    (unread) when ``unit``; op(a) is a, or a.T with ``trans``. Returns b."""
+    return _triangular("trmm", a, b, alpha, side, lower, trans, unit)
+
+
+def trsm(a, b, alpha=1.0, side="left", lower=True, trans=False, unit=False):
+    """b := x solving op(a) @ x = alpha * b (side "left") or x @ op(a) = alpha * b ("right"), in
+    place; a as trmm's. Returns b."""
+    return _triangular("trsm", a, b, alpha, side, lower, trans, unit)
 
 
 def _pair(routine, x, y, y_name="y"):

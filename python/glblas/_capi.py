@@ -28,6 +28,12 @@ ALL_STATUSES = list(range(7))
 GLBLAS_OP_N = 0
 GLBLAS_OP_T = 1
 GLBLAS_OP_C = 2  # means T for real data
+GLBLAS_SIDE_LEFT = 0
+GLBLAS_SIDE_RIGHT = 1
+GLBLAS_FILL_MODE_LOWER = 0
+GLBLAS_FILL_MODE_UPPER = 1
+GLBLAS_DIAG_NON_UNIT = 0
+GLBLAS_DIAG_UNIT = 1
 
 glblasMemcpyInfer = 0
 glblasMemcpyHostToDevice = 1
