@@ -314,17 +314,11 @@ def gemv(a, x, y=None, alpha=1.0, beta=0.0, trans=False):
     return y
 
 
-def _flag(routine, name, value, choices):
-    """The code of ``value`` among ``choices`` {value: code}."""
-    if value not in choices:
-        raise ValueError(f"{routine}: {name} is {value!r}; expected one of "
-                         f"{', '.join(map(repr, choices))}")
-    return choices[value]
-
-
 def _sides(routine, side):
     """Whether ``side`` ("left" or "right") is left."""
-    return _flag(routine, "side", side, {"left": True, "right": False})
+    if side not in ("left", "right"):
+        raise ValueError(f"{routine}: side is {side!r}; expected 'left' or 'right'")
+    return side == "left"
 
 
 def _side(left):
@@ -350,7 +344,8 @@ def _square(routine, a, order, what):
 
 
 def _real_scalar(routine, name, value, dtype):
-    """A real scalar of a complex routine (herk's alpha and beta, her2k's beta): by pointer."""
+    """A real scalar of a complex routine (csscal's alpha, herk's alpha and beta, her2k's beta):
+    by pointer, as a complex routine takes its scalars."""
     part = c_float if dtype == np.complex64 else c_double
     return (part * 1)(_scalar(routine, name, value, _real_type(dtype)))
 
@@ -509,6 +504,18 @@ def _reduction(routine, x, out, compute, dtype=None):
         return complex(result[0]) if dtype.kind == "c" else float(result[0])
 
 
+def _real_reduction(routine, x, out):
+    """asum or nrm2 of x: a real result whatever x's type, its elements in any order."""
+    x = _array(routine, "x", x, (1,))
+    f = _routine(routine, x.dtype)
+
+    def compute(ops, result):
+        px, incx = ops.vector(x, any_order=True)
+        _call(f, x.shape[0], px, incx, result)
+
+    return _reduction(routine, x, out, compute, _real_type(x.dtype))
+
+
 def _dot(routine, x, y, out):
     x, y = _pair(routine, x, y)
     # x·y of real vectors is dot; of complex ones dotu, or dotc with x conjugated (vdot).
@@ -538,28 +545,14 @@ def vdot(x, y, out=None):
 def asum(x, out=None):
     """sum |x_i| (|re| + |im| of each complex x_i, as scasum) as a float, or into ``out`` (one
     element, host or device, of x's real type)."""
-    x = _array("asum", "x", x, (1,))
-    f = _routine("asum", x.dtype)
-
-    def compute(ops, result):
-        px, incx = ops.vector(x, any_order=True)
-        _call(f, x.shape[0], px, incx, result)
-
-    return _reduction("asum", x, out, compute, _real_type(x.dtype))
+    return _real_reduction("asum", x, out)
 
 
 def nrm2(x, out=None):
     """The Euclidean norm of x (over both parts of complex elements, as scnrm2), without
     overflow or underflow on the way, as a float, or into ``out`` (one element, host or device,
     of x's real type)."""
-    x = _array("nrm2", "x", x, (1,))
-    f = _routine("nrm2", x.dtype)
-
-    def compute(ops, result):
-        px, incx = ops.vector(x, any_order=True)
-        _call(f, x.shape[0], px, incx, result)
-
-    return _reduction("nrm2", x, out, compute, _real_type(x.dtype))
+    return _real_reduction("nrm2", x, out)
 
 
 def iamax(x):
@@ -587,9 +580,7 @@ def scal(x, alpha):
     real_alpha = x.dtype.kind == "c" and complex(alpha).imag == 0
     if real_alpha:
         f = _routine("scal_real", x.dtype)
-        # By pointer, as a complex routine's scalars.
-        part = c_float if x.dtype == np.complex64 else c_double
-        alpha = (part * 1)(_scalar("scal", "alpha", alpha, _real_type(x.dtype)))
+        alpha = _real_scalar("scal", "alpha", alpha, x.dtype)
     else:
         f = _routine("scal", x.dtype)
         alpha = _scalar("scal", "alpha", alpha, x.dtype)
