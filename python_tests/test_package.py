@@ -139,6 +139,19 @@ def values(rng, shape, dtype):
     return rng.standard_normal(shape).astype(dtype)
 
 
+def unit_roundoff(dtype):
+    """A real or complex dtype's unit roundoff (its parts')."""
+    return U[np.dtype(np.empty(0, dtype).real.dtype)]
+
+
+def data(rng, shape, dtype):
+    """Normal values of a real dtype, or normal parts of a complex one."""
+    v = values(rng, shape, np.float64)
+    if np.dtype(dtype).kind == "c":
+        v = v + 1j * values(rng, shape, np.float64)
+    return v.astype(dtype)
+
+
 # ---- gemm, matmul ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -182,8 +195,7 @@ def test_complex_gemm(rng, dtype, layout_a, layout_c):
     complex128, fp64)."""
     m, n, k = 13, 7, 11
     trans_a, trans_b = layout_a in ("F", "device_C"), layout_c in ("C", "device_T")
-    cvalues = (lambda shape: values(rng, shape, np.float64) + 1j * values(rng, shape, np.float64))
-    a, b, c0 = (cvalues(s).astype(dtype) for s in ((k, m) if trans_a else (m, k),
+    a, b, c0 = (data(rng, s, dtype) for s in ((k, m) if trans_a else (m, k),
                                                    (n, k) if trans_b else (k, n), (m, n)))
     alpha, beta = (1.5 - 0.5j, 0.0) if layout_c == "new" else (-0.75 + 0.25j, 2.0j)
     layout_b = LAYOUTS_2D[(LAYOUTS_2D.index(layout_a) + 3) % len(LAYOUTS_2D)]
@@ -206,7 +218,7 @@ def test_complex_gemm(rng, dtype, layout_a, layout_c):
     opa, opb = (a_.T if trans_a else a_), (b_.T if trans_b else b_)
     ref = alpha * opa @ opb + beta * c_
     scale = abs(alpha) * np.abs(opa) @ np.abs(opb) + abs(beta) * np.abs(c_)
-    bound = (2 * (2 * k + 4) * U[np.dtype(np.float32 if dtype == np.complex64 else np.float64)]
+    bound = (2 * (2 * k + 4) * unit_roundoff(dtype)
              * scale.astype(np.float64))
     g = host(got)
     close(g.real, ref.real.astype(np.float64), bound, f"gemm {layout_a} x {layout_b} -> {layout_c}")
@@ -301,9 +313,8 @@ def test_complex_gemv(rng, dtype, layout_a, layout_x):
     within 2*(n+6)*u of the moduli's |alpha||A||x| + |beta||y|."""
     m, n = 9, 6
     trans = layout_x in ("step3", "device_reversed")
-    cvalues = (lambda shape: values(rng, shape, np.float64) + 1j * values(rng, shape, np.float64))
-    a = cvalues((n, m) if trans else (m, n)).astype(dtype)
-    x, y0 = cvalues(n).astype(dtype), cvalues(m).astype(dtype)
+    a = data(rng, (n, m) if trans else (m, n), dtype)
+    x, y0 = data(rng, n, dtype), data(rng, m, dtype)
     layout_y = LAYOUTS_1D[(LAYOUTS_1D.index(layout_x) + 2) % len(LAYOUTS_1D)]
     A, X, Y = place(a, layout_a), place(x, layout_x), place(y0, layout_y)
     alpha, beta = 0.5 - 1.5j, 2.0j
@@ -319,8 +330,7 @@ def test_complex_gemv(rng, dtype, layout_a, layout_x):
     opa = a_.T if trans else a_
     ref = alpha * opa @ x_ + beta * y_
     scale = abs(alpha) * np.abs(opa) @ np.abs(x_) + abs(beta) * np.abs(y_)
-    real = np.float32 if dtype == np.complex64 else np.float64
-    bound = 2 * (n + 6) * U[np.dtype(real)] * scale.astype(np.float64)
+    bound = 2 * (n + 6) * unit_roundoff(dtype) * scale.astype(np.float64)
     g = host(got)
     what = f"gemv {layout_a} {layout_x} -> {layout_y}"
     close(g.real, ref.real.astype(np.float64), bound, what)
@@ -394,15 +404,14 @@ def test_nrm2_and_iamax(rng, dtype, layout):
     array's own order whatever its layout, ties to the first, NaN passed over but at 0."""
     n = 37
     real = np.dtype(dtype).kind == "f"
-    u = U[np.dtype(dtype) if real else np.empty(0, dtype).real.dtype]
+    u = unit_roundoff(dtype)
     if not real and not complex_here(dtype):
         for call in (glblas.nrm2, glblas.iamax):
             with pytest.raises(GlblasError) as e:
                 call(place(values(rng, n, np.float32).astype(dtype), layout))
             assert e.value.status == glblas.GLBLAS_STATUS_NOT_SUPPORTED
         return
-    x = values(rng, n, np.float64) + (0 if real else 1j * values(rng, n, np.float64))
-    x = x.astype(dtype)
+    x = data(rng, n, dtype)
     # Beyond the precision's square range both ways: 2^70 (2^600) squares past float32's
     # (float64's) largest, 2^-80 (2^-600) below its smallest.
     big = 70 if u == 2.0**-24 else 600
@@ -446,9 +455,8 @@ def test_complex_level1(rng, dtype, layout_x, layout_y):
     and a sum): axpy gamma_3 (|alpha||x| + |y|), dot and vdot gamma_{n+2} sum |x||y|, scal
     gamma_2 |alpha||x| (a real alpha: one rounding), asum gamma_2n sum (|re| + |im|)."""
     n = 37
-    u = U[np.dtype(np.float32 if dtype == np.complex64 else np.float64)]
-    cvalues = (lambda k: values(rng, k, np.float64) + 1j * values(rng, k, np.float64))
-    x, y = cvalues(n).astype(dtype), cvalues(n).astype(dtype)
+    u = unit_roundoff(dtype)
+    x, y = data(rng, n, dtype), data(rng, n, dtype)
     xw, yw = x.astype(np.clongdouble), y.astype(np.clongdouble)
     what = f"{np.dtype(dtype).name} {layout_x} {layout_y}"
     alpha = -0.75 + 1.25j
@@ -839,17 +847,6 @@ ALL_DTYPES = DTYPES + [np.complex64, np.complex128]
 # copied to match c's (b's for trmm and trsm) layout.
 LEVEL3_LAYOUTS = [("F", "F"), ("C", "C"), ("step", "F"), ("device_C", "device_C"),
                   ("device_F", "C"), ("C", "device_F")]
-
-
-def unit_roundoff(dtype):
-    return U[np.dtype(np.empty(0, dtype).real.dtype)]
-
-
-def data(rng, shape, dtype):
-    v = values(rng, shape, np.float64)
-    if np.dtype(dtype).kind == "c":
-        v = v + 1j * values(rng, shape, np.float64)
-    return v.astype(dtype)
 
 
 def computed(dtype, call):
