@@ -2,8 +2,8 @@
 // (real.glsl: a real, or with COMPLEX a complex pair, both of whose parts NRM2 adds, and whose
 // |re| + |im| IAMAX compares, as the reference's scnrm2 and icamax do). The partition is
 // reduce.comp's: each workgroup takes one contiguous run of the elements, its invocations
-// interleaved in it (with VEC4, whole groups of four at a time, the
-// elements outside them one by one), and leaves one partial for the host to combine (dot.rs).
+// interleaved in it (with VEC4, whole groups of four at a time, the elements outside them one
+// by one), and leaves one partial for the host to combine (dot.rs).
 //  - NRM2: the sum of squares in Blue's three accumulators (the reference dnrm2's, LAPACK 3.10),
 //    each term scaled by a power of two so that no square overflows or underflows:
 //    (small, medium, big, class), class 2 if a NaN was seen, else 1 if an infinity was, else 0

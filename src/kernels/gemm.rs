@@ -376,13 +376,14 @@ fn complex_in_parts<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     if super::gemm_compute::fits(e, g) {
         return super::gemm_compute::gemm(e, g);
     }
-    // Complex elements: the real view has two rows per element of C and of op(A)'s expansion.
-    let (m, n, k) = (g.m / 2, g.n, g.k / 2);
-    let size = |d: Dim| match d {
-        Dim::M => m,
-        Dim::N => n,
-        Dim::K => k,
+    // In complex elements: the real view has two rows per element of C and of op(A)'s
+    // expansion.
+    let sizes = Plan {
+        tm: g.m / 2,
+        tn: g.n,
+        tk: g.k / 2,
     };
+    let size = |d: Dim| sizes.get(d);
     // Each operand's span, with the dimensions of its columns and of its rows.
     let mut spans = vec![(g.c.span(), Dim::N, Dim::M)];
     if let Some((a, b)) = g.ab {
@@ -400,7 +401,7 @@ fn complex_in_parts<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     let (span, cols, rows) = *spans.iter().max_by_key(|s| s.0).expect("C at least");
     let wanted = if span > e.max_window() {
         [cols, rows]
-    } else if m >= n {
+    } else if sizes.tm >= sizes.tn {
         [Dim::M, Dim::N]
     } else {
         [Dim::N, Dim::M]
@@ -415,9 +416,8 @@ fn complex_in_parts<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         ));
     };
     let half = size(dim) / 2;
-    let all = |d: Dim| (0, size(d));
     let range = |d: Dim, first: bool| match (d == dim, first) {
-        (false, _) => all(d),
+        (false, _) => (0, size(d)),
         (true, true) => (0, half),
         (true, false) => (half, size(d)),
     };
