@@ -8,6 +8,9 @@ scripts/generator is the model):
 - src/blas/args.rs: `Args`, a call of any routine, and `each_routine!`, which dispatches on it;
 - src/api/routines.rs: the glblas API's routines (and so include/glblas.h's prototypes);
 - python/glblas/_signatures.py: the ctypes argument types of every glblas API routine;
+- tests/described/exports.rs: every routine's arguments and kinds, and a caller per interface
+  that makes a call from argument values and gives its description, for the tests that take
+  their rules from the descriptions (`tests/fuzz_described.rs`);
 - README.md: the list of routines the BLAS symbols intercept (between its routine-list marks).
 
 What each routine computes, checks and reads is described once in Rust (`blas::call::Describe`,
@@ -644,6 +647,160 @@ def level_of(r):
     return 1
 
 
+# The interfaces a test calls each routine through: the glblas API, CBLAS (32-bit integers),
+# Fortran 77, and CBLAS's ILP64 names.
+TEST_IFACES = (("Api", None), ("Cblas", "c_int"), ("Fortran", "c_int"), ("Ilp64", "i64"))
+
+
+def symbol(r, p, iface):
+    """The exported name of routine `r` in precision `p` through `iface`."""
+    name = r.named(p.letter)
+    if iface == "Api":
+        return "glblas" + variant_name(name)
+    if iface == "Fortran":
+        return name + "_"
+    sub = "_sub" if r.sub else ""
+    return f"cblas_{name}{sub}" if iface == "Cblas" else f"scipy_cblas_{name}{sub}64_"
+
+
+def test_caller(r, p, iface, int_t):
+    """A function that calls routine `r` in precision `p` through `iface` (glblas's export, or
+    the function `target` names, of the same name and signature) with the arguments in `v`, and
+    gives the call's description with what it returned (only the description, for
+    `Target::Describe`)."""
+    api, fortran = iface == "Api", iface == "Fortran"
+    t = p.api if api else p.rust
+    if api:
+        params = [c_type(kind, t, False, "c_int", api=True) for _, kind in r.args
+                  if kind != "layout"]
+        ret = " -> glblasStatus_t"
+    else:
+        sig, ret = signature(r, t, fortran, int_t)
+        params = [s.split(": ", 1)[1] for s in sig]
+    body = []
+    args = []
+    for i, (name, kind) in enumerate(r.args):
+        if kind == "layout" and (api or fortran):
+            continue
+        if kind == "layout":
+            body.append(f"let {name} = v[{i}].int32();")
+        elif kind in ("op",) + tuple(FLAGS):
+            if api:
+                body.append(f"let {name} = {API_ENUMS[kind]}(v[{i}].int32());")
+            elif fortran:
+                body.append(f"let {name}_c = v[{i}].int32() as c_char;")
+                body.append(f"let {name} = &{name}_c as *const c_char;")
+            else:
+                body.append(f"let {name} = v[{i}].int32();")
+        elif kind == "int":
+            get = "int64" if int_t == "i64" else "int32"
+            if fortran:
+                body.append(f"let {name}_v = v[{i}].{get}();")
+                body.append(f"let {name} = &{name}_v as *const {int_t};")
+            else:
+                body.append(f"let {name} = v[{i}].{get}();")
+        elif kind == "scalar":
+            body.append(f"let {name}_v: {t} = v[{i}].scalar();")
+            if fortran or (api and p.complex):
+                body.append(f"let {name} = &{name}_v as *const {t};")
+            elif api:
+                body.append(f"let {name} = {name}_v;")
+            else:
+                body.append(f"let {name} = <{t} as ScalarArg>::arg(&{name}_v);")
+        elif kind == "real_scalar":
+            body.append(f"let {name}_v: {p.real} = v[{i}].scalar();")
+            body.append(f"let {name} = &{name}_v as *const {p.real};" if fortran or api
+                        else f"let {name} = {name}_v;")
+        elif kind == "in":
+            body.append(f"let {name} = v[{i}].ptr() as *const {t};")
+        else:
+            body.append(f"let {name} = v[{i}].ptr() as *mut {t};")
+        args.append(name)
+    if fortran:
+        args += ["1" for _, kind in r.args if kind in ("op",) + tuple(FLAGS)]
+    result = None
+    if api and r.returns:
+        result = {"value": t, "real": p.real, "index": "c_int"}[r.returns]
+        params.append(f"*mut {result}")
+        body.append(f"let mut result_v = <{result} as Returned>::unset();")
+        args.append("&mut result_v")
+    if r.sub and not fortran and not api:
+        body.append(f"let mut {r.sub}_v = <{t} as Returned>::unset();")
+        args.append(f"&mut {r.sub}_v")
+    fields = description(r, fortran, api="complex" if api and p.complex else api)
+    struct = wrapped(f"{p.args}::{r.variant}({r.struct} {{ ", fields, " })", 8)
+    struct = struct.replace("$t", t).replace("$args", p.args)
+    fn_type = f"unsafe extern \"C\" fn({', '.join(params)}){ret}"
+    pick = (f"let f: F = target.function().map_or({symbol(r, p, iface)} as F, |f| "
+            f"std::mem::transmute::<*const c_void, F>(f));")
+    returned = (f"Got::Status(got)" if api else
+                f"{r.sub}_v.got()" if r.sub and not fortran else "got.got()")
+    if api and r.returns:
+        returned = "Got::Result(got, result_v.got_value())"
+    lines_ = [f"type F = {fn_type};", pick] + body + [
+        f"let call: Call = (|| Some({struct}.into()))().expect(\"a scalar\");",
+        "if target.describe_only() {", "    return Done { call, got: Got::Nothing };", "}",
+        f"let got = f({', '.join(args)});",
+        f"Done {{ call, got: {returned} }}"]
+    name = f"{r.named(p.letter)}_{iface.lower()}"
+    return (f"unsafe fn {name}(target: Target, v: &[Raw]) -> Done {{\n"
+            + "".join(f"    {line}\n" for line in lines_) + "}\n")
+
+
+def described_rs():
+    """For tests that take their rules from the routines' descriptions: every routine's
+    arguments and kinds, and a caller per interface that gives the call's description too."""
+    out = [HEADER, '''\
+//! Every routine of the table through each interface, as data: its arguments' names and
+//! kinds, and per interface a function that makes the call from argument values and gives
+//! its description (`blas::call::Call`, built from the values as the symbol builds it) with
+//! what it returned (see `mod.rs`).
+
+#![allow(clippy::all, unused_variables, unused_unsafe)]
+
+use std::ffi::{c_char, c_int, c_void};
+
+use glblas::api::*;
+use glblas::blas::call::{Args, Call, CblasScalar, ComplexArgs, Layout, Op, Trmm, Trsm};
+use glblas::blas::cblas::*;
+use glblas::blas::fortran::*;
+use glblas::blas::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
+use glblas::blas::level2::GemvArgs;
+use glblas::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
+use glblas::blas::CblasIndex;
+use glblas::engine::element::{Complex, Scalar};
+use glblas::ffi::{glblasComplex, glblasDoubleComplex, DiagArg, FillArg, OperationArg, SideArg};
+use glblas::status::glblasStatus_t;
+
+use super::{Done, Exports, Got, Kind, Raw, Returned, ScalarArg, Target};
+
+/// A complex routine's scalar passed by pointer to the glblas API (never NULL here).
+fn scalar<T: Copy>(p: *const T, _name: &str) -> Option<T> {
+    // SAFETY: the callers pass pointers to their own locals.
+    Some(unsafe { *p })
+}
+''']
+    kinds = {"layout": "Layout", "op": "Op", "side": "Side", "uplo": "Uplo", "diag": "Diag",
+             "int": "Int", "scalar": "Scalar", "real_scalar": "RealScalar", "in": "In",
+             "out": "Out", "out_read": "Out"}
+    table = []
+    for r in ROUTINES:
+        for p in r.precisions():
+            for iface, int_t in TEST_IFACES:
+                out.append("\n" + test_caller(r, p, iface, int_t))
+            args = ", ".join(f'("{n}", Kind::{kinds[k]})' for n, k in r.args)
+            name = r.named(p.letter)
+            callers = ", ".join(f"{name}_{iface.lower()}" for iface, _ in TEST_IFACES)
+            symbols = ", ".join(f'"{symbol(r, p, i)}"' for i, _ in TEST_IFACES)
+            table.append(f'    Exports {{ name: "{name}", letter: \'{p.letter}\', '
+                         f'args: &[{args}], symbols: [{symbols}], '
+                         f'callers: [{callers}] }},\n')
+    out.append("\n/// Every routine in every precision.\npub const EXPORTS: &[Exports] = &[\n")
+    out += table
+    out.append("];\n")
+    return "".join(out)
+
+
 def rustfmt(text):
     """`text` as `cargo fmt` leaves it, so that the two never disagree."""
     return subprocess.run(["rustfmt", "--edition", "2021", "--emit", "stdout"], input=text,
@@ -660,6 +817,7 @@ def outputs():
         "src/blas/routine.rs": rustfmt(routines_rs()),
         "src/blas/args.rs": rustfmt(args_rs()),
         "src/api/routines.rs": rustfmt(api_rs()),
+        "tests/described/exports.rs": rustfmt(described_rs()),
         "python/glblas/_signatures.py": signatures_py(),
         "README.md": readme(current_readme),
     }

@@ -113,7 +113,8 @@ pub unsafe fn scal<T: Scalar>(n: i64, alpha: T, x: *mut T, incx: i64) -> Result<
 /// 0 would not give for an infinite part).
 pub unsafe fn scal_real<T: Scalar>(n: i64, alpha: T::Real, x: *mut T, incx: i64) -> Result<()> {
     // Each real vector's scal takes the reference's quick returns.
-    for (n, x, _) in real_pairs(n, (x.cast_const(), incx), (x.cast_const(), incx))? {
+    let active = !quick::scal(n, alpha, incx);
+    for (n, x, _) in real_pairs(active, n, (x.cast_const(), incx), (x.cast_const(), incx))? {
         scal(n, alpha, x.0.cast_mut(), x.1)?;
     }
     Ok(())
@@ -121,7 +122,7 @@ pub unsafe fn scal_real<T: Scalar>(n: i64, alpha: T::Real, x: *mut T, incx: i64)
 
 /// y := x, in any element type.
 pub unsafe fn copy<T: Scalar>(n: i64, x: *const T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
-    for (n, x, y) in real_pairs(n, (x, incx), (y, incy))? {
+    for (n, x, y) in real_pairs(!quick::empty(n), n, (x, incx), (y, incy))? {
         two_vectors(quick::empty(n), (n, x.0, x.1), y, level1::copy)?;
     }
     Ok(())
@@ -129,7 +130,7 @@ pub unsafe fn copy<T: Scalar>(n: i64, x: *const T, incx: i64, y: *mut T, incy: i
 
 /// x <-> y, in any element type.
 pub unsafe fn swap<T: Scalar>(n: i64, x: *mut T, incx: i64, y: *mut T, incy: i64) -> Result<()> {
-    for (n, x, y) in real_pairs(n, (x.cast_const(), incx), (y, incy))? {
+    for (n, x, y) in real_pairs(!quick::empty(n), n, (x.cast_const(), incx), (y, incy))? {
         two_vectors(quick::empty(n), (n, x.0, x.1), y, level1::swap)?;
     }
     Ok(())
@@ -143,8 +144,10 @@ type RealPair<R> = (i64, (*const R, i64), (*const R, i64));
 /// ones as the pair of their real parts and the pair of their imaginary parts (twice the
 /// increments, the second from each element's second real), or, both contiguous, as one pair of
 /// 2n reals. Complex elements need the compute pipeline (`precision_available`), as for every
-/// complex routine.
+/// complex routine; the NULL checks of a call that uses the vectors (`active`) come first, as
+/// every routine's do.
 fn real_pairs<T: Scalar>(
+    active: bool,
     n: i64,
     (x, incx): (*const T, i64),
     (y, incy): (*const T, i64),
@@ -152,6 +155,10 @@ fn real_pairs<T: Scalar>(
     let (xr, yr) = (x.cast::<T::Real>(), y.cast::<T::Real>());
     if !T::COMPLEX {
         return Ok(vec![(n, (xr, incx), (yr, incy))]);
+    }
+    if active {
+        non_null(x, "x")?;
+        non_null(y, "y")?;
     }
     with_engine(|e| precision_available::<T>(e))?;
     if incx == 1 && incy == 1 {

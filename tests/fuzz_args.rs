@@ -34,6 +34,7 @@ use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::OnceLock;
 
+use common::xerbla::Handlers;
 use common::{
     dgemm_ref, fill, fill64, idx, sgemm_ref, sgemv_ref, solve_with_bound, trsm_terms, EPS, EPS64,
 };
@@ -456,52 +457,6 @@ struct Change {
 enum Got {
     Status(Status),
     Value(f32),
-}
-
-/// The error handlers' records (see `record_xerbla.c`).
-struct Handlers {
-    reports: *const c_int,
-    info: *const c_int,
-    fortran: *const c_int,
-    routine: *const c_char,
-}
-
-impl Handlers {
-    /// Builds and loads the handlers' object.
-    fn load() -> Handlers {
-        let lib = common::build_handler("record_xerbla");
-        let path = std::ffi::CString::new(lib.to_str().expect("utf-8 path")).expect("no NUL");
-        // SAFETY: a plain object with no initialisers; kept loaded for the process.
-        let h = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
-        assert!(!h.is_null(), "dlopen {}", lib.display());
-        let sym = |name: &CStr| {
-            // SAFETY: a valid handle and name.
-            let p = unsafe { libc::dlsym(h, name.as_ptr()) };
-            assert!(!p.is_null(), "{name:?}");
-            p
-        };
-        Handlers {
-            reports: sym(c"fuzz_reports").cast(),
-            info: sym(c"fuzz_info").cast(),
-            fortran: sym(c"fuzz_fortran").cast(),
-            routine: sym(c"fuzz_routine").cast(),
-        }
-    }
-
-    fn reports(&self) -> c_int {
-        unsafe { self.reports.read_volatile() }
-    }
-
-    /// The last report: routine name, parameter number, whether through `xerbla_`.
-    fn last(&self) -> (String, c_int, bool) {
-        unsafe {
-            (
-                CStr::from_ptr(self.routine).to_string_lossy().into_owned(),
-                self.info.read_volatile(),
-                self.fortran.read_volatile() == 1,
-            )
-        }
-    }
 }
 
 /// One call under test: its operands, their contents before the call, and its description.

@@ -203,8 +203,8 @@ impl Use {
 /// One operand of a call: its elements (its whole extent, also when unread) and their use.
 #[derive(Clone)]
 pub struct Operand {
-    pub(super) region: Region,
-    pub(super) usage: Use,
+    pub region: Region,
+    pub usage: Use,
 }
 
 impl Operand {
@@ -439,7 +439,7 @@ macro_rules! describe_each {
                 $each!(self, r, _w => r.computes_value())
             }
 
-            pub(super) fn operands(&self) -> Vec<Operand> {
+            pub fn operands(&self) -> Vec<Operand> {
                 $each!(self, r, _w => r.operands())
             }
 
@@ -570,7 +570,7 @@ impl Call {
     }
 
     /// Every operand, with its use (see [`Describe::operands`]).
-    pub(super) fn operands(&self) -> Vec<Operand> {
+    pub fn operands(&self) -> Vec<Operand> {
         each_precision!(self, a => a.operands())
     }
 

@@ -90,7 +90,7 @@ impl Call {
                 inf: true,
             },
         };
-        // A symmetric or triangular A counts whole.
+        // A symmetric or triangular A counts by the triangle the call reads.
         let inputs = Seen::within(&regions(|u| u == Use::Read))
             .and(Seen::of(self.scalar_values()))
             .and(before);

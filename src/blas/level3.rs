@@ -407,11 +407,15 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
         [2 * flop_scale::<T>(), ka, self.m, self.n]
     }
 
+    /// A: only its stored triangle, all the call reads.
     fn operands(&self) -> Vec<Operand> {
-        let ka = self.a_order();
+        let upper = self.column_major().1.is(b'U');
         let ab = Use::read_if(self.alpha != T::ZERO);
         vec![
-            Operand::new(Region::matrix(self.a.cast_mut(), (ka, ka), self.lda), ab),
+            Operand::new(
+                Region::triangle(self.a.cast_mut(), self.a_order(), self.lda, upper),
+                ab,
+            ),
             Operand::new(
                 Region::matrix(self.b.cast_mut(), self.c_shape(), self.ldb),
                 ab,
@@ -704,12 +708,13 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         [flop_scale::<T>(), ka, self.m, self.n]
     }
 
-    /// B is the right-hand side, read before the result overwrites it.
+    /// A: only its stored triangle, all the call reads. B is the right-hand side, read before
+    /// the result overwrites it.
     fn operands(&self) -> Vec<Operand> {
-        let ka = self.a_order();
+        let upper = self.column_major().1.is(b'U');
         vec![
             Operand::new(
-                Region::matrix(self.a.cast_mut(), (ka, ka), self.lda),
+                Region::triangle(self.a.cast_mut(), self.a_order(), self.lda, upper),
                 Use::read_if(self.alpha != T::ZERO),
             ),
             Operand::new(

@@ -46,7 +46,7 @@ mod fpflags;
 pub mod level1;
 pub mod level2;
 pub mod level3;
-mod region;
+pub mod region;
 pub mod route;
 pub mod routine;
 pub mod trace;

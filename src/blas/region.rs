@@ -1,5 +1,6 @@
-//! The elements of a host operand, whichever its precision: what the undo snapshot copies and
-//! the floating-point flags' scan reads.
+//! The elements of a host operand, whichever its precision: what the undo snapshot copies, the
+//! floating-point flags' scan reads, and the tests that take their rules from the routines'
+//! descriptions lay out (`tests/described/`).
 
 use crate::engine::element::{Precision, Real, Scalar};
 
@@ -7,17 +8,17 @@ use crate::engine::element::{Precision, Real, Scalar};
 /// vector (rows = 1, ld = its increment's magnitude; a negative increment addresses the same
 /// elements); or only a square matrix's upper or lower triangle.
 #[derive(Clone)]
-pub(super) struct Region {
-    pub(super) base: *mut u8,
+pub struct Region {
+    pub base: *mut u8,
     /// Bytes per element.
-    pub(super) size: usize,
+    pub size: usize,
     /// How to read an element's values: one for a real, two parts for a complex.
     precision: Precision,
-    pub(super) rows: usize,
-    pub(super) cols: usize,
-    pub(super) ld: usize,
+    pub rows: usize,
+    pub cols: usize,
+    pub ld: usize,
     /// `Some(upper)`: the triangle only, diagonal included.
-    triangle: Option<bool>,
+    pub triangle: Option<bool>,
 }
 
 impl Region {

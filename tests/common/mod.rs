@@ -3,6 +3,7 @@
 
 pub mod faults;
 pub mod vector_cases;
+pub mod xerbla;
 
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
