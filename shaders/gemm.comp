@@ -78,7 +78,9 @@ uniform int uTiles;
 // A lower op(A) has no term of l past a row i, an upper one none before it; a lower op(B) none
 // before a column j, an upper one none past it: each block's loop over l covers only the terms
 // its rows and columns can have (half the flops of a triangular product; the TILED loop runs
-// every step, the zeros adding nothing). uL0: the first l of this pass (k comes in chunks).
+// every step, the zeros adding nothing). uL0: this pass's first l in the triangular operand (k
+// comes in chunks), less its first row (op(B): column) there: a part of a larger call reads
+// the operand from an origin (gemm::Rules::origins).
 uniform int uATriangle, uBTriangle, uL0;
 // Whether the invocations along x take columns of C rather than rows: where only op(A) is
 // triangular, so that a SIMD batch (consecutive x on llvmpipe) shares its rows, and so the

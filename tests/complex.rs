@@ -651,20 +651,27 @@ fn beyond_one_window<P: Precision>() {
     Case::<P>::new((OPS[1], OPS[0]), mnk, zero, i, 98).check(0);
 }
 
-#[test]
-fn cgemm_and_zgemm_beyond_one_window() {
+/// Runs `body` in a child process rerunning test `test` with a window of `SMALL_WINDOW`.
+fn in_small_window(test: &str, body: impl FnOnce()) {
     const CHILD: &str = "GLBLAS_TEST_SMALL_WINDOW_CHILD";
     if std::env::var_os(CHILD).is_some() {
         let window = glblas::engine::with_engine(|e| Ok(e.limits.window));
         assert_eq!(window.ok(), Some(SMALL_WINDOW.parse().unwrap()));
-        beyond_one_window::<glblasComplex>();
-        beyond_one_window::<glblasDoubleComplex>();
+        body();
         return;
     }
     let env = [(CHILD, "1"), ("GLBLAS_LIMIT_WINDOW", SMALL_WINDOW)];
-    if let Err(e) = run_in_child("cgemm_and_zgemm_beyond_one_window", &env) {
+    if let Err(e) = run_in_child(test, &env) {
         panic!("{e}");
     }
+}
+
+#[test]
+fn cgemm_and_zgemm_beyond_one_window() {
+    in_small_window("cgemm_and_zgemm_beyond_one_window", || {
+        beyond_one_window::<glblasComplex>();
+        beyond_one_window::<glblasDoubleComplex>();
+    });
 }
 
 #[test]
@@ -1266,13 +1273,17 @@ fn shaped<P: Precision>(
     (stored, dense)
 }
 
+/// Sizes (m, n) of symm_hemm_trmm's calls, on either side.
+const SHAPED_SIZES: &[(usize, usize)] = &[(7, 5), (1, 9), (12, 3)];
+
 /// symm and hemm on each side and triangle, trmm on each side, triangle, operation and
-/// diagonal, C (B) on the host and on the device; each against gemm's reference on the dense
-/// matrix A stands for, NaN where A must not be read.
-fn symm_hemm_trmm<P: Precision>() {
+/// diagonal, C (B) on the host and on the device, with `sizes` (m, n) on the left and on the
+/// right; each against gemm's reference on the dense matrix A stands for, NaN where A must not
+/// be read.
+fn symm_hemm_trmm<P: Precision>(sizes: [&[(usize, usize)]; 2]) {
     let (alpha, beta) = (P::new(0.5, -1.25), P::new(-0.75, 0.5));
-    for (m, n) in [(7usize, 5usize), (1, 9), (12, 3)] {
-        for right in [false, true] {
+    for right in [false, true] {
+        for &(m, n) in sizes[usize::from(right)] {
             for upper in [false, true] {
                 let ka = if right { n } else { m };
                 let side = SideArg(i32::from(right));
@@ -1351,15 +1362,25 @@ fn symm_hemm_trmm<P: Precision>() {
                             },
                             c: b0.clone(),
                         };
-                        let what = format!(
-                            "trmm right={right} upper={upper} trans={} unit={unit} m={m} n={n}",
-                            trans.0
-                        );
-                        let mut bh = b0.0.clone();
-                        let how = (side, uplo, trans, DiagArg(i32::from(unit)));
-                        let b = (bh.as_mut_ptr(), b0.1);
-                        let s = unsafe { P::trmm(false, how, (m, n), &alpha, (a.as_ptr(), ka), b) };
-                        reference.judge(s, &bh, &what);
+                        for device in [false, true] {
+                            let what = format!(
+                                "trmm right={right} upper={upper} trans={} unit={unit} m={m} \
+                                 n={n} device={device}",
+                                trans.0
+                            );
+                            let bd = Dev::new(&b0.0);
+                            let mut bh = b0.0.clone();
+                            let bp = if device { bd.0.cast() } else { bh.as_mut_ptr() };
+                            let how = (side, uplo, trans, DiagArg(i32::from(unit)));
+                            let a = (a.as_ptr(), ka);
+                            let s = unsafe { P::trmm(false, how, (m, n), &alpha, a, (bp, b0.1)) };
+                            let got = if device {
+                                bd.get_as::<P>(b0.0.len())
+                            } else {
+                                bh
+                            };
+                            reference.judge(s, &got, &what);
+                        }
                     }
                 }
             }
@@ -1369,19 +1390,63 @@ fn symm_hemm_trmm<P: Precision>() {
 
 #[test]
 fn csymm_chemm_ctrmm() {
-    symm_hemm_trmm::<glblasComplex>();
+    symm_hemm_trmm::<glblasComplex>([SHAPED_SIZES; 2]);
 }
 
 #[test]
 fn zsymm_zhemm_ztrmm() {
-    symm_hemm_trmm::<glblasDoubleComplex>();
+    symm_hemm_trmm::<glblasDoubleComplex>([SHAPED_SIZES; 2]);
+}
+
+/// hemm with an A of order 18, whose 648 reals exceed the window: DIMENSION_OVERFLOW (a
+/// symmetric, Hermitian or triangular operand is read whole), C untouched.
+fn shaped_beyond_the_window<P: Precision>() {
+    let (m, n) = (18, 4);
+    let (a, _) = shaped::<P>(m, false, (true, None), 1);
+    let (b, c) = (P::data(m * n, 2), P::data(m * n, 3));
+    let mut got = c.clone();
+    let (alpha, beta) = (P::new(0.5, -1.25), P::new(-0.75, 0.5));
+    let s = unsafe {
+        P::symm(
+            true,
+            (SideArg(0), FillArg(0)),
+            (m, n),
+            &alpha,
+            (a.as_ptr(), m),
+            (b.as_ptr(), m),
+            &beta,
+            (got.as_mut_ptr(), m),
+        )
+    };
+    let want = if P::here() {
+        Status::DimensionOverflow
+    } else {
+        Status::NotSupported
+    };
+    assert_eq!(s, want);
+    assert_untouched(&got, &c, "hemm with A beyond one window");
+}
+
+/// A's order 17 (578 of the window's 600 reals: a symmetric, Hermitian or triangular operand is
+/// read whole), B's and C's real views 2·17·40 and more: computed in parts along B's and C's
+/// columns on the left; on the right along them and along k, each part reading A from its
+/// origin.
+#[test]
+fn symm_hemm_trmm_beyond_one_window() {
+    in_small_window("symm_hemm_trmm_beyond_one_window", || {
+        let sizes: [&[(usize, usize)]; 2] = [&[(17, 40)], &[(40, 17)]];
+        symm_hemm_trmm::<glblasComplex>(sizes);
+        symm_hemm_trmm::<glblasDoubleComplex>(sizes);
+        shaped_beyond_the_window::<glblasComplex>();
+        shaped_beyond_the_window::<glblasDoubleComplex>();
+    });
 }
 
 /// syrk, herk, syr2k and her2k on each triangle and operation (N and T; N and C for the
 /// Hermitian ones), C on the host and on the device: C's triangle against gemm's reference of
 /// its products (her2k's second with conj(alpha)), the other triangle and the padding untouched,
-/// and herk's and her2k's diagonal real (imaginary parts exactly 0).
-fn rank_k<P: Precision>() {
+/// and herk's and her2k's diagonal real (imaginary parts exactly 0); with `sizes` (n, k).
+fn rank_k<P: Precision>(sizes: &[(usize, usize)]) {
     let alpha = P::new(0.75, -0.5);
     for hermitian in [false, true] {
         // herk's alpha and beta, her2k's beta, are real.
@@ -1398,7 +1463,7 @@ fn rank_k<P: Precision>() {
         for two in [false, true] {
             for upper in [false, true] {
                 for trans in trans_ops {
-                    for (n, k) in [(7usize, 5usize), (1, 9), (12, 3)] {
+                    for &(n, k) in sizes {
                         let shape = if trans.0 == 0 { (n, k) } else { (k, n) };
                         let ld = shape.0 + 1;
                         let a = (stored::<P>(shape, ld, (n * k) as u64), ld);
@@ -1500,14 +1565,29 @@ fn rank_k<P: Precision>() {
     }
 }
 
+/// Sizes (n, k) of rank_k's calls.
+const RANK_K_SIZES: &[(usize, usize)] = &[(7, 5), (1, 9), (12, 3)];
+
 #[test]
 fn csyrk_cherk_csyr2k_cher2k() {
-    rank_k::<glblasComplex>();
+    rank_k::<glblasComplex>(RANK_K_SIZES);
 }
 
 #[test]
 fn zsyrk_zherk_zsyr2k_zher2k() {
-    rank_k::<glblasDoubleComplex>();
+    rank_k::<glblasDoubleComplex>(RANK_K_SIZES);
+}
+
+/// C's real view 2·26·24 (ld n + 2) or 2·21·19, A's and B's (ld one past their rows) 2·25·13
+/// to 2·20·40 of the window's 600 reals: computed in parts along m and n (on C's diagonal,
+/// inside its triangle, and outside it, skipped) and along k.
+#[test]
+fn syrk_herk_syr2k_her2k_beyond_one_window() {
+    in_small_window("syrk_herk_syr2k_her2k_beyond_one_window", || {
+        let sizes = [(24, 13), (19, 40)];
+        rank_k::<glblasComplex>(&sizes);
+        rank_k::<glblasDoubleComplex>(&sizes);
+    });
 }
 
 /// ctrsm and ztrsm on each side, triangle, operation and diagonal, with A's order past one

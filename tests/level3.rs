@@ -509,21 +509,21 @@ fn triangular<T: El>(order: usize, upper: bool, dominant: bool, seed: u64) -> M 
     a
 }
 
-fn tr_cases<T: El>(solve: bool) {
-    let sizes: &[(usize, usize)] = if solve {
-        &[
-            (1, 1),
-            (7, 5),
-            (17, 13),
-            (150, 6),
-            (5, 133),
-            (300, 4),
-            (3, 390),
-            (32, 48),
-        ]
-    } else {
-        &[(1, 1), (7, 5), (17, 13), (40, 29), (32, 48)]
-    };
+/// trsm's sizes (m, n) in `tr_cases`.
+const TRSM_SIZES: &[(usize, usize)] = &[
+    (1, 1),
+    (7, 5),
+    (17, 13),
+    (150, 6),
+    (5, 133),
+    (300, 4),
+    (3, 390),
+    (32, 48),
+];
+/// trmm's.
+const TRMM_SIZES: &[(usize, usize)] = &[(1, 1), (7, 5), (17, 13), (40, 29), (32, 48)];
+
+fn tr_cases<T: El>(solve: bool, sizes: &[(usize, usize)]) {
     for side in SIDES {
         for uplo in FILLS {
             for trans in OPS {
@@ -841,22 +841,45 @@ fn syrk_and_syr2k_double() {
 
 #[test]
 fn trmm_single() {
-    each::<f32>(|| tr_cases::<f32>(false));
+    each::<f32>(|| tr_cases::<f32>(false, TRMM_SIZES));
 }
 
 #[test]
 fn trmm_double() {
-    each::<f64>(|| tr_cases::<f64>(false));
+    each::<f64>(|| tr_cases::<f64>(false, TRMM_SIZES));
+}
+
+/// trmm of a 64×64 B (ld 68: 4620 elements) beyond a window of 4300 elements, which A (ld 66:
+/// 4222) fits: in tiles of C (`gemm::in_tiles`) of 32 rows and columns (the render-target side
+/// lowered to 32) and chunks of k of 32, so that on the compute pipeline a tile of two blocks a
+/// side reads A from an origin off its diagonal, where the kernel's loops over k must still
+/// cover each block's terms (`Rules::origins`, gemm.comp's uL0).
+#[test]
+fn trmm_in_tiles_off_the_diagonal() {
+    const CHILD: &str = "GLBLAS_TEST_SMALL_LIMITS_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        each::<f32>(|| tr_cases::<f32>(false, &[(64, 64)]));
+        each::<f64>(|| tr_cases::<f64>(false, &[(64, 64)]));
+        return;
+    }
+    let env = [
+        (CHILD, "1"),
+        ("GLBLAS_LIMIT_WINDOW", "4300"),
+        ("GLBLAS_LIMIT_TARGET_SIDE", "32"),
+    ];
+    if let Err(e) = run_in_child("trmm_in_tiles_off_the_diagonal", &env) {
+        panic!("{e}");
+    }
 }
 
 #[test]
 fn trsm_single() {
-    each::<f32>(|| tr_cases::<f32>(true));
+    each::<f32>(|| tr_cases::<f32>(true, TRSM_SIZES));
 }
 
 #[test]
 fn trsm_double() {
-    each::<f64>(|| tr_cases::<f64>(true));
+    each::<f64>(|| tr_cases::<f64>(true, TRSM_SIZES));
 }
 
 #[test]

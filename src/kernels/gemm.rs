@@ -202,29 +202,19 @@ impl Triangle {
 pub struct Rules {
     /// How the stored A and B are read.
     pub shapes: [Shape; 2],
-    /// Only this triangle of C is read and written (syrk, syr2k).
+    /// Only this triangle of C is read and written (syrk, syr2k): of square C, or of a part of
+    /// it on its diagonal (`complex_in_parts`).
     pub triangle: Option<Triangle>,
     /// Which of A and B is C itself (trmm, trsm): it is read from a copy where C is written
-    /// before that operand is wholly packed (`gemm_compute::gemm`; in tiles, where a tile or a
-    /// chunk of k reads what another stored: `in_tiles`).
+    /// before that operand is wholly packed (`gemm_compute::gemm`; in tiles or parts, where one
+    /// of them or a chunk of k reads what another stored: `read_from_copies`).
     pub is_c: [bool; 2],
     /// C is Hermitian (herk, her2k): its diagonal's imaginary parts are stored as 0.
     pub real_diagonal: bool,
     /// Where op(A)'s rows and op(B)'s columns (first) and k (second) start in a symmetric or
-    /// triangular A and B: (0, 0) but in a tile of a larger call, which reads such an operand
-    /// whole (`compute_tile`).
+    /// triangular A and B: (0, 0) but in a tile or a part of a larger call, which reads such an
+    /// operand whole (`Gemm::parts`).
     pub origins: [(i64, i64); 2],
-}
-
-impl Rules {
-    /// gemm's own: general operands, neither of them C, all of C read and written.
-    pub fn general(&self) -> bool {
-        *self
-            == Rules {
-                origins: self.origins,
-                ..Rules::default()
-            }
-    }
 }
 
 /// A complex gemm as a real one, by BLIS's 1m method: C viewed as real (each element's two
@@ -261,28 +251,22 @@ pub struct Gemm<T: Real = f32> {
 }
 
 impl<T: Real> Gemm<T> {
-    /// The part of complex gemm `self` (general operands) computing C's rows i0..i1 and columns
-    /// j0..j1 over steps l0..l1 of k, all in complex elements, with this call's scalars.
+    /// The part of complex gemm `self` computing C's rows i0..i1 and columns j0..j1 over steps
+    /// l0..l1 of k, all in complex elements, with this call's scalars and rules (`parts`).
     fn part(&self, (i0, i1): (i64, i64), (j0, j1): (i64, i64), (l0, l1): (i64, i64)) -> Gemm<T> {
-        let ab = self.ab.map(|(a, b)| {
-            let a = if self.ta {
-                a.block(2 * l0, 2 * l1, i0, i1)
-            } else {
-                a.block(2 * i0, 2 * i1, l0, l1)
-            };
-            let b = if self.tb {
-                b.block(2 * j0, 2 * j1, l0, l1)
-            } else {
-                b.block(2 * l0, 2 * l1, j0, j1)
-            };
-            (a, b)
-        });
+        let parts = self
+            .ab
+            .map(|(a, b)| self.parts((&a, &b), (i0, i1), (j0, j1), (l0, l1)));
         Gemm {
             m: 2 * (i1 - i0),
             n: j1 - j0,
-            k: if ab.is_some() { 2 * (l1 - l0) } else { 0 },
-            ab,
+            k: if parts.is_some() { 2 * (l1 - l0) } else { 0 },
+            ab: parts.map(|[(a, _), (b, _)]| (a, b)),
             c: self.c.block(2 * i0, 2 * i1, j0, j1),
+            rules: Rules {
+                origins: parts.map_or(self.rules.origins, |[(_, a0), (_, b0)]| [a0, b0]),
+                ..self.rules
+            },
             ..*self
         }
     }
@@ -296,11 +280,14 @@ impl<T: Real> Gemm<T> {
         self
     }
 
-    /// What a tile packs for rows `i0..i1` of op(A) and columns `j0..j1` of op(B), over steps
-    /// `l0..l1` of k, from stored `a` and `b` (this call's A and B, or copies laid out alike):
-    /// for each, the part of a general operand, read from its (0, 0), or the whole of a
-    /// symmetric or triangular one (an element's mirror may lie outside the part), read from
-    /// the part's first row (of op(B): column) and step of k.
+    /// What a part of this call (a tile, or a part of a complex call) packs for rows `i0..i1`
+    /// of op(A) and columns `j0..j1` of op(B), over steps `l0..l1` of k, from stored `a` and
+    /// `b` (this call's A and B, or copies laid out alike), in elements (complex ones, whose
+    /// real views have two rows each: `OneM`): for each, the part of a general operand, read
+    /// from its (0, 0), or the whole of a symmetric, Hermitian or triangular one (an element's
+    /// mirror may lie outside the part), read from the part's first row (of op(B): column) and
+    /// step of k, offset by this call's origin in it, in the rows and columns its packing
+    /// counts (a complex op(A)'s expansion has two per element both ways, op(B)'s along k).
     pub(super) fn parts(
         &self,
         (a, b): (&Matrix<T>, &Matrix<T>),
@@ -308,22 +295,28 @@ impl<T: Real> Gemm<T> {
         (j0, j1): (i64, i64),
         (l0, l1): (i64, i64),
     ) -> [(Matrix<T>, (i64, i64)); 2] {
+        let p = if self.complex.is_some() { 2 } else { 1 };
         let pa = if self.ta {
-            a.block(l0, l1, i0, i1)
+            a.block(p * l0, p * l1, i0, i1)
         } else {
-            a.block(i0, i1, l0, l1)
+            a.block(p * i0, p * i1, l0, l1)
         };
         let pb = if self.tb {
-            b.block(j0, j1, l0, l1)
+            b.block(p * j0, p * j1, l0, l1)
         } else {
-            b.block(l0, l1, j0, j1)
+            b.block(p * l0, p * l1, j0, j1)
         };
         let [sa, sb] = self.rules.shapes;
-        [(sa, pa, a, i0), (sb, pb, b, j0)].map(|(shape, part, whole, first)| {
+        let [oa, ob] = self.rules.origins;
+        [
+            (sa, pa, a, oa, (p * i0, p * l0)),
+            (sb, pb, b, ob, (j0, p * l0)),
+        ]
+        .map(|(shape, part, whole, origin, first)| {
             if shape.read_as_stored() {
                 (part, (0, 0))
             } else {
-                (*whole, (first, l0))
+                (*whole, (origin.0 + first.0, origin.1 + first.1))
             }
         })
     }
@@ -347,13 +340,13 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
         return super::gemm_compute::gemm(e, g);
     }
     if g.complex.is_some() {
-        return if super::compute_available(e) && g.rules.general() {
+        // `precision_available` keeps complex elements off devices without it.
+        return if super::compute_available(e) {
             complex_in_parts(e, g)
         } else {
             Err(Error::unsupported(
-                "complex-tiles",
-                "complex gemm takes the compute pipeline, each operand within one window \
-                 unless all are general matrices",
+                "no-complex",
+                "complex elements need the compute pipeline",
             ))
         };
     }
@@ -368,14 +361,20 @@ pub fn gemm<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     }
 }
 
-/// Complex gemm `g` (general operands) in parts that each fit the compute kernel's windows:
-/// halving, while a part does not fit, the dimension that most shortens the longest operand
-/// (its columns, else its rows; C's elements and the workgroup counts decide between m and n),
-/// in whole complex elements. Along k, the second half adds to what the first stored (beta 1).
+/// Complex gemm `g` in parts that each fit the compute kernel's windows: halving, while a part
+/// does not fit, the dimension that most shortens the longest operand (its columns, else its
+/// rows; C's elements and the workgroup counts decide between m and n), in whole complex
+/// elements. Along k, the second half adds to what the first stored (beta 1). The Level 3
+/// routines' rules hold as in tiles (`in_tiles`): a symmetric, Hermitian or triangular operand
+/// is read whole, from each part's origin in it (`Gemm::parts`); an operand that is also C is
+/// copied where a part stores what another reads; a triangle of C is cut along m and n at
+/// once, into two parts on its diagonal, which keep the store rule, one inside it, a general
+/// product, and one outside it, which is skipped.
 fn complex_in_parts<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
     if super::gemm_compute::fits(e, g) {
         return super::gemm_compute::gemm(e, g);
     }
+    let mut g = shaped_whole(e, g)?;
     // In complex elements: the real view has two rows per element of C and of op(A)'s
     // expansion.
     let sizes = Plan {
@@ -415,24 +414,38 @@ fn complex_in_parts<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<()> {
             "one complex element of each operand exceeds the compute kernel's limits",
         ));
     };
-    let half = size(dim) / 2;
-    let range = |d: Dim, first: bool| match (d == dim, first) {
-        (false, _) => (0, size(d)),
-        (true, true) => (0, half),
-        (true, false) => (half, size(d)),
-    };
-    for first in [true, false] {
-        let part = g.part(
-            range(Dim::M, first),
-            range(Dim::N, first),
-            range(Dim::K, first),
-        );
-        let part = if dim == Dim::K && !first {
-            part.accumulating()
+    // A triangle's C is square (m = n), and so are its parts on its diagonal.
+    let quarters = g.rules.triangle.is_some() && dim != Dim::K;
+    let cut = |d: Dim| d == dim || (quarters && d != Dim::K);
+    // A part reads rows of op(A) and columns of op(B) over its steps of k: an operand that is C
+    // is read again after a part stored into it where k is cut, or n (op(A) = C), or m (op(B)).
+    let again = [cut(Dim::K) || cut(Dim::N), cut(Dim::K) || cut(Dim::M)];
+    read_from_copies(e, &mut g, again)?;
+    let halves = |d: Dim| {
+        let (s, half) = (size(d), size(d) / 2);
+        if cut(d) {
+            vec![(0, half), (half, s)]
         } else {
-            part
-        };
-        complex_in_parts(e, &part)?;
+            vec![(0, s)]
+        }
+    };
+    for cols in halves(Dim::N) {
+        for rows in halves(Dim::M) {
+            let mut rules = g.rules;
+            // A part off the diagonal of C's triangle lies wholly inside or outside it.
+            if let Some(t) = g.rules.triangle.filter(|_| rows != cols) {
+                if (t == Triangle::Lower) != (rows.0 > cols.0) {
+                    continue;
+                }
+                rules.triangle = None;
+                rules.real_diagonal = false;
+            }
+            for (step, depth) in halves(Dim::K).into_iter().enumerate() {
+                let part = Gemm { rules, ..g }.part(rows, cols, depth);
+                let part = if step > 0 { part.accumulating() } else { part };
+                complex_in_parts(e, &part)?;
+            }
+        }
     }
     Ok(())
 }
@@ -456,41 +469,18 @@ type Tile<T> = fn(&mut Engine, &Gemm<T>, Plan, (i64, i64), Matrix<T>, Matrix<T>)
 /// diagonal are computed into scratch, from which only their part of the triangle is copied
 /// into C.
 fn in_tiles<T: Real>(e: &mut Engine, g: &Gemm<T>, tile: Tile<T>) -> Result<()> {
-    let mut g = *g;
-    if let Some((a, b)) = g.ab {
-        let shapes = g.rules.shapes;
-        let mut whole = |which: usize, m: Matrix<T>| match m.mem {
-            Mem::Host(_) if !shapes[which].read_as_stored() => e.upload_matrix(which, &m),
-            _ => Ok(m),
-        };
-        let ab = (whole(0, a)?, whole(1, b)?);
-        for (m, shape) in [ab.0, ab.1].iter().zip(shapes) {
-            if !shape.read_as_stored() && m.span() > e.max_window() {
-                return Err(Error::overflow(
-                    "a symmetric or triangular operand exceeds one buffer-texture window",
-                ));
-            }
-        }
-        g.ab = Some(ab);
-    }
+    let mut g = shaped_whole(e, g)?;
     let mut tiles = plan(e, &g)?;
-    if let Some((a, b)) = g.ab {
-        // Tile (i0.., j0..) reads rows i0.. of op(A) and columns j0.. of op(B), each over all
-        // of k: C's (that operand's) part it stores is read again by the tiles beside it along
-        // n (along m), and by the chunks of k after the first.
-        let again = [
-            tiles.tk < g.k || tiles.tn < g.n,
-            tiles.tk < g.k || tiles.tm < g.m,
-        ];
-        let copied = [0, 1].map(|which| g.rules.is_c[which] && again[which]);
-        if copied.contains(&true) {
-            let a = if copied[0] { copy(e, 0, &a)? } else { a };
-            let b = if copied[1] { copy(e, 1, &b)? } else { b };
-            g.ab = Some((a, b));
-            g.rules.is_c = [0, 1].map(|which| g.rules.is_c[which] && !copied[which]);
-            // A copy is packed, so the windows its parts take may differ.
-            tiles = plan(e, &g)?;
-        }
+    // Tile (i0.., j0..) reads rows i0.. of op(A) and columns j0.. of op(B), each over all of k:
+    // C's (that operand's) part it stores is read again by the tiles beside it along n (along
+    // m), and by the chunks of k after the first.
+    let again = [
+        tiles.tk < g.k || tiles.tn < g.n,
+        tiles.tk < g.k || tiles.tm < g.m,
+    ];
+    if read_from_copies(e, &mut g, again)? {
+        // A copy is packed, so the windows its parts take may differ.
+        tiles = plan(e, &g)?;
     }
     let g = &g;
     let mut j0 = 0;
@@ -532,6 +522,42 @@ fn in_tiles<T: Real>(e: &mut Engine, g: &Gemm<T>, tile: Tile<T>) -> Result<()> {
         j0 = j1;
     }
     Ok(())
+}
+
+/// `g` with its symmetric, Hermitian or triangular operands as tiles and parts read them: whole
+/// (an element's mirror may lie outside a part), a host one uploaded once, each within one
+/// window.
+fn shaped_whole<T: Real>(e: &mut Engine, g: &Gemm<T>) -> Result<Gemm<T>> {
+    let Some((a, b)) = g.ab else { return Ok(*g) };
+    let shapes = g.rules.shapes;
+    let mut whole = |which: usize, m: Matrix<T>| match m.mem {
+        Mem::Host(_) if !shapes[which].read_as_stored() => e.upload_matrix(which, &m),
+        _ => Ok(m),
+    };
+    let ab = (whole(0, a)?, whole(1, b)?);
+    for (m, shape) in [ab.0, ab.1].iter().zip(shapes) {
+        if !shape.read_as_stored() && m.span() > e.max_window() {
+            return Err(Error::overflow(
+                "a symmetric or triangular operand exceeds one buffer-texture window",
+            ));
+        }
+    }
+    Ok(Gemm { ab: Some(ab), ..*g })
+}
+
+/// Reads each operand of `g` that is also C from a copy (`copy`) where `again` says that a
+/// tile, part or chunk of k reads what another stored of it (0: A, 1: B); whether any was
+/// copied.
+fn read_from_copies<T: Real>(e: &mut Engine, g: &mut Gemm<T>, again: [bool; 2]) -> Result<bool> {
+    let copied = [0, 1].map(|which| g.rules.is_c[which] && again[which]);
+    let Some((a, b)) = g.ab.filter(|_| copied.contains(&true)) else {
+        return Ok(false);
+    };
+    let a = if copied[0] { copy(e, 0, &a)? } else { a };
+    let b = if copied[1] { copy(e, 1, &b)? } else { b };
+    g.ab = Some((a, b));
+    g.rules.is_c = [0, 1].map(|which| g.rules.is_c[which] && !copied[which]);
+    Ok(true)
 }
 
 /// A copy of operand `which` (0: A, 1: B) in device memory, packed: of a host one in staging,

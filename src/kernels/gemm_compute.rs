@@ -560,7 +560,15 @@ fn multiply<T: Real>(
         "uColumnsAlongX",
         i32::from(ta.is_some() && tb.is_none()),
     );
-    p.set_i32(gl, "uL0", l0 as i32);
+    // gemm.comp places a triangular operand's diagonal by uL0: this pass's first step of k
+    // counted from where the diagonal crosses it, which the operand's origin moves (at most
+    // one operand is triangular: trmm's A).
+    let origin = match (ta, tb) {
+        (Some(_), _) => g.rules.origins[0],
+        (None, Some(_)) => g.rules.origins[1],
+        (None, None) => (0, 0),
+    };
+    p.set_i32(gl, "uL0", (l0 + origin.1 - origin.0) as i32);
     // A triangle of square C: one workgroup per tile of the triangle (gemm.comp's uTiles),
     // numbered along x, then on along y past the most groups x may have.
     let (tiles, groups) = match g.rules.triangle {
