@@ -371,37 +371,22 @@ macro_rules! export {
     };
     ([$prefix:literal, $suffix:literal] $family:expr, $routine:ident,
      fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? = $call:expr) => {
-        /// # Safety
-        /// The arguments must be valid for the BLAS routine of this name.
-        #[export_name = concat!($prefix, stringify!($name), $suffix)]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
-            static SYMBOL: $crate::blas::Symbol = $crate::blas::Symbol::new(
-                concat!($prefix, stringify!($name), $suffix, "\0"),
-                $crate::blas::routine::Routine::$routine,
-                $family,
-            );
+        export!(@symbol [$prefix, $suffix] $family, $routine,
+                fn $name($($arg: $ty),*) $(-> $ret)?, |symbol| {
             type CpuFn = unsafe extern "C" fn($($ty),*) $(-> $ret)?;
-            $crate::blas::dispatch(&SYMBOL, || $call, |f| {
+            $crate::blas::dispatch(symbol, || $call, |f| {
                 // SAFETY: `f` is the CPU BLAS's definition of this very symbol.
                 let f: CpuFn = unsafe { std::mem::transmute(f) };
                 unsafe { f($($arg),*) }
             })
-        }
+        });
     };
     // A value returned through the last argument, `$out` (CBLAS's `cblas_cdotu_sub`).
     ([$prefix:literal, $suffix:literal] $family:expr, $routine:ident,
      fn $name:ident($($arg:ident: $ty:ty),* $(,)?) => $out:ident = $call:expr) => {
-        /// # Safety
-        /// The arguments must be valid for the BLAS routine of this name.
-        #[export_name = concat!($prefix, stringify!($name), $suffix)]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) {
-            static SYMBOL: $crate::blas::Symbol = $crate::blas::Symbol::new(
-                concat!($prefix, stringify!($name), $suffix, "\0"),
-                $crate::blas::routine::Routine::$routine,
-                $family,
-            );
+        export!(@symbol [$prefix, $suffix] $family, $routine, fn $name($($arg: $ty),*), |symbol| {
             type CpuFn = unsafe extern "C" fn($($ty),*);
-            let value = $crate::blas::dispatch(&SYMBOL, || $call, |f| {
+            let value = $crate::blas::dispatch(symbol, || $call, |f| {
                 // SAFETY: `f` is the CPU BLAS's definition of this very symbol, which writes
                 // the value to `$out`.
                 let f: CpuFn = unsafe { std::mem::transmute(f) };
@@ -414,6 +399,22 @@ macro_rules! export {
                 // SAFETY: where the caller asked for the value.
                 unsafe { $out.write(value) };
             }
+        });
+    };
+    // The function itself, its `Symbol` bound to `$symbol` in `$body`.
+    (@symbol [$prefix:literal, $suffix:literal] $family:expr, $routine:ident,
+     fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?, |$symbol:ident| $body:block) => {
+        /// # Safety
+        /// The arguments must be valid for the BLAS routine of this name.
+        #[export_name = concat!($prefix, stringify!($name), $suffix)]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+            static SYMBOL: $crate::blas::Symbol = $crate::blas::Symbol::new(
+                concat!($prefix, stringify!($name), $suffix, "\0"),
+                $crate::blas::routine::Routine::$routine,
+                $family,
+            );
+            let $symbol = &SYMBOL;
+            $body
         }
     };
 }
