@@ -31,9 +31,10 @@
 //!   Fortran name; ILP64's through the 32-bit CBLAS name with its unused extremes narrowed),
 //!   must leave every element and guard as glblas leaves it and return the same value. The data
 //!   are small integers (and triangles with a diagonal of unit modulus and off-diagonal parts in
-//!   {-1, 0, 1}) so that every sum, product and quotient a valid call computes is exact in
-//!   either order: equality is the bound. nrm2, whose square root rounds, is compared within
-//!   both results' error bounds.
+//!   {-1, 0, 1}; a vector's element that a zero increment counts thousands of times, 0), so that
+//!   every sum, product and quotient a valid call computes is exact in either order: equality
+//!   is the bound. nrm2, whose square root rounds, is compared within both results' error
+//!   bounds.
 //!
 //! Everything runs on GL (`GLBLAS_BACKEND=gl`, `GLBLAS_CPU_BLAS=none`), so that the results are
 //! glblas's own. One test: the environment is read once per process.

@@ -252,7 +252,9 @@ pub fn contents(r: &mut Rng, e: Elem, len: usize, uses: &Uses) -> Vec<u8> {
         e.put(&mut bytes, p, f64::NAN);
     }
     for &(rows, cols, ld, triangle, read) in &uses.regions {
-        // A zero increment addresses one element however many it counts.
+        // A zero increment addresses one element however many it counts; counted more than
+        // HOST_MAX times, it holds 0, so that the sums it enters stay exact.
+        let repeated = ld == 0 && cols as u128 > HOST_MAX;
         let cols = if ld == 0 { cols.min(1) } else { cols };
         if !read || rows == 0 || (cols as u128 - 1) * ld as u128 + rows as u128 > len as u128 {
             continue;
@@ -284,6 +286,7 @@ pub fn contents(r: &mut Rng, e: Elem, len: usize, uses: &Uses) -> Vec<u8> {
                     }
                     None => [range(r, -3, 3) as f64, range(r, -3, 3) as f64],
                 };
+                let value = if repeated { [0.0; 2] } else { value };
                 for (p, &v) in value.iter().take(e.parts).enumerate() {
                     e.put(&mut bytes, at * e.parts + p, v);
                 }
