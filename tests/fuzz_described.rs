@@ -45,8 +45,8 @@ mod described;
 use std::ffi::c_void;
 
 use common::xerbla::Handlers;
-use common::Rng;
-use described::cases::{reference, supported, Case, Iface, Place, IFACES, PLACES};
+use common::{Place, Rng, PLACES};
+use described::cases::{reference, supported, Case, Iface, IFACES};
 use described::{Exports, Got, EXPORTS};
 use glblas::status::Status;
 

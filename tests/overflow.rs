@@ -6,16 +6,21 @@
 //! with `mincore`) must hold exactly what the test expects: the operands' elements, the results,
 //! and zeros everywhere else. So a store through a wrapped index shows up wherever it lands.
 //! The Level 3 routines beyond gemm (cblas_ssyrk, cblas_strsm, scipy_cblas_strmm64_) return no
-//! status: with no CPU BLAS to forward to, they must have run on GL, every result right.
+//! status: with no CPU BLAS to forward to, they must have run on GL, every result right. Complex
+//! elements are two or four floats, so their offsets in floats pass 32 bits sooner: gemm, gemv,
+//! axpy and dotc in c and z on small integers, whose results are exact.
 
 mod common;
 
 use std::ffi::c_void;
 
-use common::{fill, idx, sgemm_ref, sgemv_ref, EPS};
+use common::{fill, idx, sgemm_ref, sgemv_ref, Rng, EPS};
 use glblas::api::*;
 use glblas::blas::cblas::*;
+use glblas::engine::element::{Complex, Real};
 use glblas::ffi::{MemcpyKindArg, OperationArg as Op};
+use glblas::kernels::Trans;
+use glblas::routines;
 use glblas::status::Status;
 
 const GIB: usize = 1 << 30;
@@ -713,4 +718,278 @@ fn ilp64_strmm_with_leading_dimensions_past_u32() {
         b.check(&sgemm_results(&want, m, n, m, ldb), &what);
         a.check(&Results::new(), &what);
     }
+}
+
+type Cz<R> = Complex<R>;
+
+/// Floats (4 bytes) per complex element of precision R.
+fn floats<R: Real>() -> usize {
+    2 * std::mem::size_of::<R>() / 4
+}
+
+/// The precision's letter, for messages.
+fn letter<R: Real>() -> char {
+    if floats::<R>() == 2 {
+        'c'
+    } else {
+        'z'
+    }
+}
+
+/// Whether the device computes complex precision R (the compute pipeline, and fp64 for z);
+/// else NOT_SUPPORTED.
+fn complex_here<R: Real>() -> bool {
+    glblas::kernels::pipeline() == Some("compute") && (floats::<R>() == 2 || common::doubles_here())
+}
+
+/// A complex call's status.
+fn status(r: glblas::status::Result<()>) -> Status {
+    r.err().map_or(Status::Success, |e| e.status)
+}
+
+/// Complex element `e` of region `r` := `v`, recorded as expected there (`write`), or only
+/// expected there (a result).
+fn put_complex<R: Real>(r: &mut Region, e: usize, v: Cz<f64>, write: bool) {
+    let words: Vec<u32> = if floats::<R>() == 2 {
+        vec![(v.re as f32).to_bits(), (v.im as f32).to_bits()]
+    } else {
+        let (re, im) = (v.re.to_bits(), v.im.to_bits());
+        vec![re as u32, (re >> 32) as u32, im as u32, (im >> 32) as u32]
+    };
+    for (q, w) in words.into_iter().enumerate() {
+        let i = e * floats::<R>() + q;
+        if write {
+            r.set(i, f32::from_bits(w));
+        } else {
+            r.expected.insert(i, f32::from_bits(w));
+        }
+    }
+}
+
+fn complex_ptr<R: Real>(r: &Region, e: usize) -> *mut Cz<R> {
+    r.ptr(e * floats::<R>()).cast()
+}
+
+fn cz(re: f64, im: f64) -> Cz<f64> {
+    Cz { re, im }
+}
+
+fn cmul(a: Cz<f64>, b: Cz<f64>) -> Cz<f64> {
+    cz(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
+}
+
+fn cadd(a: Cz<f64>, b: Cz<f64>) -> Cz<f64> {
+    cz(a.re + b.re, a.im + b.im)
+}
+
+/// Small complex integers: every product and sum the tests compute is exact in either
+/// precision, so glblas's results must equal the exact ones bit for bit.
+fn small(r: &mut Rng) -> Cz<f64> {
+    cz(r.range(-3, 3) as f64, r.range(-3, 3) as f64)
+}
+
+/// A scalar's value in precision R.
+fn scalar<R: Real>(v: Cz<f64>) -> Cz<R> {
+    Cz {
+        re: R::from_f64(v.re),
+        im: R::from_f64(v.im),
+    }
+}
+
+/// cgemm and zgemm (the routine behind every interface) with lda and ldc of 2^31 - 1 complex
+/// elements (A and C span 16 and 32 GiB: an element's offset in reals passes 2^32), A in each
+/// operation N, T and C. Where the device does not compute the precision: NOT_SUPPORTED,
+/// nothing touched.
+#[test]
+fn complex_gemm_with_leading_dimensions_near_i32_max() {
+    complex_gemm::<f32>();
+    complex_gemm::<f64>();
+}
+
+fn complex_gemm<R: Real>() {
+    let ld = i32::MAX as usize;
+    let (m, n, k) = (3usize, 2usize, 2usize);
+    let mut rng = Rng(41);
+    let (alpha, beta) = (cz(1.0, -2.0), cz(-1.0, 1.0));
+    for ta in 0..3 {
+        let (ra, ca) = if ta == 0 { (m, k) } else { (k, m) };
+        let bytes = |rows: usize, cols: usize| ((cols - 1) * ld + rows) * floats::<R>() * 4;
+        let mut a = Region::new(bytes(ra, ca) + 4096);
+        let mut c = Region::new(bytes(m, n) + 4096);
+        let mut av = vec![cz(0.0, 0.0); ra * ca];
+        for j in 0..ca {
+            for i in 0..ra {
+                av[i + j * ra] = small(&mut rng);
+                put_complex::<R>(&mut a, i + j * ld, av[i + j * ra], true);
+            }
+        }
+        let bv: Vec<Cz<f64>> = (0..k * n).map(|_| small(&mut rng)).collect();
+        let b: Vec<Cz<R>> = bv.iter().map(|&v| scalar(v)).collect();
+        let mut want = vec![cz(0.0, 0.0); m * n];
+        for j in 0..n {
+            for i in 0..m {
+                let c0 = small(&mut rng);
+                put_complex::<R>(&mut c, i + j * ld, c0, true);
+                let mut s = cz(0.0, 0.0);
+                for l in 0..k {
+                    let e = match ta {
+                        0 => av[i + l * ra],
+                        1 => av[l + i * ra],
+                        _ => cz(av[l + i * ra].re, -av[l + i * ra].im),
+                    };
+                    s = cadd(s, cmul(e, bv[l + j * k]));
+                }
+                want[i + j * m] = cadd(cmul(alpha, s), cmul(beta, c0));
+            }
+        }
+        let what = format!("{}gemm ta={ta} lda=ldc=2^31-1", letter::<R>());
+        let (al, be) = (scalar::<R>(alpha), scalar::<R>(beta));
+        let s = status(unsafe {
+            routines::gemm(
+                [Trans::N, Trans::T, Trans::C][ta],
+                Trans::N,
+                m as i64,
+                n as i64,
+                k as i64,
+                al,
+                complex_ptr::<R>(&a, 0),
+                ld as i64,
+                b.as_ptr(),
+                k as i64,
+                be,
+                complex_ptr::<R>(&c, 0),
+                ld as i64,
+            )
+        });
+        if !complex_here::<R>() {
+            assert_eq!(s, Status::NotSupported, "{what}");
+        } else {
+            assert_eq!(s, Status::Success, "{what}");
+            for j in 0..n {
+                for i in 0..m {
+                    put_complex::<R>(&mut c, i + j * ld, want[i + j * m], false);
+                }
+            }
+        }
+        c.check(&Results::new(), &what);
+        a.check(&Results::new(), &what);
+    }
+}
+
+/// cgemv and zgemv with lda = 2^31 - 1 and x, y at increments of ∓2^30 complex elements, each
+/// operation; then caxpy/zaxpy and cdotc/zdotc with increments of ±(2^32 + 1), as the ILP64
+/// names pass them.
+#[test]
+fn complex_gemv_and_level1_with_increments_past_32_bits() {
+    complex_vectors::<f32>();
+    complex_vectors::<f64>();
+}
+
+fn complex_vectors<R: Real>() {
+    let w = floats::<R>();
+    let ld = i32::MAX as usize;
+    let (m, n) = (3usize, 2usize);
+    let (incx, incy) = (-(1i64 << 30), 1i64 << 30);
+    let mut rng = Rng(43);
+    let (alpha, beta) = (cz(2.0, 1.0), cz(0.0, -1.0));
+    let vector = |rng: &mut Rng, r: &mut Region, len: usize, inc: i64| -> Vec<Cz<f64>> {
+        (0..len)
+            .map(|i| {
+                let v = small(rng);
+                put_complex::<R>(r, idx(i, len, inc), v, true);
+                v
+            })
+            .collect()
+    };
+    for t in 0..3 {
+        let (lenx, leny) = if t == 0 { (n, m) } else { (m, n) };
+        let mut a = Region::new(((n - 1) * ld + m) * w * 4 + 4096);
+        let mut av = vec![cz(0.0, 0.0); m * n];
+        for j in 0..n {
+            for i in 0..m {
+                av[i + j * m] = small(&mut rng);
+                put_complex::<R>(&mut a, i + j * ld, av[i + j * m], true);
+            }
+        }
+        let mut xr = Region::new((lenx - 1) * (1 << 30) * w * 4 + 4096);
+        let xv = vector(&mut rng, &mut xr, lenx, incx);
+        let mut yr = Region::new((leny - 1) * (1 << 30) * w * 4 + 4096);
+        let yv = vector(&mut rng, &mut yr, leny, incy);
+        let (al, be) = (scalar::<R>(alpha), scalar::<R>(beta));
+        let what = format!(
+            "{}gemv t={t} lda=2^31-1 incx=-2^30 incy=2^30",
+            letter::<R>()
+        );
+        let s = status(unsafe {
+            routines::gemv(
+                (t > 0, t == 2),
+                m as i64,
+                n as i64,
+                al,
+                complex_ptr::<R>(&a, 0),
+                ld as i64,
+                complex_ptr::<R>(&xr, 0),
+                incx,
+                be,
+                complex_ptr::<R>(&yr, 0),
+                incy,
+            )
+        });
+        if !complex_here::<R>() {
+            assert_eq!(s, Status::NotSupported, "{what}");
+        } else {
+            assert_eq!(s, Status::Success, "{what}");
+            for (i, &y0) in yv.iter().enumerate() {
+                let mut s = cz(0.0, 0.0);
+                for (l, &xl) in xv.iter().enumerate() {
+                    let e = match t {
+                        0 => av[i + l * m],
+                        1 => av[l + i * m],
+                        _ => cz(av[l + i * m].re, -av[l + i * m].im),
+                    };
+                    s = cadd(s, cmul(e, xl));
+                }
+                let v = cadd(cmul(alpha, s), cmul(beta, y0));
+                put_complex::<R>(&mut yr, idx(i, leny, incy), v, false);
+            }
+        }
+        for r in [&a, &xr, &yr] {
+            r.check(&Results::new(), &what);
+        }
+    }
+    // axpy and dotc with increments past 32 bits, as the ILP64 names pass them.
+    let len = 3usize;
+    let (incx, incy) = ((1i64 << 32) + 1, -(1i64 << 32) - 1);
+    let bytes = (len - 1) * ((1usize << 32) + 1) * w * 4 + 4096;
+    let (mut xr, mut yr) = (Region::new(bytes), Region::new(bytes));
+    let xv = vector(&mut rng, &mut xr, len, incx);
+    let yv = vector(&mut rng, &mut yr, len, incy);
+    let al = scalar::<R>(alpha);
+    let mut dot = scalar::<R>(cz(7.0, 7.0));
+    let (xp, yp) = (complex_ptr::<R>(&xr, 0), complex_ptr::<R>(&yr, 0));
+    let statuses = unsafe {
+        [
+            status(routines::dotc(len as i64, xp, incx, yp, incy, &mut dot)),
+            status(routines::axpy(len as i64, al, xp, incx, yp, incy)),
+        ]
+    };
+    let what = format!("{0}dotc, {0}axpy incx=2^32+1 incy=-2^32-1", letter::<R>());
+    if !complex_here::<R>() {
+        assert_eq!(statuses, [Status::NotSupported; 2], "{what}");
+    } else {
+        assert_eq!(statuses, [Status::Success; 2], "{what}");
+        let mut want = cz(0.0, 0.0);
+        for i in 0..len {
+            want = cadd(want, cmul(cz(xv[i].re, -xv[i].im), yv[i]));
+            let v = cadd(cmul(alpha, xv[i]), yv[i]);
+            put_complex::<R>(&mut yr, idx(i, len, incy), v, false);
+        }
+        assert_eq!(
+            [dot.re.to_f64(), dot.im.to_f64()],
+            [want.re, want.im],
+            "{what}"
+        );
+    }
+    xr.check(&Results::new(), &what);
+    yr.check(&Results::new(), &what);
 }

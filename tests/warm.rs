@@ -21,7 +21,9 @@ fn a_sweep_of_calls_after_warm_compiles_nothing() {
     assert_eq!(count as usize, warmed.len());
     assert!(count > 0);
     let mut rng = Rng(7);
-    for _ in 0..150 {
+    // Without glblasWarm this sweep's calls compile 95 programs, the last in its 25th round on
+    // llvmpipe; 40 rounds leave a margin.
+    for _ in 0..40 {
         sweep::<f32>(&mut rng);
         if doubles_here() {
             sweep::<f64>(&mut rng);

@@ -1,8 +1,9 @@
 /*
- * record_xerbla.c - error handlers that record each report instead of printing it, for
- * tests/fuzz_args.rs. The test builds this file as a shared object and loads it RTLD_GLOBAL, so
- * glblas's call-time lookup (dlsym(RTLD_DEFAULT, ...)) finds these definitions; the object
- * defines no BLAS routine, so glblas takes them for the program's own handlers.
+ * record_xerbla.c - error handlers that record each report instead of printing it, for the
+ * Rust tests of the error reports (tests/common/xerbla.rs). A test builds this file as a shared
+ * object and loads it RTLD_GLOBAL, so glblas's call-time lookup (dlsym(RTLD_DEFAULT, ...))
+ * finds these definitions; the object defines no BLAS routine, so glblas takes them for the
+ * program's own handlers.
  */
 #include <stddef.h>
 #include <string.h>

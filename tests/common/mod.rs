@@ -74,7 +74,41 @@ impl Rng {
             .wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n
     }
+
+    /// True `percent` times in 100.
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+
+    /// From `lo` to `hi`, both included.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as usize) as i64
+    }
 }
+
+/// Where a fuzz test's pointer argument points.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Place {
+    Null,
+    Host,
+    Device,
+    PastEnd,
+    Misaligned,
+    Freed,
+}
+
+/// Host memory most often, then device memory, then each kind of bad pointer.
+pub const PLACES: [Place; 16] = {
+    use Place::*;
+    [
+        Host, Host, Host, Host, Host, Host, Host, Device, Device, Device, Device, Device, PastEnd,
+        Misaligned, Freed, Null,
+    ]
+};
 
 /// A device allocation holding a copy of `data`, freed on drop.
 pub struct Dev(pub *mut c_void);

@@ -5,7 +5,7 @@
 use std::ffi::{c_void, CString};
 
 use super::{Exports, Got, Kind, Raw, Target};
-use crate::common::Rng;
+use crate::common::{Place, Rng};
 use glblas::api::*;
 use glblas::blas::call::{Call, Use};
 use glblas::ffi::MemcpyKindArg;
@@ -34,37 +34,24 @@ impl Iface {
     }
 }
 
-/// Draws from `r`: `percent` in 100.
-pub fn chance(r: &mut Rng, percent: usize) -> bool {
-    r.below(100) < percent
-}
-
-pub fn pick<T: Copy>(r: &mut Rng, xs: &[T]) -> T {
-    xs[r.below(xs.len())]
-}
-
-pub fn range(r: &mut Rng, lo: i64, hi: i64) -> i64 {
-    lo + r.below((hi - lo + 1) as usize) as i64
-}
-
 /// An enum argument: mostly a valid value as the interface encodes it, sometimes an invalid one.
 /// `letters` are the Fortran characters, `cblas` and `glblas` the values, in the same order.
 pub fn choice(r: &mut Rng, f: Iface, letters: &[u8], cblas: &[i64], glblas: &[i64]) -> i64 {
-    let valid = chance(r, 90);
+    let valid = r.chance(90);
     match f {
         Iface::Fortran if valid => {
-            let c = pick(r, letters);
-            i64::from(if chance(r, 50) {
+            let c = r.pick(letters);
+            i64::from(if r.chance(50) {
                 c.to_ascii_lowercase()
             } else {
                 c
             })
         }
-        Iface::Fortran => i64::from(pick(r, b"X \0?")),
-        Iface::Api if valid => pick(r, glblas),
-        Iface::Api => pick(r, &[-1, 3, 7]),
-        _ if valid => pick(r, cblas),
-        _ => pick(r, &[0, 100, 120, 130, 140, 143]),
+        Iface::Fortran => i64::from(r.pick(b"X \0?")),
+        Iface::Api if valid => r.pick(glblas),
+        Iface::Api => r.pick(&[-1, 3, 7]),
+        _ if valid => r.pick(cblas),
+        _ => r.pick(&[0, 100, 120, 130, 140, 143]),
     }
 }
 
@@ -74,59 +61,36 @@ pub fn choice(r: &mut Rng, f: Iface, letters: &[u8], cblas: &[i64], glblas: &[i6
 pub fn integer(r: &mut Rng, f: Iface, name: &str) -> i64 {
     const WIDE32: [i64; 4] = [i32::MAX as i64, i32::MIN as i64, 1 << 30, -(1 << 30)];
     const WIDE64: [i64; 5] = [1 << 32, (1 << 32) + 3, 3 - (1 << 32), 1 << 40, -(1 << 40)];
-    if chance(r, 5) {
-        return if f == Iface::Ilp64 && chance(r, 60) {
-            pick(r, &WIDE64)
+    if r.chance(5) {
+        return if f == Iface::Ilp64 && r.chance(60) {
+            r.pick(&WIDE64)
         } else {
-            pick(r, &WIDE32)
+            r.pick(&WIDE32)
         };
     }
     if name.starts_with("inc") {
-        range(r, -3, 3)
+        r.range(-3, 3)
     } else if name.starts_with("ld") {
-        range(r, 0, 11)
+        r.range(0, 11)
     } else {
-        range(r, -1, 9)
+        r.range(-1, 9)
     }
 }
 
 /// A scalar with integer parts (a real routine takes the real part).
 pub fn scalar(r: &mut Rng) -> Raw {
-    let (re, im) = pick(
-        r,
-        &[
-            (0, 0),
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (2, -1),
-            (-1, 2),
-            (3, 1),
-            (0, -2),
-        ],
-    );
+    let (re, im) = r.pick(&[
+        (0, 0),
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (2, -1),
+        (-1, 2),
+        (3, 1),
+        (0, -2),
+    ]);
     Raw::Scalar(re.into(), im.into())
 }
-
-/// Where a pointer argument points.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Place {
-    Null,
-    Host,
-    Device,
-    PastEnd,
-    Misaligned,
-    Freed,
-}
-
-/// Host memory most often, then device memory, then each kind of bad pointer.
-pub const PLACES: [Place; 16] = {
-    use Place::*;
-    [
-        Host, Host, Host, Host, Host, Host, Host, Device, Device, Device, Device, Device, PastEnd,
-        Misaligned, Freed, Null,
-    ]
-};
 
 /// A placeholder for pointer argument `i` while the description is built (never dereferenced):
 /// the operands the description lists are matched to their arguments by it.
@@ -137,8 +101,8 @@ pub fn placeholder(i: usize) -> *mut c_void {
 /// The draw of argument `index`, of kind `kind` named `name`.
 pub fn draw(r: &mut Rng, f: Iface, (name, kind): (&str, Kind), index: usize) -> Raw {
     Raw::Int(match kind {
-        Kind::Layout if f.cblas() && chance(r, 95) => pick(r, &[101, 102]),
-        Kind::Layout if f.cblas() => pick(r, &[0, 100, 103]),
+        Kind::Layout if f.cblas() && r.chance(95) => r.pick(&[101, 102]),
+        Kind::Layout if f.cblas() => r.pick(&[0, 100, 103]),
         Kind::Layout => 102,
         Kind::Op => choice(r, f, b"NTC", &[111, 112, 113], &[0, 1, 2]),
         Kind::Side => choice(r, f, b"LR", &[141, 142], &[0, 1]),
@@ -146,7 +110,7 @@ pub fn draw(r: &mut Rng, f: Iface, (name, kind): (&str, Kind), index: usize) -> 
         Kind::Diag => choice(r, f, b"NU", &[131, 132], &[0, 1]),
         Kind::Int => integer(r, f, name),
         Kind::Scalar => return scalar(r),
-        Kind::RealScalar => return Raw::Scalar(pick(r, &[0.0, 1.0, -1.0, 2.0, -3.0]), 0.0),
+        Kind::RealScalar => return Raw::Scalar(r.pick(&[0.0, 1.0, -1.0, 2.0, -3.0]), 0.0),
         Kind::In | Kind::Out => return Raw::Ptr(placeholder(index)),
     })
 }
@@ -269,22 +233,22 @@ pub fn contents(r: &mut Rng, e: Elem, len: usize, uses: &Uses) -> Vec<u8> {
                 let at = GUARD + c * ld + row;
                 let value: [f64; 2] = match triangle {
                     Some(_) if row == c => {
-                        let one = pick(r, &[1.0, -1.0]);
-                        if e.parts == 2 && chance(r, 50) {
+                        let one = r.pick(&[1.0, -1.0]);
+                        if e.parts == 2 && r.chance(50) {
                             [0.0, one]
                         } else {
                             [one, 0.0]
                         }
                     }
                     Some(_) => {
-                        let v = pick(r, &[0.0, 0.0, 1.0, -1.0]);
-                        if e.parts == 2 && chance(r, 50) {
+                        let v = r.pick(&[0.0, 0.0, 1.0, -1.0]);
+                        if e.parts == 2 && r.chance(50) {
                             [0.0, v]
                         } else {
                             [v, 0.0]
                         }
                     }
-                    None => [range(r, -3, 3) as f64, range(r, -3, 3) as f64],
+                    None => [r.range(-3, 3) as f64, r.range(-3, 3) as f64],
                 };
                 let value = if repeated { [0.0; 2] } else { value };
                 for (p, &v) in value.iter().take(e.parts).enumerate() {
@@ -323,7 +287,7 @@ pub struct Store {
 
 impl Store {
     pub fn new(r: &mut Rng, e: Elem, uses: &Uses, places: &[Place]) -> Store {
-        let mut place = pick(r, places);
+        let mut place = r.pick(places);
         let len = if uses.span <= HOST_MAX {
             uses.span as usize
         } else {
@@ -349,7 +313,7 @@ impl Store {
                 // Past the end: the allocation stops short of the operand (or of its first
                 // element); an operand too large for the host is never whole on the device.
                 let elems = match place {
-                    Place::PastEnd => GUARD + len.saturating_sub(range(r, 1, 3) as usize),
+                    Place::PastEnd => GUARD + len.saturating_sub(r.range(1, 3) as usize),
                     _ if uses.span > HOST_MAX => GUARD + len,
                     _ => data.len() / size,
                 };
@@ -357,7 +321,7 @@ impl Store {
                 let base = malloc(bytes);
                 memcpy(base, data.as_ptr().cast(), bytes, 1);
                 let skew = if place == Place::Misaligned {
-                    range(r, 1, 3) as usize
+                    r.range(1, 3) as usize
                 } else {
                     0
                 };
