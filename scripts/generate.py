@@ -11,6 +11,9 @@ scripts/generator is the model):
 - tests/described/exports.rs: every routine's arguments and kinds, and a caller per interface
   that makes a call from argument values and gives its description, for the tests that take
   their rules from the descriptions (`tests/fuzz_described.rs`);
+- c_tests/routines.h: every routine of the glblas API with its arguments' kinds, and C callers of
+  its glblas function and of its Fortran function in another BLAS, for the C tests' sweeps of
+  every routine (`c_tests/every_routine.h`);
 - README.md: the list of routines the BLAS symbols intercept (between its routine-list marks).
 
 What each routine computes, checks and reads is described once in Rust (`blas::call::Describe`,
@@ -682,16 +685,14 @@ def test_caller(r, p, iface, int_t):
     for i, (name, kind) in enumerate(r.args):
         if kind == "layout" and (api or fortran):
             continue
-        if kind == "layout":
+        enum = kind in ("layout", "op") + tuple(FLAGS)
+        if enum and api:
+            body.append(f"let {name} = {API_ENUMS[kind]}(v[{i}].int32());")
+        elif enum and fortran:
+            body.append(f"let {name}_c = v[{i}].int32() as c_char;")
+            body.append(f"let {name} = &{name}_c as *const c_char;")
+        elif enum:
             body.append(f"let {name} = v[{i}].int32();")
-        elif kind in ("op",) + tuple(FLAGS):
-            if api:
-                body.append(f"let {name} = {API_ENUMS[kind]}(v[{i}].int32());")
-            elif fortran:
-                body.append(f"let {name}_c = v[{i}].int32() as c_char;")
-                body.append(f"let {name} = &{name}_c as *const c_char;")
-            else:
-                body.append(f"let {name} = v[{i}].int32();")
         elif kind == "int":
             get = "int64" if int_t == "i64" else "int32"
             if fortran:
@@ -801,6 +802,163 @@ fn scalar<T: Copy>(p: *const T, _name: &str) -> Option<T> {
     return "".join(out)
 
 
+# C types of the elements of each precision: the glblas API's and a Fortran function's value.
+C_API_TYPES = {"s": "float", "d": "double", "c": "glblasComplex", "z": "glblasDoubleComplex"}
+C_VALUE_TYPES = {"s": "float", "d": "double", "c": "float _Complex", "z": "double _Complex"}
+C_REAL_TYPES = {"s": "float", "d": "double", "c": "float", "z": "double"}
+# Each enum kind's glblas value as the Fortran character that means it.
+FORTRAN_CHARS = {"op": "NTC", "side": "LR", "uplo": "LU", "diag": "NU"}
+
+
+def valid_ops(r, p):
+    """The operations routine `r` accepts in precision `p`: the Hermitian rank updates N and
+    C, the complex symmetric ones N and T, the rest N, T and C."""
+    if r.name in ("{p}herk", "{p}her2k"):
+        return "NC"
+    if p.complex and r.name in ("{p}syrk", "{p}syr2k"):
+        return "NT"
+    return "NTC"
+
+
+def c_callers(r, p):
+    """C functions that call routine `r` in precision `p` with the argument values `v` (layout
+    left out): its glblas API function, and a Fortran interface's function `f` (the reference
+    BLAS's, from dlsym), each writing a returned value to `result`."""
+    args = [(n, k) for n, k in r.args if k != "layout"]
+    t, real = C_API_TYPES[p.letter], C_REAL_TYPES[p.letter]
+    name = r.named(p.letter)
+    api_lines, api_args, ref_lines, ref_args, lengths = [], [], [], [], []
+    for i, (n, k) in enumerate(args):
+        if k == "int":
+            api_args.append(f"v[{i}].i")
+            ref_lines.append(f"int {n} = v[{i}].i;")
+            ref_args.append(f"&{n}")
+        elif k in FORTRAN_CHARS:
+            enum = {"op": "glblasOperation_t", "side": "glblasSideMode_t",
+                    "uplo": "glblasFillMode_t", "diag": "glblasDiagType_t"}[k]
+            api_args.append(f"({enum})v[{i}].i")
+            ref_lines.append(f'char {n} = "{FORTRAN_CHARS[k]}"[v[{i}].i];')
+            ref_args.append(f"&{n}")
+            lengths.append("(size_t)1")
+        elif k == "scalar":
+            parts = f"({real})v[{i}].s[0], ({real})v[{i}].s[1]"
+            if p.complex:
+                api_lines.append(f"{t} {n} = {{{parts}}};")
+                api_args.append(f"&{n}")
+            else:
+                api_args.append(f"({real})v[{i}].s[0]")
+            ref_lines.append(f"{real} {n}[2] = {{{parts}}};")
+            ref_args.append(n)
+        elif k == "real_scalar":
+            api_lines.append(f"{real} {n} = ({real})v[{i}].s[0];")
+            api_args.append(f"&{n}")
+            ref_lines.append(f"{real} {n} = ({real})v[{i}].s[0];")
+            ref_args.append(f"&{n}")
+        else:
+            const = "const " if k == "in" else ""
+            api_args.append(f"({const}{t} *)v[{i}].p")
+            ref_args.append(f"v[{i}].p")
+    if r.returns:
+        api_args.append("result")
+    ret = {None: "void", "value": C_VALUE_TYPES[p.letter], "real": real,
+           "index": "int"}[r.returns]
+    params = ["const void *"] * len(ref_args) + ["size_t"] * len(lengths)
+    fn_type = wrapped(f"typedef {ret} (*fortran_{name}_t)(", params, ");", 0)
+    head = f"*({ret} *)result = " if r.returns else ""
+    ref_lines.append(wrapped(f"{head}((fortran_{name}_t)f)(", ref_args + lengths, ");", 4))
+    api = "glblas" + variant_name(name)
+    unused = [] if r.returns else ["(void)result;"]
+    body = "".join(f"    {line}\n" for line in api_lines + unused)
+    call = wrapped(f"return {api}(", api_args, ");", 4)
+    out = (f"static glblasStatus_t call_api_{name}(const arg_t *v, void *result)\n{{\n{body}"
+           f"    {call}\n}}\n\n{fn_type}\n\n")
+    body = "".join(f"    {line}\n" for line in unused + ref_lines)
+    return (out + f"static void call_fortran_{name}(blas_fn_t f, const arg_t *v, void *result)\n"
+            f"{{\n{body}}}\n")
+
+
+def c_routines_h():
+    """For the C tests: every routine of the table in every precision (`ROUTINES`), with its
+    arguments and callers (`c_callers`)."""
+    out = [f"/* {HEADER[3:].strip()} */\n", '''/*
+ * routines.h - every routine of the glblas API in every precision, as data: its arguments'
+ * names and kinds, the operations it accepts, what it returns, and two callers that take the
+ * argument values as an array: one calls its glblas function, the other the routine's Fortran
+ * function in a BLAS library (the reference BLAS, through dlsym). every_routine.h draws the
+ * values and compares the two.
+ */
+#ifndef GLBLAS_C_TESTS_ROUTINES_H
+#define GLBLAS_C_TESTS_ROUTINES_H
+
+#include <stddef.h>
+
+#include "glblas.h"
+
+/* An argument's kind, as in the routine table (an out_read operand is read, then written). */
+typedef enum {
+    K_INT,
+    K_OP,
+    K_SIDE,
+    K_UPLO,
+    K_DIAG,
+    K_SCALAR,
+    K_REAL_SCALAR,
+    K_IN,
+    K_OUT,
+    K_OUT_READ
+} kind_t;
+
+/* What a routine returns: nothing, a value of its precision, of its real type, or an index. */
+typedef enum { R_NONE, R_VALUE, R_REAL, R_INDEX } returns_t;
+
+/* An argument's value: an int or enum, a scalar's parts, or an operand. */
+typedef union {
+    int i;
+    double s[2];
+    void *p;
+} arg_t;
+
+typedef void (*blas_fn_t)(void);
+
+typedef struct {
+    const char *name;   /* the Fortran name without its underscore: "cgemm" */
+    const char *api;    /* the glblas function: "glblasCgemm" */
+    char letter;        /* the precision: s, d, c or z */
+    int nargs;
+    const char *const *names;
+    const kind_t *kinds;
+    const char *ops;    /* the operations its op arguments accept, as Fortran letters */
+    returns_t returns;
+    glblasStatus_t (*call_api)(const arg_t *v, void *result);
+    void (*call_fortran)(blas_fn_t f, const arg_t *v, void *result);
+} routine_t;
+''']
+    kinds = {"int": "K_INT", "op": "K_OP", "side": "K_SIDE", "uplo": "K_UPLO",
+             "diag": "K_DIAG", "scalar": "K_SCALAR", "real_scalar": "K_REAL_SCALAR",
+             "in": "K_IN", "out": "K_OUT", "out_read": "K_OUT_READ"}
+    returns = {None: "R_NONE", "value": "R_VALUE", "real": "R_REAL", "index": "R_INDEX"}
+    table = []
+    for r in ROUTINES:
+        args = [(n, k) for n, k in r.args if k != "layout"]
+        for p in r.precisions():
+            name = r.named(p.letter)
+            names = [f'"{n}"' for n, _ in args]
+            out.append("\n" + wrapped(f"static const char *const NAMES_{name}[] = {{", names,
+                                      "};", 0) + "\n")
+            out.append(wrapped(f"static const kind_t KINDS_{name}[] = {{",
+                               [kinds[k] for _, k in args], "};", 0) + "\n\n")
+            out.append(c_callers(r, p))
+            fields = [f'"{name}"', f'"glblas{variant_name(name)}"', f"'{p.letter}'",
+                      str(len(args)), f"NAMES_{name}", f"KINDS_{name}", f'"{valid_ops(r, p)}"',
+                      returns[r.returns], f"call_api_{name}", f"call_fortran_{name}"]
+            table.append("    " + wrapped("{", fields, "},", 4) + "\n")
+    out.append("\n/* Every routine in every precision. */\nstatic const routine_t ROUTINES[] = {\n")
+    out += table
+    out.append("};\n\nenum { ROUTINE_COUNT = sizeof ROUTINES / sizeof ROUTINES[0] };\n\n"
+               "#endif /* GLBLAS_C_TESTS_ROUTINES_H */\n")
+    return "".join(out)
+
+
 def rustfmt(text):
     """`text` as `cargo fmt` leaves it, so that the two never disagree."""
     return subprocess.run(["rustfmt", "--edition", "2021", "--emit", "stdout"], input=text,
@@ -818,6 +976,7 @@ def outputs():
         "src/blas/args.rs": rustfmt(args_rs()),
         "src/api/routines.rs": rustfmt(api_rs()),
         "tests/described/exports.rs": rustfmt(described_rs()),
+        "c_tests/routines.h": c_routines_h(),
         "python/glblas/_signatures.py": signatures_py(),
         "README.md": readme(current_readme),
     }

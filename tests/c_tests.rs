@@ -426,6 +426,8 @@ fn run(test: &str, exe: &Path, env: &[(&str, &str)]) -> String {
     let start = Instant::now();
     let mut child = Command::new(exe)
         .current_dir(&root)
+        // every_routine.h's reference.
+        .env("GLBLAS_TEST_REFERENCE_BLAS", common::reference_path())
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::from(log))

@@ -15,8 +15,8 @@ mod described;
 
 use std::collections::BTreeMap;
 
-use common::{take_trace, trace_to_file, Place, Rng};
-use described::cases::{reference, reference_path, Case, Iface};
+use common::{reference_path, take_trace, trace_to_file, Place, Rng};
+use described::cases::{reference, Case, Iface};
 use described::EXPORTS;
 use glblas::engine::fault::{self, Fault};
 

@@ -846,3 +846,15 @@ pub fn run_in_child(test: &str, env: &[(&str, &str)]) -> Result<(), String> {
         ))
     }
 }
+
+/// The reference BLAS (Debian's netlib build, not the alternative `libblas.so.3` names, which
+/// may be OpenBLAS).
+pub fn reference_path() -> String {
+    let dirs = std::fs::read_dir("/usr/lib").expect("/usr/lib");
+    let path = dirs
+        .filter_map(|d| d.ok())
+        .map(|d| d.path().join("blas/libblas.so.3"))
+        .find(|p| p.exists())
+        .expect("the reference BLAS (Debian's libblas3: the README's test command installs it)");
+    path.to_str().expect("utf-8 path").to_string()
+}

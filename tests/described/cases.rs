@@ -5,7 +5,7 @@
 use std::ffi::{c_void, CString};
 
 use super::{Exports, Got, Kind, Raw, Target};
-use crate::common::{Place, Rng};
+use crate::common::{reference_path, Place, Rng};
 use glblas::api::*;
 use glblas::blas::call::{Call, Use};
 use glblas::ffi::MemcpyKindArg;
@@ -366,18 +366,6 @@ impl Drop for Store {
             assert_eq!(glblasFree(base), Status::Success);
         }
     }
-}
-
-/// The reference BLAS (Debian's netlib build, not the alternative `libblas.so.3` names, which
-/// may be OpenBLAS).
-pub fn reference_path() -> String {
-    let dirs = std::fs::read_dir("/usr/lib").expect("/usr/lib");
-    let path = dirs
-        .filter_map(|d| d.ok())
-        .map(|d| d.path().join("blas/libblas.so.3"))
-        .find(|p| p.exists())
-        .expect("the reference BLAS (Debian's libblas3: the README's test command installs it)");
-    path.to_str().expect("utf-8 path").to_string()
 }
 
 /// The reference BLAS, loaded with its own symbols first so that its CBLAS calls its own
