@@ -1,7 +1,7 @@
 /*
- * every_routine.h - calls of every glblas routine in every precision (routines.h, generated
- * from the routine table) on host operands or on device operands, each compared with the same
- * call on the reference BLAS, with a hook run after every glblas call, the malloc / memcpy /
+ * every_routine.h - calls of the glblas routines of the routine table (routines.h, every
+ * routine in every precision; the caller picks the precisions) on host operands or on device
+ * operands, each compared with the same call on the reference BLAS, with a hook run after every glblas call, the malloc / memcpy /
  * free of the device operands included: for tests of what a call leaves behind on the calling
  * thread. Include after check.h. Reentrant: threads may run it at once with their own rng.
  *
@@ -301,12 +301,6 @@ static void some_routines(rng_t *rng, int dev, after_fn after, void *arg, int co
         sweep_routine(&s, rng, &ROUTINES[i]);
         ++done;
     }
-}
-
-/* Every routine in every precision once. */
-static void every_routine(rng_t *rng, int dev, after_fn after, void *arg)
-{
-    some_routines(rng, dev, after, arg, ROUTINE_COUNT, "sdcz");
 }
 
 #endif /* GLBLAS_C_TESTS_EVERY_ROUTINE_H */
