@@ -70,9 +70,11 @@ suite() {
       ;;
     *)
       cargo test --release --no-fail-fast -- "${skip[@]}" || status=1
-      # The packaging test (pip install . into a fresh venv) builds the crate from scratch: once
-      # per run, on the default device.
-      GLBLAS_TEST_INSTALL="$([ "$1" = llvmpipe ] && echo 1 || echo 0)" \
+      # The packaging test (pip install . into a fresh venv) builds the crate from scratch, and
+      # the test of `python -m glblas warm` compiles every shader into an empty cache: once per
+      # run each, on the default device.
+      local once="$([ "$1" = llvmpipe ] && echo 1 || echo 0)"
+      GLBLAS_TEST_INSTALL="$once" GLBLAS_TEST_EMPTY_CACHE="$once" \
         python3 -m pytest -q python_tests || status=1
       case "$1" in
         # Without llvmpipe's threads: the suites make millions of tiny calls, and waking the
