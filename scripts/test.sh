@@ -6,9 +6,13 @@
 #
 # GLBLAS_TEST_DRIVER=<name> (or a space-separated list) runs only those configurations. What a
 # configuration runs (see suite below):
-#   llvmpipe, llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, zink: everything: the Rust tests (which include the
-#     C programs and the GL regression tests) and pytest (the Python tests and the netlib
-#     conformance programs; on llvmpipe also `pip install .` into a fresh venv);
+#   llvmpipe, zink: everything: the Rust tests (which include the C programs and the GL
+#     regression tests) and pytest (the Python tests and the netlib conformance programs; on
+#     llvmpipe also `pip install .` into a fresh venv); zink leaves out the Python tests of the
+#     preload's and the process's machinery (HOST_SIDE_PYTHON);
+#   llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, which differ from llvmpipe only in what the
+#     context presents: the tests whose work depends on that, which is all but HOST_SIDE_TESTS,
+#     OWN_CONTEXT_TESTS and HOST_SIDE_PYTHON;
 #   zink-gles, virgl: the C programs, the API tests, the GL regression tests, the large threaded
 #     workload, and the netlib and Python API suites (zink-gles also the Python tiled-path
 #     tests, which once crashed there);
@@ -43,6 +47,43 @@ source scripts/drivers.sh
 export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-$PWD/target/mesa_shader_cache}"
 export MESA_SHADER_CACHE_DISABLE=false
 
+# The Rust tests of host-side machinery, whose work is the same whatever the context presents:
+# argument checks, the CPU BLAS's loading and its answers after injected faults, panics, fork.
+HOST_SIDE_TESTS="blas_cpu_soname blas_fault blas_panic blas_wheel_names concurrency_blas
+  deferred_compiles fault_context fault_described fork fork_trace fuzz_described fuzz_memory
+  no_device gles30 wrapped_increments"
+# The Rust tests that make their own context (the fragment pipeline on llvmpipe's desktop GL
+# and GLES), whatever the configuration's.
+OWN_CONTEXT_TESTS="fragment_gemm fragment_vectors fragment_vectors_gles"
+# The Python tests of the preload's and the process's machinery (the programs, numpy, scipy and
+# LAPACK under the preload, xerbla, floating-point flags, exit, the package's build and docs).
+HOST_SIDE_PYTHON="test_blas_warning.py test_declarations.py test_install.py
+  test_preload_fp_errors.py test_preload_lapack.py test_preload_numpy.py
+  test_preload_programs.py test_preload_scipy.py test_preload_xerbla.py test_process_exit.py
+  test_readme.py"
+
+# cargo's --test arguments for every test of tests/ but those named.
+tests_but() {
+  local name args=()
+  for name in "$@"; do
+    [ -f "tests/$name.rs" ] || { echo "test.sh names tests/$name.rs, which is gone" >&2; return 1; }
+  done
+  for name in tests/*.rs; do
+    name="$(basename "$name" .rs)"
+    case " $* " in *" $name "*) ;; *) args+=(--test "$name") ;; esac
+  done
+  echo "${args[@]}"
+}
+
+# pytest's --ignore arguments for the files of python_tests named.
+python_tests_but() {
+  local name
+  for name in "$@"; do
+    [ -f "python_tests/$name" ] || { echo "test.sh names python_tests/$name, which is gone" >&2; return 1; }
+    echo "--ignore=python_tests/$name"
+  done
+}
+
 # The tests configuration $1 runs, all of them even when one fails; fails if any did.
 suite() {
   local status=0 skip=()
@@ -68,20 +109,34 @@ suite() {
       python3 -m pytest -q python_tests/test_netlib_conformance.py python_tests/test_api.py \
         $([ "$1" = virgl ] || echo python_tests/test_tiled_paths.py) || status=1
       ;;
+    llvmpipe-*)
+      local tests ignored
+      tests="$(tests_but $HOST_SIDE_TESTS $OWN_CONTEXT_TESTS)" || return 1
+      ignored="$(python_tests_but $HOST_SIDE_PYTHON)" || return 1
+      cargo test --release --no-fail-fast $tests -- "${skip[@]}" || status=1
+      # Without llvmpipe's rasterizer threads, as on llvmpipe: the netlib programs make
+      # hundreds of thousands of small calls, which waking the threads slows (xblat3z's test:
+      # 9.2 s with them, 4.7 s without). The Rust tests run with them.
+      LP_NUM_THREADS=0 python3 -m pytest -q python_tests $ignored || status=1
+      ;;
     *)
       cargo test --release --no-fail-fast -- "${skip[@]}" || status=1
-      # The packaging test (pip install . into a fresh venv) builds the crate from scratch, and
-      # the test of `python -m glblas warm` compiles every shader into an empty cache: once per
-      # run each, on the default device.
-      local once="$([ "$1" = llvmpipe ] && echo 1 || echo 0)"
-      GLBLAS_TEST_INSTALL="$once" GLBLAS_TEST_EMPTY_CACHE="$once" \
-        python3 -m pytest -q python_tests || status=1
       case "$1" in
-        # Without llvmpipe's threads: the suites make millions of tiny calls, and waking the
-        # threads for each on this machine's idle cores made them 5 to 7 times slower
-        # (xlintstd's input 700 s against 105 s).
-        llvmpipe) LP_NUM_THREADS=0 python3 -m pytest -q client_tests || status=1 ;;
+        llvmpipe)
+          # The packaging test (pip install . into a fresh venv) builds the crate from scratch,
+          # and the test of `python -m glblas warm` compiles every shader into an empty cache:
+          # once per run each. Without llvmpipe's rasterizer threads, as on its emulations.
+          GLBLAS_TEST_INSTALL=1 GLBLAS_TEST_EMPTY_CACHE=1 LP_NUM_THREADS=0 \
+            python3 -m pytest -q python_tests || status=1
+          # Without llvmpipe's threads: the suites make millions of tiny calls, and waking the
+          # threads for each on this machine's idle cores made them 5 to 7 times slower
+          # (xlintstd's input 700 s against 105 s).
+          LP_NUM_THREADS=0 python3 -m pytest -q client_tests || status=1
+          ;;
         zink)
+          local ignored
+          ignored="$(python_tests_but $HOST_SIDE_PYTHON)" || return 1
+          python3 -m pytest -q python_tests $ignored || status=1
           python3 -m pytest -q client_tests/test_readme_recipes.py client_tests/test_scalapack.py \
             "client_tests/test_python_suites.py::test_suite_passes_on_gl[numpy.linalg]" || status=1
           ;;
