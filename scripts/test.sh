@@ -84,6 +84,11 @@ python_tests_but() {
   done
 }
 
+# pytest's tests spread over the machine's cores, where the configuration's GL runs each on the
+# calling thread (llvmpipe and lavapipe without rasterizer threads): one process at a time left a
+# core idle, and with the threads, two processes would contend for both.
+parallel=(-n "$(nproc)")
+
 # The tests configuration $1 runs, all of them even when one fails; fails if any did.
 suite() {
   local status=0 skip=()
@@ -106,8 +111,12 @@ suite() {
         --test settled_writes --test workload --test deferred_compiles --test warm --test tiling \
         --test reductions --test complex -- "${skip[@]}" || status=1
       unset GLBLAS_C_TEST_TIMEOUT
-      python3 -m pytest -q python_tests/test_netlib_conformance.py python_tests/test_api.py \
-        $([ "$1" = virgl ] || echo python_tests/test_tiled_paths.py) || status=1
+      # virgl's server renders every client's commands with llvmpipe's threads: one at a time.
+      local workers=("${parallel[@]}")
+      [ "$1" = zink-gles ] || workers=()
+      python3 -m pytest -q "${workers[@]}" python_tests/test_netlib_conformance.py \
+        python_tests/test_api.py $([ "$1" = virgl ] || echo python_tests/test_tiled_paths.py) \
+        || status=1
       ;;
     llvmpipe-*)
       local tests ignored
@@ -117,7 +126,7 @@ suite() {
       # Without llvmpipe's rasterizer threads, as on llvmpipe: the netlib programs make
       # hundreds of thousands of small calls, which waking the threads slows (xblat3z's test:
       # 9.2 s with them, 4.7 s without). The Rust tests run with them.
-      LP_NUM_THREADS=0 python3 -m pytest -q python_tests $ignored || status=1
+      LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" python_tests $ignored || status=1
       ;;
     *)
       cargo test --release --no-fail-fast -- "${skip[@]}" || status=1
@@ -127,17 +136,18 @@ suite() {
           # and the test of `python -m glblas warm` compiles every shader into an empty cache:
           # once per run each. Without llvmpipe's rasterizer threads, as on its emulations.
           GLBLAS_TEST_INSTALL=1 GLBLAS_TEST_EMPTY_CACHE=1 LP_NUM_THREADS=0 \
-            python3 -m pytest -q python_tests || status=1
+            python3 -m pytest -q "${parallel[@]}" python_tests || status=1
           # Without llvmpipe's threads: the suites make millions of tiny calls, and waking the
           # threads for each on this machine's idle cores made them 5 to 7 times slower
           # (xlintstd's input 700 s against 105 s).
-          LP_NUM_THREADS=0 python3 -m pytest -q client_tests || status=1
+          LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" client_tests || status=1
           ;;
         zink)
           local ignored
           ignored="$(python_tests_but $HOST_SIDE_PYTHON)" || return 1
-          python3 -m pytest -q python_tests $ignored || status=1
-          python3 -m pytest -q client_tests/test_readme_recipes.py client_tests/test_scalapack.py \
+          python3 -m pytest -q "${parallel[@]}" python_tests $ignored || status=1
+          python3 -m pytest -q "${parallel[@]}" client_tests/test_readme_recipes.py \
+            client_tests/test_scalapack.py \
             "client_tests/test_python_suites.py::test_suite_passes_on_gl[numpy.linalg]" || status=1
           ;;
       esac
