@@ -11,8 +11,8 @@
 #     llvmpipe also `pip install .` into a fresh venv); zink leaves out the Python tests of the
 #     preload's and the process's machinery (HOST_SIDE_PYTHON);
 #   llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, which differ from llvmpipe only in what the
-#     context presents: the tests whose work depends on that, which is all but HOST_SIDE_TESTS,
-#     OWN_CONTEXT_TESTS and HOST_SIDE_PYTHON;
+#     context presents: the Rust tests whose work depends on that (all but HOST_SIDE_TESTS and
+#     OWN_CONTEXT_TESTS), and the Python suites of zink-gles;
 #   zink-gles, virgl: the C programs, the API tests, the GL regression tests, the large threaded
 #     workload, and the netlib and Python API suites (zink-gles also the Python tiled-path
 #     tests, which once crashed there);
@@ -119,14 +119,16 @@ suite() {
         || status=1
       ;;
     llvmpipe-*)
-      local tests ignored
+      local tests
       tests="$(tests_but $HOST_SIDE_TESTS $OWN_CONTEXT_TESTS)" || return 1
-      ignored="$(python_tests_but $HOST_SIDE_PYTHON)" || return 1
       cargo test --release --no-fail-fast $tests -- "${skip[@]}" || status=1
-      # Without llvmpipe's rasterizer threads, as on llvmpipe: the netlib programs make
-      # hundreds of thousands of small calls, which waking the threads slows (xblat3z's test:
-      # 9.2 s with them, 4.7 s without). The Rust tests run with them.
-      LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" python_tests $ignored || status=1
+      # The suites of zink-gles: the Python package's other tests call the kernels the Rust
+      # tests check here. Without llvmpipe's rasterizer threads, as on llvmpipe: the netlib
+      # programs make hundreds of thousands of small calls, which waking the threads slows
+      # (xblat3z's test: 9.2 s with them, 4.7 s without). The Rust tests run with them.
+      LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" \
+        python_tests/test_netlib_conformance.py python_tests/test_api.py \
+        python_tests/test_tiled_paths.py || status=1
       ;;
     *)
       cargo test --release --no-fail-fast -- "${skip[@]}" || status=1
