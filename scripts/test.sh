@@ -8,8 +8,8 @@
 # configuration runs (see suite below):
 #   llvmpipe, zink: everything: the Rust tests (which include the C programs and the GL
 #     regression tests) and pytest (the Python tests and the netlib conformance programs; on
-#     llvmpipe also `pip install .` into a fresh venv); zink leaves out the Python tests of the
-#     preload's and the process's machinery (HOST_SIDE_PYTHON);
+#     llvmpipe also `pip install .` into a fresh venv); zink leaves out DESCRIBED_TESTS and the
+#     Python tests of the preload's and the process's machinery (HOST_SIDE_PYTHON);
 #   llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, which differ from llvmpipe only in what the
 #     context presents: the Rust tests whose work depends on that (all but HOST_SIDE_TESTS and
 #     OWN_CONTEXT_TESTS), and the Python suites of zink-gles;
@@ -47,11 +47,16 @@ source scripts/drivers.sh
 export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-$PWD/target/mesa_shader_cache}"
 export MESA_SHADER_CACHE_DISABLE=false
 
+# The fuzz and fault tests drawn from the routines' descriptions, and the memory exports' fuzz:
+# the rules they check are the host's, and their random calls compile programs no other test
+# uses (on llvmpipe from an empty cache, fuzz_described 250 s and fault_described 130 s), so
+# they run on llvmpipe only.
+DESCRIBED_TESTS="fault_described fuzz_described fuzz_memory"
 # The Rust tests of host-side machinery, whose work is the same whatever the context presents:
 # argument checks, the CPU BLAS's loading and its answers after injected faults, panics, fork.
-HOST_SIDE_TESTS="blas_cpu_soname blas_fault blas_panic blas_wheel_names concurrency_blas
-  deferred_compiles fault_context fault_described fork fork_trace fuzz_described fuzz_memory
-  no_device gles30 wrapped_increments"
+HOST_SIDE_TESTS="$DESCRIBED_TESTS blas_cpu_soname blas_fault blas_panic blas_wheel_names
+  concurrency_blas deferred_compiles fault_context fork fork_trace no_device gles30
+  wrapped_increments"
 # The Rust tests that make their own context (the fragment pipeline on llvmpipe's desktop GL
 # and GLES), whatever the configuration's.
 OWN_CONTEXT_TESTS="fragment_gemm fragment_vectors fragment_vectors_gles"
@@ -130,29 +135,31 @@ suite() {
         python_tests/test_netlib_conformance.py python_tests/test_api.py \
         python_tests/test_tiled_paths.py || status=1
       ;;
-    *)
+    llvmpipe)
       cargo test --release --no-fail-fast -- "${skip[@]}" || status=1
-      case "$1" in
-        llvmpipe)
-          # The packaging test (pip install . into a fresh venv) builds the crate from scratch,
-          # and the test of `python -m glblas warm` compiles every shader into an empty cache:
-          # once per run each. Without llvmpipe's rasterizer threads, as on its emulations.
-          GLBLAS_TEST_INSTALL=1 GLBLAS_TEST_EMPTY_CACHE=1 LP_NUM_THREADS=0 \
-            python3 -m pytest -q "${parallel[@]}" python_tests || status=1
-          # Without llvmpipe's threads: the suites make millions of tiny calls, and waking the
-          # threads for each on this machine's idle cores made them 5 to 7 times slower
-          # (xlintstd's input 700 s against 105 s).
-          LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" client_tests || status=1
-          ;;
-        zink)
-          local ignored
-          ignored="$(python_tests_but $HOST_SIDE_PYTHON)" || return 1
-          python3 -m pytest -q "${parallel[@]}" python_tests $ignored || status=1
-          python3 -m pytest -q "${parallel[@]}" client_tests/test_readme_recipes.py \
-            client_tests/test_scalapack.py \
-            "client_tests/test_python_suites.py::test_suite_passes_on_gl[numpy.linalg]" || status=1
-          ;;
-      esac
+      # The packaging test (pip install . into a fresh venv) builds the crate from scratch, and
+      # the test of `python -m glblas warm` compiles every shader into an empty cache: once per
+      # run each. Without llvmpipe's rasterizer threads, as on its emulations.
+      GLBLAS_TEST_INSTALL=1 GLBLAS_TEST_EMPTY_CACHE=1 LP_NUM_THREADS=0 \
+        python3 -m pytest -q "${parallel[@]}" python_tests || status=1
+      # Without llvmpipe's threads: the suites make millions of tiny calls, and waking the
+      # threads for each on this machine's idle cores made them 5 to 7 times slower (xlintstd's
+      # input 700 s against 105 s).
+      LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" client_tests || status=1
+      ;;
+    zink)
+      local tests ignored
+      tests="$(tests_but $DESCRIBED_TESTS)" || return 1
+      ignored="$(python_tests_but $HOST_SIDE_PYTHON)" || return 1
+      cargo test --release --no-fail-fast $tests -- "${skip[@]}" || status=1
+      python3 -m pytest -q "${parallel[@]}" python_tests $ignored || status=1
+      python3 -m pytest -q "${parallel[@]}" client_tests/test_readme_recipes.py \
+        client_tests/test_scalapack.py \
+        "client_tests/test_python_suites.py::test_suite_passes_on_gl[numpy.linalg]" || status=1
+      ;;
+    *)
+      echo "test.sh has no suite for configuration '$1'" >&2
+      return 1
       ;;
   esac
   return $status
