@@ -6,10 +6,10 @@
 #
 # GLBLAS_TEST_DRIVER=<name> (or a space-separated list) runs only those configurations. What a
 # configuration runs (see suite below):
-#   llvmpipe, zink: everything: the Rust tests (which include the C programs and the GL
-#     regression tests) and pytest (the Python tests and the netlib conformance programs; on
-#     llvmpipe also `pip install .` into a fresh venv); zink leaves out DESCRIBED_TESTS and the
-#     Python tests of the preload's and the process's machinery (HOST_SIDE_PYTHON);
+#   llvmpipe: everything: the Rust tests (which include the C programs and the GL regression
+#     tests) and pytest (the Python tests and the netlib conformance programs, and
+#     `pip install .` into a fresh venv);
+#   zink: the Rust tests but DESCRIBED_TESTS, and the Python suites of zink-gles;
 #   llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, which differ from llvmpipe only in what the
 #     context presents: the Rust tests whose work depends on that (all but HOST_SIDE_TESTS and
 #     OWN_CONTEXT_TESTS), and the Python suites of zink-gles;
@@ -60,13 +60,6 @@ HOST_SIDE_TESTS="$DESCRIBED_TESTS blas_cpu_soname blas_fault blas_panic blas_whe
 # The Rust tests that make their own context (the fragment pipeline on llvmpipe's desktop GL
 # and GLES), whatever the configuration's.
 OWN_CONTEXT_TESTS="fragment_gemm fragment_vectors fragment_vectors_gles"
-# The Python tests of the preload's and the process's machinery (the programs, numpy, scipy and
-# LAPACK under the preload, xerbla, floating-point flags, exit, the package's build and docs).
-HOST_SIDE_PYTHON="test_blas_warning.py test_declarations.py test_install.py
-  test_preload_fp_errors.py test_preload_lapack.py test_preload_numpy.py
-  test_preload_programs.py test_preload_scipy.py test_preload_xerbla.py test_process_exit.py
-  test_readme.py"
-
 # cargo's --test arguments for every test of tests/ but those named.
 tests_but() {
   local name args=()
@@ -78,15 +71,6 @@ tests_but() {
     case " $* " in *" $name "*) ;; *) args+=(--test "$name") ;; esac
   done
   echo "${args[@]}"
-}
-
-# pytest's --ignore arguments for the files of python_tests named.
-python_tests_but() {
-  local name
-  for name in "$@"; do
-    [ -f "python_tests/$name" ] || { echo "test.sh names python_tests/$name, which is gone" >&2; return 1; }
-    echo "--ignore=python_tests/$name"
-  done
 }
 
 # pytest's tests spread over the machine's cores, where the configuration's GL runs each on the
@@ -148,11 +132,13 @@ suite() {
       LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" client_tests || status=1
       ;;
     zink)
-      local tests ignored
+      local tests
       tests="$(tests_but $DESCRIBED_TESTS)" || return 1
-      ignored="$(python_tests_but $HOST_SIDE_PYTHON)" || return 1
       cargo test --release --no-fail-fast $tests -- "${skip[@]}" || status=1
-      python3 -m pytest -q "${parallel[@]}" python_tests $ignored || status=1
+      # The suites of zink-gles (the Python package's other tests call the kernels the Rust
+      # tests check here).
+      python3 -m pytest -q "${parallel[@]}" python_tests/test_netlib_conformance.py \
+        python_tests/test_api.py python_tests/test_tiled_paths.py || status=1
       python3 -m pytest -q "${parallel[@]}" client_tests/test_readme_recipes.py \
         client_tests/test_scalapack.py \
         "client_tests/test_python_suites.py::test_suite_passes_on_gl[numpy.linalg]" || status=1
