@@ -9,13 +9,13 @@
 #   llvmpipe: everything: the Rust tests (which include the C programs and the GL regression
 #     tests) and pytest (the Python tests and the netlib conformance programs, and
 #     `pip install .` into a fresh venv);
-#   zink: the Rust tests but DESCRIBED_TESTS, and the Python suites of zink-gles;
+#   zink: the Rust tests but DESCRIBED_TESTS, and PYTHON_SUITES;
 #   llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, which differ from llvmpipe only in what the
 #     context presents: the Rust tests whose work depends on that (all but HOST_SIDE_TESTS and
-#     OWN_CONTEXT_TESTS), and the Python suites of zink-gles;
+#     OWN_CONTEXT_TESTS), and PYTHON_SUITES;
 #   zink-gles, virgl: the C programs, the API tests, the GL regression tests, the large threaded
-#     workload, and the netlib and Python API suites (zink-gles also the Python tiled-path
-#     tests, which once crashed there);
+#     workload, and PYTHON_SUITES (virgl without the Python tiled-path tests, which once
+#     crashed zink-gles);
 #   zink, zink-gles, virgl leave out c_tests' scenes_with_slow_fence_signals, which provokes a
 #     race in llvmpipe's own rasterizer (README, "llvmpipe's scene fences"): lavapipe, under zink,
 #     has the same race where glblas cannot hold its fences, and under virgl the rasterizer runs
@@ -73,10 +73,17 @@ tests_but() {
   echo "${args[@]}"
 }
 
-# pytest's tests spread over the machine's cores, where the configuration's GL runs each on the
-# calling thread (llvmpipe and lavapipe without rasterizer threads): one process at a time left a
-# core idle, and with the threads, two processes would contend for both.
+# pytest runs without llvmpipe's rasterizer threads on the llvmpipe configurations (the Rust
+# tests run with them): the netlib programs and the client suites make hundreds of thousands of
+# tiny calls, and waking the threads for each slowed them (xblat3z's test: 9.2 s with them, 4.7 s
+# without; xlintstd's input 700 s against 105 s). The GL then runs on the calling thread, as
+# lavapipe's does on zink, so pytest spreads its tests over the machine's cores: one process at
+# a time left a core idle, and with the threads, two processes would contend for both.
 parallel=(-n "$(nproc)")
+# pytest's suites on every configuration but llvmpipe: the Python package's other tests call the
+# kernels the Rust tests check there.
+PYTHON_SUITES="python_tests/test_netlib_conformance.py python_tests/test_api.py
+  python_tests/test_tiled_paths.py"
 
 # The tests configuration $1 runs, all of them even when one fails; fails if any did.
 suite() {
@@ -103,49 +110,33 @@ suite() {
       # virgl's server renders every client's commands with llvmpipe's threads: one at a time.
       local workers=("${parallel[@]}")
       [ "$1" = zink-gles ] || workers=()
-      python3 -m pytest -q "${workers[@]}" python_tests/test_netlib_conformance.py \
-        python_tests/test_api.py $([ "$1" = virgl ] || echo python_tests/test_tiled_paths.py) \
-        || status=1
+      local suites="$PYTHON_SUITES"
+      [ "$1" = zink-gles ] || suites="${suites/python_tests\/test_tiled_paths.py/}"
+      python3 -m pytest -q "${workers[@]}" $suites || status=1
       ;;
     llvmpipe-*)
       local tests
       tests="$(tests_but $HOST_SIDE_TESTS $OWN_CONTEXT_TESTS)" || return 1
       cargo test --release --no-fail-fast $tests -- "${skip[@]}" || status=1
-      # The suites of zink-gles: the Python package's other tests call the kernels the Rust
-      # tests check here. Without llvmpipe's rasterizer threads, as on llvmpipe: the netlib
-      # programs make hundreds of thousands of small calls, which waking the threads slows
-      # (xblat3z's test: 9.2 s with them, 4.7 s without). The Rust tests run with them.
-      LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" \
-        python_tests/test_netlib_conformance.py python_tests/test_api.py \
-        python_tests/test_tiled_paths.py || status=1
+      LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" $PYTHON_SUITES || status=1
       ;;
     llvmpipe)
       cargo test --release --no-fail-fast -- "${skip[@]}" || status=1
       # The packaging test (pip install . into a fresh venv) builds the crate from scratch, and
       # the test of `python -m glblas warm` compiles every shader into an empty cache: once per
-      # run each. Without llvmpipe's rasterizer threads, as on its emulations.
+      # run each.
       GLBLAS_TEST_INSTALL=1 GLBLAS_TEST_EMPTY_CACHE=1 LP_NUM_THREADS=0 \
         python3 -m pytest -q "${parallel[@]}" python_tests || status=1
-      # Without llvmpipe's threads: the suites make millions of tiny calls, and waking the
-      # threads for each on this machine's idle cores made them 5 to 7 times slower (xlintstd's
-      # input 700 s against 105 s).
       LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" client_tests || status=1
       ;;
     zink)
       local tests
       tests="$(tests_but $DESCRIBED_TESTS)" || return 1
       cargo test --release --no-fail-fast $tests -- "${skip[@]}" || status=1
-      # The suites of zink-gles (the Python package's other tests call the kernels the Rust
-      # tests check here).
-      python3 -m pytest -q "${parallel[@]}" python_tests/test_netlib_conformance.py \
-        python_tests/test_api.py python_tests/test_tiled_paths.py || status=1
+      python3 -m pytest -q "${parallel[@]}" $PYTHON_SUITES || status=1
       python3 -m pytest -q "${parallel[@]}" client_tests/test_readme_recipes.py \
         client_tests/test_scalapack.py \
         "client_tests/test_python_suites.py::test_suite_passes_on_gl[numpy.linalg]" || status=1
-      ;;
-    *)
-      echo "test.sh has no suite for configuration '$1'" >&2
-      return 1
       ;;
   esac
   return $status
