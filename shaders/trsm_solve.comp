@@ -14,6 +14,10 @@
 // fetches four elements of S and loads four of X for 16 multiply-adds (one right-hand side
 // per invocation, with no shared staging, ran at a third of that rate on llvmpipe; staging
 // S's rows in shared memory ran slower still, llvmpipe's barriers being costly).
+//
+// With COMPLEX (real.glsl), S, B and X are complex, S conjugated where CONJ_A (op(A) = A^H),
+// and each invocation solves its four right-hand sides one after another, row by row, dividing
+// by Smith's method (no TRANSPOSED_COPY: the updates read a complex X in place).
 layout(local_size_x = 64) in;
 OPERAND(AIn, uA, 4)
 uniform int uAStart, uARow, uACol;
@@ -21,15 +25,56 @@ uniform int uFirst, uSize;
 uniform int uBStart, uBRow, uBCol;
 uniform int uColumn0, uColumns;
 uniform bool uLower, uUnit;
-layout(std430, binding = 0) buffer B { REAL b[]; };
+layout(std430, binding = 0) buffer B { ELEM b[]; };
 #ifdef TRANSPOSED_COPY
 uniform int uXtStart, uXtRow, uXtCol;
 layout(std430, binding = 1) buffer Xt { REAL xt[]; };
 #endif
 
-REAL s(int r, int c) {
-    return FETCH(uA, uAStart + r * uARow + c * uACol);
+ELEM s(int r, int c) {
+    ELEM v = FETCH(uA, uAStart + r * uARow + c * uACol);
+#ifdef CONJ_A
+    v = CONJ(v);
+#endif
+    return v;
 }
+
+#ifdef COMPLEX
+// a / d without forming |d|², which in single precision overflows from |d| of about 1e19 and
+// underflows below 1e-19 (Smith's method, as gfortran divides the reference BLAS's complex
+// numbers).
+ELEM divide(ELEM a, ELEM d) {
+    if (abs(d.y) <= abs(d.x)) {
+        REAL r = d.y / d.x;
+        REAL t = d.x + d.y * r;
+        return ELEM((a.x + a.y * r) / t, (a.y - a.x * r) / t);
+    }
+    REAL r = d.x / d.y;
+    REAL t = d.y + d.x * r;
+    return ELEM((a.x * r + a.y) / t, (a.y * r - a.x) / t);
+}
+
+void main() {
+    int j0 = uColumn0 + 4 * int(gl_GlobalInvocationID.x);
+    bool lower = DYNAMIC_FLAG(uLower);
+    bool unit = DYNAMIC_FLAG(uUnit);
+    int step = lower ? 1 : -1;
+    int size = DYNAMIC(uSize);
+    int first = lower ? uFirst : uFirst + size - 1;
+    for (int j = j0; j < j0 + 4 && j < uColumn0 + uColumns; j++) {
+        int x0 = uBStart + j * uBCol;
+        for (int p = 0; p < size; p++) {
+            int r = first + step * p;
+            ELEM v = b[x0 + r * uBRow];
+            for (int q = 0; q < p; q++) {
+                int c = first + step * q;
+                v -= mul(s(r, c), b[x0 + c * uBRow]);
+            }
+            b[x0 + r * uBRow] = unit ? v : divide(v, s(r, r));
+        }
+    }
+}
+#else
 
 // S's element where `valid`, else 0 (without reading it).
 REAL s_if(bool valid, int r, int c) {
@@ -104,3 +149,4 @@ void main() {
         PUT(x, vx, 0) PUT(y, vy, 1) PUT(z, vz, 2) PUT(w, vw, 3)
     }
 }
+#endif

@@ -1705,3 +1705,52 @@ fn ctrsm_and_ztrsm_past_one_block() {
     trsm::<glblasComplex>();
     trsm::<glblasDoubleComplex>();
 }
+
+/// ctrsm divides by its diagonal without forming |d|², which leaves single precision's range
+/// for |d| past about 1.8e19 and below about 1e-19: with diagonals of moduli near 1e20 and
+/// 1e-20 (parts of either sign, the larger either one, so both branches of Smith's method),
+/// X = B / d to within a few units of roundoff of |X|.
+#[test]
+fn ctrsm_divides_by_huge_and_tiny_diagonals() {
+    type P = glblasComplex;
+    let order = 4;
+    for scale in [1e20, 1e-20] {
+        let diagonal = [(1.0, 1.0), (-0.5, 1.0), (1.0, -0.25), (-1.0, -1.0)];
+        let mut a = vec![P::new(0.0, 0.0); order * order];
+        for (i, &(re, im)) in diagonal.iter().enumerate() {
+            a[i + i * order] = P::new(re * scale, im * scale);
+        }
+        let b0: Vec<P> = (0..order)
+            .map(|i| P::new(1.0 + i as f64, 0.5 - i as f64))
+            .collect();
+        let mut x = b0.clone();
+        let how = (SideArg(0), FillArg(0), OPS[0], DiagArg(0));
+        let one = P::new(1.0, 0.0);
+        let s = unsafe {
+            P::trmm(
+                true,
+                how,
+                (order, 1),
+                &one,
+                (a.as_ptr(), order),
+                (x.as_mut_ptr(), order),
+            )
+        };
+        if !P::here() {
+            assert_eq!(s, Status::NotSupported);
+            continue;
+        }
+        assert_eq!(s, Status::Success);
+        for i in 0..order {
+            let ((br, bi), (dr, di)) = (b0[i].parts(), a[i + i * order].parts());
+            let q = dr * dr + di * di;
+            let (wr, wi) = ((br * dr + bi * di) / q, (bi * dr - br * di) / q);
+            let (gr, gi) = x[i].parts();
+            let tol = 8.0 * P::U * mag((wr, wi));
+            assert!(
+                (gr - wr).abs() <= tol && (gi - wi).abs() <= tol,
+                "scale {scale:e}, row {i}: {gr:e}{gi:+e}i, want {wr:e}{wi:+e}i"
+            );
+        }
+    }
+}

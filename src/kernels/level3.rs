@@ -6,7 +6,7 @@
 //! returns taken (`routines.rs`).
 
 use super::gemm::{copy_out, gemm, on_compute, Gemm, OneM, Rules, Shape, Triangle};
-use crate::engine::element::Real;
+use crate::engine::element::{Complex, Element, Real};
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -184,8 +184,7 @@ pub fn trmm<T: Real>(
 /// substitution (`Solve::block`), recursively (`Solve::blocks`), with gemm taking the solved
 /// half's part out of the other half. Host operands are copied to the device for the solve,
 /// and B back at the end. `alpha` is not 0 (B := 0 then, without a solve). With `z`, A and B
-/// are complex (real views, `OneM`: its alpha the solve's, its `conjugate[0]` op(A)'s), and the
-/// diagonal blocks are solved on the host, in complex arithmetic.
+/// are complex (real views, `OneM`: its alpha the solve's, its `conjugate[0]` op(A)'s).
 pub fn trsm<T: Real>(
     e: &mut Engine,
     (right, fill, trans, unit): (bool, Triangle, bool, bool),
@@ -201,11 +200,10 @@ pub fn trsm<T: Real>(
     let forward = ((fill == Triangle::Lower) != trans) != right;
     let parts = if z.is_some() { 2 } else { 1 };
     let conjugate = z.is_some_and(|z| z.conjugate[0]);
-    let on_host = if super::compute_available(e) && z.is_none() {
+    let on_host = if super::compute_available(e) {
         None
     } else {
-        let how = (fill, right != trans, conjugate);
-        Some(diagonal_blocks_on_host(e, &a, how, parts)?)
+        Some(diagonal_blocks_on_host(e, &a, (fill, right != trans))?)
     };
     // B := alpha*B, a complex alpha as beta's two parts.
     let [alpha_re, alpha_im] = z.map_or([alpha, T::ZERO], |z| z.alpha);
@@ -225,7 +223,8 @@ pub fn trsm<T: Real>(
             scale,
         )?;
     }
-    let xt = if right || on_host.is_some() {
+    // X^T of a complex X's real view is no complex matrix's.
+    let xt = if right || on_host.is_some() || z.is_some() {
         None
     } else {
         x_transposed(e, &a, &b)?
@@ -301,8 +300,8 @@ struct Solve<T: Real> {
     /// and the products taking a solved part out of the rest read as op(B) = (X^T)^T, in
     /// place rather than packing X.
     xt: Option<Matrix<T>>,
-    /// Without the compute pipeline, or for complex elements: the system's diagonal blocks,
-    /// read back once, where the blocks are solved on the host (`solve_on_host`).
+    /// Without the compute pipeline: the system's diagonal blocks, read back once, where the
+    /// blocks are solved on the host (`solve_on_host`).
     on_host: Option<Vec<Vec<f64>>>,
     /// Reals per element: 2 for complex A and B, as real views (rows of `a` and `b` are
     /// `parts` per element row).
@@ -372,33 +371,46 @@ impl<T: Real> Solve<T> {
     }
 
     /// Solves X's block `i` by substitution against its diagonal block of op(A), in place in
-    /// B: by `trsm_solve.comp`, one right-hand side per invocation, or on the host.
+    /// B: by `trsm_solve.comp`, four right-hand sides per invocation, or on the host.
     fn block(&self, e: &mut Engine, i: i64) -> Result<()> {
         let span = self.span((i, i + 1));
         if let Some(blocks) = &self.on_host {
             return self.solve_on_host(e, span, &blocks[i as usize]);
         }
-        let defines = {
-            let mut d = super::real_defines::<T>();
+        if self.parts == 1 {
+            let mut defines = super::real_defines::<T>();
             if self.xt.is_some() {
-                d.push(("TRANSPOSED_COPY", String::new()));
+                defines.push(("TRANSPOSED_COPY", String::new()));
             }
-            d
-        };
+            return self.launch_solve(e, span, (&self.a, &self.b), defines);
+        }
+        let mut defines = super::real_defines::<Complex<T>>();
+        if self.conjugate {
+            defines.push(("CONJ_A", String::new()));
+        }
+        let (a, b) = (complex_of(&self.a), complex_of(&self.b));
+        self.launch_solve(e, span, (&a, &b), defines)
+    }
+
+    /// `block`'s launches of `trsm_solve.comp` for the rows (or columns) `span` of X, A and B
+    /// of its element type (the real views' complex matrices for complex ones).
+    fn launch_solve<E: Element>(
+        &self,
+        e: &mut Engine,
+        span: (i64, i64),
+        (a, b): (&Matrix<E>, &Matrix<E>),
+        defines: Vec<(&'static str, String)>,
+    ) -> Result<()> {
         let p = e.compute_program("trsm_solve.comp", SOLVE, &defines)?;
         // The system's matrix: op(A) from the left, op(A)^T from the right.
-        e.bind_matrix(&p, 0, "A", &self.a, self.trans != self.right)?;
-        let b = Window::of(&e.ctx.info, self.b.mem, self.b.span());
-        b.bind_storage(&e.ext, 0);
+        e.bind_matrix(&p, 0, "A", a, self.trans != self.right)?;
+        let window = Window::of(&e.ctx.info, b.mem, b.span());
+        window.bind_storage(&e.ext, 0);
         let gl = &e.ctx.gl;
         // Element (r, j) of the system's right-hand sides: B's (r, j) from the left, (j, r)
         // from the right.
-        let (row, col) = if self.right {
-            (self.b.ld, 1)
-        } else {
-            (1, self.b.ld)
-        };
-        p.set_i32(gl, "uBStart", b.start as i32);
+        let (row, col) = if self.right { (b.ld, 1) } else { (1, b.ld) };
+        p.set_i32(gl, "uBStart", window.start as i32);
         p.set_i32(gl, "uBRow", row as i32);
         p.set_i32(gl, "uBCol", col as i32);
         if let Some(xt) = &self.xt {
@@ -413,7 +425,7 @@ impl<T: Real> Solve<T> {
         p.set_i32(gl, "uSize", (span.1 - span.0) as i32);
         p.set_i32(gl, "uLower", i32::from(self.forward));
         p.set_i32(gl, "uUnit", i32::from(self.unit));
-        let columns = if self.right { self.b.rows } else { self.b.cols };
+        let columns = if self.right { b.rows } else { b.cols };
         // At most 65535 workgroups a dispatch, as every device allows.
         let per_dispatch = 65535 * SOLVE_COLUMNS;
         let mut first = 0;
@@ -431,37 +443,35 @@ impl<T: Real> Solve<T> {
         Ok(())
     }
 
-    /// `block` without the compute pipeline (or for complex elements): the stretch of B holding
-    /// X's block is read back, the block solved by substitution in double precision
-    /// (`system`: the diagonal block of the system's matrix, column-major, a complex one's
-    /// parts interleaved) and rounded once, and the stretch written back (what lies between
-    /// the block's rows is written back as it was read, nothing having run between). A
-    /// fragment writes at most 32 elements and each element of a solution needs the ones before
-    /// it, so a draw could solve only a few rows; the O(order·HOST_BLOCK·n) flops here are
-    /// small beside the solve's O(order²·n) in gemm.
+    /// `block` without the compute pipeline (so in single precision and for real elements,
+    /// `precision_available`): the stretch of B holding X's block is read back, the block
+    /// solved by substitution in double precision (`system`: the diagonal block of the
+    /// system's matrix, column-major) and rounded once, and the stretch written back (what
+    /// lies between the block's rows is written back as it was read, nothing having run
+    /// between). A fragment writes at most 32 elements and each element of a solution needs
+    /// the ones before it, so a draw could solve only a few rows; the O(order·HOST_BLOCK·n)
+    /// flops here are small beside the solve's O(order²·n) in gemm.
     fn solve_on_host(&self, e: &Engine, (s0, s1): (i64, i64), system: &[f64]) -> Result<()> {
-        let (b, p) = (&self.b, self.parts);
+        let b = &self.b;
         let size = (s1 - s0) as usize;
-        // Element (r, j) of the block's right-hand sides, of B's real view: B's (s0 + r, j)
-        // from the left, (j, s0 + r) from the right, its parts in consecutive reals; `first`
-        // is its offset from the stretch's start.
+        // Element (r, j) of the block's right-hand sides: B's (s0 + r, j) from the left,
+        // (j, s0 + r) from the right; `first` is its offset from the stretch's start.
         let (first, columns, row, col) = if self.right {
-            (s0 * b.ld, b.rows / p, b.ld, p)
+            (s0 * b.ld, b.rows, b.ld, 1)
         } else {
-            (p * s0, b.cols, p, b.ld)
+            (s0, b.cols, 1, b.ld)
         };
-        let len = (size as i64 - 1) * row + (columns - 1) * col + p;
+        let len = (size as i64 - 1) * row + (columns - 1) * col + 1;
         let mut stretch = vec![T::ZERO; len as usize];
         e.read(b.mem.advance(first), &mut stretch)?;
-        let (row, col, columns, p) = (row as usize, col as usize, columns as usize, p as usize);
-        let at = |r: usize, j: usize, q: usize| r * row + j * col + q;
-        // The block's rows, each holding every right-hand side (parts interleaved), so that
-        // each step of the substitution is a loop along a row (which the compiler vectorizes).
-        let w = columns * p;
+        let (row, col, w) = (row as usize, col as usize, columns as usize);
+        let at = |r: usize, j: usize| r * row + j * col;
+        // The block's rows, each holding every right-hand side, so that each step of the
+        // substitution is a loop along a row (which the compiler vectorizes).
         let mut x = vec![0.0; size * w];
         for (r, xr) in x.chunks_mut(w).enumerate() {
-            for (v, jq) in xr.iter_mut().zip(0..) {
-                *v = stretch[at(r, jq / p, jq % p)].to_f64();
+            for (j, v) in xr.iter_mut().enumerate() {
+                *v = stretch[at(r, j)].to_f64();
             }
         }
         let order: Vec<usize> = if self.forward {
@@ -469,12 +479,13 @@ impl<T: Real> Solve<T> {
         } else {
             (0..size).rev().collect()
         };
-        let element = |r: usize, c: usize| &system[(r + c * size) * p..(r + c * size + 1) * p];
+        let element = |r: usize, c: usize| system[r + c * size];
         // Row c is final once the terms of the rows before it (in the solve's order) are taken
         // out; then its multiples are taken out of the rows after it.
         for (k, &c) in order.iter().enumerate() {
             if !self.unit {
-                divide(&mut x[c * w..(c + 1) * w], element(c, c));
+                let d = element(c, c);
+                x[c * w..(c + 1) * w].iter_mut().for_each(|v| *v /= d);
             }
             for &r in &order[k + 1..] {
                 let (xr, xc) = if r > c {
@@ -484,12 +495,13 @@ impl<T: Real> Solve<T> {
                     let (rest, solved) = x.split_at_mut(c * w);
                     (&mut rest[r * w..(r + 1) * w], &solved[..w])
                 };
-                subtract_multiple(xr, element(r, c), xc);
+                let t = element(r, c);
+                xr.iter_mut().zip(xc).for_each(|(v, &o)| *v -= t * o);
             }
         }
         for (r, xr) in x.chunks(w).enumerate() {
-            for (v, jq) in xr.iter().zip(0..) {
-                stretch[at(r, jq / p, jq % p)] = T::from_f64(*v);
+            for (j, v) in xr.iter().enumerate() {
+                stretch[at(r, j)] = T::from_f64(*v);
             }
         }
         e.write(b.mem.advance(first), &stretch)
@@ -576,13 +588,12 @@ fn run<T: Real>(
 fn diagonal_blocks_on_host<T: Real>(
     e: &mut Engine,
     a: &Matrix<T>,
-    (fill, transposed, conjugate): (Triangle, bool, bool),
-    parts: i64,
+    (fill, transposed): (Triangle, bool),
 ) -> Result<Vec<Vec<f64>>> {
     let order = a.cols;
     let blocks = diagonal_blocks(order, HOST_BLOCK);
     let side = HOST_BLOCK.min(order);
-    let elems = blocks * side * side * parts;
+    let elems = blocks * side * side;
     let buffer = e
         .scratch
         .buffer(&e.ctx.gl, &e.ext, DIAGONAL_BLOCKS, T::words(elems))?;
@@ -595,65 +606,34 @@ fn diagonal_blocks_on_host<T: Real>(
     for i in 0..blocks {
         let (first, size) = (i * HOST_BLOCK, size(i));
         let packed = Matrix {
-            mem: out.advance(i * side * side * parts),
-            rows: parts * size,
+            mem: out.advance(i * side * side),
+            rows: size,
             cols: size,
-            ld: parts * side,
+            ld: side,
         };
-        let (r0, r1) = (parts * first, parts * (first + size));
-        let block = a.block(r0, r1, first, first + size);
-        copy_out(e, &block, &packed, Some((fill, 0)), parts)?;
+        let block = a.block(first, first + size, first, first + size);
+        copy_out(e, &block, &packed, Some((fill, 0)), 1)?;
     }
     let mut stored = vec![T::ZERO; elems as usize];
     e.read(out, &mut stored)?;
-    let (b, p) = (side as usize, parts as usize);
+    let b = side as usize;
     let lower = fill == Triangle::Lower;
     Ok(stored
-        .chunks(b * b * p)
+        .chunks(b * b)
         .enumerate()
         .map(|(i, block)| {
             let n = size(i as i64) as usize;
-            let mut s = vec![0.0; n * n * p];
+            let mut s = vec![0.0; n * n];
             for c in 0..n {
                 let rows = if lower { c..n } else { 0..c + 1 };
                 for r in rows {
                     let (sr, sc) = if transposed { (c, r) } else { (r, c) };
-                    for q in 0..p {
-                        let v = block[p * r + q + c * b * p].to_f64();
-                        s[(sr + sc * n) * p + q] = if q == 1 && conjugate { -v } else { v };
-                    }
+                    s[sr + sc * n] = block[r + c * b].to_f64();
                 }
             }
             s
         })
         .collect())
-}
-
-/// row := row / d elementwise: real, or complex (`d` [re, im], the row's parts interleaved).
-fn divide(row: &mut [f64], d: &[f64]) {
-    if let [dr, di] = *d {
-        let q = dr * dr + di * di;
-        for v in row.chunks_exact_mut(2) {
-            let (a, b) = (v[0], v[1]);
-            v[0] = (a * dr + b * di) / q;
-            v[1] = (b * dr - a * di) / q;
-        }
-    } else {
-        row.iter_mut().for_each(|v| *v /= d[0]);
-    }
-}
-
-/// row := row - t*other elementwise: real, or complex (as `divide`).
-fn subtract_multiple(row: &mut [f64], t: &[f64], other: &[f64]) {
-    if let [tr, ti] = *t {
-        for (v, o) in row.chunks_exact_mut(2).zip(other.chunks_exact(2)) {
-            v[0] -= tr * o[0] - ti * o[1];
-            v[1] -= tr * o[1] + ti * o[0];
-        }
-    } else {
-        let t = t[0];
-        row.iter_mut().zip(other).for_each(|(v, &o)| *v -= t * o);
-    }
 }
 
 /// `m` in device memory: as it is, or a host matrix copied (packed, ld = rows) into scratch
@@ -685,4 +665,28 @@ fn on_device<T: Real>(e: &mut Engine, slot: usize, m: &Matrix<T>) -> Result<Matr
         cols,
         ld: rows,
     })
+}
+
+/// The complex matrix whose real view (each element's parts in consecutive rows) is `m`, in
+/// device memory: half its rows, leading dimension and offset, which a real view's are twice
+/// a complex matrix's.
+fn complex_of<T: Real>(m: &Matrix<T>) -> Matrix<Complex<T>> {
+    let Mem::Device {
+        buffer,
+        offset,
+        len,
+    } = m.mem
+    else {
+        unreachable!("trsm solves on device copies of host operands")
+    };
+    Matrix {
+        mem: Mem::Device {
+            buffer,
+            offset: offset / 2,
+            len: len / 2,
+        },
+        rows: m.rows / 2,
+        cols: m.cols,
+        ld: m.ld / 2,
+    }
 }
