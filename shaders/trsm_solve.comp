@@ -61,7 +61,10 @@ void main() {
     int step = lower ? 1 : -1;
     int size = DYNAMIC(uSize);
     int first = lower ? uFirst : uFirst + size - 1;
-    for (int j = j0; j < j0 + 4 && j < uColumn0 + uColumns; j++) {
+    // No loop of this shader may end on uniforms alone: zink would compile a variant per
+    // value and could run a stale one (compute.glsl).
+    int end = uColumn0 + DYNAMIC(uColumns);
+    for (int j = j0; j < j0 + 4 && j < end; j++) {
         int x0 = uBStart + j * uBCol;
         for (int p = 0; p < size; p++) {
             int r = first + step * p;
