@@ -13,6 +13,8 @@
 #   llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, which differ from llvmpipe only in what the
 #     context presents: the Rust tests whose work depends on that (all but HOST_SIDE_TESTS and
 #     OWN_CONTEXT_TESTS), and PYTHON_SUITES;
+#   none runs what repeated_tests names, and only llvmpipe runs netlib's CBLAS testers
+#     (BUT_CBLAS_TESTERS);
 #   zink-gles, virgl: the C programs, the API tests, the GL regression tests, the large threaded
 #     workload, and PYTHON_SUITES (virgl without the Python tiled-path tests, which once
 #     crashed zink-gles);
@@ -66,17 +68,80 @@ HOST_SIDE_TESTS="$DESCRIBED_TESTS blas_cpu_soname blas_fault blas_panic blas_whe
 # The Rust tests that make their own context (the fragment pipeline on llvmpipe's desktop GL
 # and GLES), whatever the configuration's.
 OWN_CONTEXT_TESTS="fragment_gemm fragment_vectors fragment_vectors_gles"
-# cargo's --test arguments for every test of tests/ but those named.
+# cargo's --skip arguments (which match by substring) for the runs that repeat, on
+# configuration $1, what other runs do:
+# - c_tests' gles_* take GLES and its gl33_* desktop GL 3.3, whatever the configuration's API:
+#   on llvmpipe's emulations they are llvmpipe-gles's plain runs and llvmpipe's gl33_* runs,
+#   on zink and zink-gles, zink-gles's plain runs and zink's gl33_* runs;
+# - on virgl, the runs with small launch limits or windows (c_tests' *small_limits_*,
+#   complex.rs's *_beyond_one_window) repeat the other runs' commands in thousands of
+#   launches, each a round trip to the host (300 s for one C program, 33 s on llvmpipe;
+#   complex syrk's 220 s), where tests/tiling.rs takes the same tiled paths.
+repeated_tests() {
+  case "$1" in
+    llvmpipe-*) echo --skip gles_test_ --skip gl33_ ;;
+    zink) echo --skip gles_test_ ;;
+    zink-gles) echo --skip gles_test_ --skip gl33_ ;;
+    virgl) echo --skip small_limits_ --skip _beyond_one_window ;;
+  esac
+}
+# The tests of tests/ but those named.
 tests_but() {
-  local name args=()
+  local name names=()
   for name in "$@"; do
     [ -f "tests/$name.rs" ] || { echo "test.sh names tests/$name.rs, which is gone" >&2; return 1; }
   done
   for name in tests/*.rs; do
     name="$(basename "$name" .rs)"
-    case " $* " in *" $name "*) ;; *) args+=(--test "$name") ;; esac
+    case " $* " in *" $name "*) ;; *) names+=("$name") ;; esac
   done
-  echo "${args[@]}"
+  echo "${names[@]}"
+}
+
+# The test binaries that take longest, started first so that none is left running alone at the
+# end (tests/ not named here follow, in name order).
+LONGEST_TESTS="c_tests complex warm fuzz_described fault_described level3 leaks beyond_one_window
+  fragment_gemm trsm_backward_error blas_fault api"
+
+# Runs the test binaries named before "--" (tests/ names, lib for the unit tests, doc for the
+# doc tests) with the arguments after it, two at a time, each one's output printed whole when
+# it ends; fails if any failed. Two at a time, as pytest's suites run: one binary alone often
+# left a core idle (a single test; on virgl, a lone client and the server waiting on each
+# other's round trips: netlib's xblat3s took 70 s alone, 19-21 s each with two at once).
+cargo_tests() {
+  local names=() ordered=() name dir running=0 status=0 longest
+  while [ "$1" != -- ]; do names+=("$1"); shift; done
+  shift
+  longest=" $(echo $LONGEST_TESTS) "
+  for name in $longest; do
+    case " ${names[*]} " in *" $name "*) ordered+=("$name") ;; esac
+  done
+  for name in "${names[@]}"; do
+    case "$longest" in *" $name "*) ;; *) ordered+=("$name") ;; esac
+  done
+  dir="$(mktemp -d)"
+  for name in "${ordered[@]}"; do
+    if [ "$running" -ge 2 ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
+    (
+      case "$name" in
+        lib | doc) target=("--$name") ;;
+        *) target=(--test "$name") ;;
+      esac
+      cargo test --release "${target[@]}" -- "$@" >"$dir/$name.log" 2>&1 \
+        || touch "$dir/$name.failed"
+      flock "$dir" cat "$dir/$name.log"
+    ) &
+    running=$((running + 1))
+  done
+  wait
+  for name in "${ordered[@]}"; do
+    [ ! -e "$dir/$name.failed" ] || { echo "failed: $name" >&2; status=1; }
+  done
+  rm -rf "$dir"
+  return $status
 }
 
 # pytest runs without llvmpipe's rasterizer threads on the llvmpipe configurations (the Rust
@@ -90,13 +155,20 @@ parallel=(-n "$(nproc)")
 # kernels the Rust tests check there.
 PYTHON_SUITES="python_tests/test_netlib_conformance.py python_tests/test_api.py
   python_tests/test_tiled_paths.py"
+# ...without netlib's CBLAS testers (x?cblat*): with the Fortran testers' inputs (the same
+# sizes and scalars), they make the Fortran testers' calls in column-major order and the same
+# calls, mapped on the host, in row-major order, so on every configuration but llvmpipe their
+# GL work is the Fortran testers' again (on llvmpipe, one process at a time, the CBLAS Level 3
+# testers took 357 s, the Fortran ones 458 s).
+BUT_CBLAS_TESTERS=(-k "not cblat")
 
 # The tests configuration $1 runs, all of them even when one fails; fails if any did.
 suite() {
-  local status=0 skip=()
+  local status=0 skip
+  read -ra skip <<<"$(repeated_tests "$1")"
   case "$1" in
     llvmpipe*) ;;
-    *) skip=(--skip scenes_with_slow_fence_signals) ;;
+    *) skip+=(--skip scenes_with_slow_fence_signals) ;;
   esac
   # lavapipe rasterizes in its queue thread then, which signals and frees each scene's fence
   # itself. suite runs in a pipeline's subshell, so this ends with it.
@@ -109,25 +181,24 @@ suite() {
       # with the smallest launch limits (thousands of launches) took 300 s there alone, 33 s on
       # llvmpipe, against the C tests' default limit of 300 s per program.
       [ "$1" = zink-gles ] || export GLBLAS_C_TEST_TIMEOUT=900
-      cargo test --release --no-fail-fast --test c_tests --test api --test uniform_variants \
-        --test settled_writes --test workload --test deferred_compiles --test warm --test tiling \
-        --test reductions --test complex -- "${skip[@]}" || status=1
+      cargo_tests c_tests api uniform_variants settled_writes workload deferred_compiles warm \
+        tiling reductions complex -- "${skip[@]}" || status=1
       unset GLBLAS_C_TEST_TIMEOUT
-      # virgl's server renders every client's commands with llvmpipe's threads: one at a time.
-      local workers=("${parallel[@]}")
-      [ "$1" = zink-gles ] || workers=()
       local suites="$PYTHON_SUITES"
       [ "$1" = zink-gles ] || suites="${suites/python_tests\/test_tiled_paths.py/}"
-      python3 -m pytest -q "${workers[@]}" $suites || status=1
+      python3 -m pytest -q "${parallel[@]}" "${BUT_CBLAS_TESTERS[@]}" $suites || status=1
       ;;
     llvmpipe-*)
       local tests
       tests="$(tests_but $HOST_SIDE_TESTS $OWN_CONTEXT_TESTS)" || return 1
-      cargo test --release --no-fail-fast $tests -- "${skip[@]}" || status=1
-      LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" $PYTHON_SUITES || status=1
+      cargo_tests $tests -- "${skip[@]}" || status=1
+      LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" "${BUT_CBLAS_TESTERS[@]}" \
+        $PYTHON_SUITES || status=1
       ;;
     llvmpipe)
-      cargo test --release --no-fail-fast -- "${skip[@]}" || status=1
+      local tests
+      tests="$(tests_but)" || return 1
+      cargo_tests lib doc $tests -- "${skip[@]}" || status=1
       # The packaging test (pip install . into a fresh venv) builds the crate from scratch, and
       # the test of `python -m glblas warm` compiles every shader into an empty cache: once per
       # run each.
@@ -138,8 +209,8 @@ suite() {
     zink)
       local tests
       tests="$(tests_but $DESCRIBED_TESTS)" || return 1
-      cargo test --release --no-fail-fast $tests -- "${skip[@]}" || status=1
-      python3 -m pytest -q "${parallel[@]}" $PYTHON_SUITES || status=1
+      cargo_tests $tests -- "${skip[@]}" || status=1
+      python3 -m pytest -q "${parallel[@]}" "${BUT_CBLAS_TESTERS[@]}" $PYTHON_SUITES || status=1
       ;;
   esac
   return $status
