@@ -177,9 +177,9 @@ suite() {
   esac
   case "$1" in
     zink-gles | virgl)
-      # On virgl every launch and read-back is a round trip to the host renderer: the C program
-      # with the smallest launch limits (thousands of launches) took 300 s there alone, 33 s on
-      # llvmpipe, against the C tests' default limit of 300 s per program.
+      # On virgl every launch and read-back is a round trip to the host renderer: a C program
+      # takes many times as long as on llvmpipe (the one with the smallest launch limits, no
+      # longer run there, 300 s against 33), against the C tests' default limit of 300 s.
       [ "$1" = zink-gles ] || export GLBLAS_C_TEST_TIMEOUT=900
       cargo_tests c_tests api uniform_variants settled_writes workload deferred_compiles warm \
         tiling reductions complex -- "${skip[@]}" || status=1
