@@ -105,8 +105,8 @@ c_tests_with_env!(GEMM_ROWS_8;
     gemm_rows_8_test_sgemm_special => test_sgemm_special,
 );
 
-// The compute sgemm's shared-memory tiled kernel (no device takes it by default yet), alone and
-// with the small launch limits (k cut into passes of a few steps).
+// The compute sgemm's shared-memory tiled kernel (GPUs take it for single precision, llvmpipe
+// does not), alone and with the small launch limits (k cut into passes of a few steps).
 const GEMM_TILED: &[(&str, &str)] = &[("GLBLAS_GEMM_KERNEL", "tiled")];
 
 c_tests_with_env!(GEMM_TILED;

@@ -2,7 +2,7 @@
 //! default in single precision, software rasterizers do not, see `gemm_compute::Kernel`): this
 //! process asks for it, then checks sizes around the edges of its 128×128 tiles and of its steps
 //! of 16 values of k, every transpose pair, device operands with C in place, a k longer than one
-//! pass takes, and a triangular op(A) (strmm).
+//! pass takes, a triangular op(A) (strmm), and windows too narrow for its tiles.
 
 mod common;
 
@@ -21,41 +21,13 @@ fn tiled_sgemm_matches_the_reference() {
         "the tiled kernel was not selected"
     );
 
-    let mut seed = 0;
-    for (m, n, k) in [
+    host_products(&[
         (1, 1, 1),
         (128, 128, 16),
         (129, 127, 17),
         (200, 130, 15),
         (37, 260, 40),
-    ] {
-        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-            seed += 3;
-            let (a, b, c0) = (
-                fill(m * k, seed),
-                fill(k * n, seed + 1),
-                fill(m * n, seed + 2),
-            );
-            let mut c = c0.clone();
-            let s = unsafe {
-                sgemm_packed(
-                    (ta, tb),
-                    m,
-                    n,
-                    k,
-                    0.75,
-                    a.as_ptr(),
-                    b.as_ptr(),
-                    -0.5,
-                    c.as_mut_ptr(),
-                )
-            };
-            assert_eq!(s, Status::Success, "{m}x{n}x{k} ta={ta} tb={tb}");
-            let (lda, ldb) = (if ta { k } else { m }, if tb { n } else { k });
-            let want = sgemm_ref(ta, tb, m, n, k, 0.75, &a, lda, &b, ldb, -0.5, &c0, m);
-            assert_sgemm(&c, m, m, n, k, &want);
-        }
-    }
+    ]);
 
     // Device operands, C in place, and k cut into passes (each a whole number of steps of 16
     // but the last): ±1 data, so the result is exact.
@@ -115,4 +87,44 @@ fn tiled_sgemm_matches_the_reference() {
     assert_eq!(s, Status::Success);
     let want = sgemm_ref(false, false, m, n, m, 1.5, &dense, m, &b, m, 0.0, &b, m);
     assert_sgemm(&got, m, m, n, m, &want);
+
+    // Under windows narrower than a 128-row tile (GLBLAS_LIMIT_WINDOW, which the fault and
+    // small-limit tests lower), no tiling fits the tiled kernel's panels: the blocked kernel
+    // computes instead (NVIDIA's H200, which tiles by default, answered DIMENSION_OVERFLOW).
+    assert_eq!(glblas::api::glblasShutdown(), Status::Success);
+    std::env::set_var("GLBLAS_LIMIT_WINDOW", "97");
+    host_products(&[(1, 1, 1), (20, 20, 5), (9, 13, 30)]);
+}
+
+/// Host sgemm of each size, every transpose pair, against the reference.
+fn host_products(sizes: &[(usize, usize, usize)]) {
+    let mut seed = 0;
+    for &(m, n, k) in sizes {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            seed += 3;
+            let (a, b, c0) = (
+                fill(m * k, seed),
+                fill(k * n, seed + 1),
+                fill(m * n, seed + 2),
+            );
+            let mut c = c0.clone();
+            let s = unsafe {
+                sgemm_packed(
+                    (ta, tb),
+                    m,
+                    n,
+                    k,
+                    0.75,
+                    a.as_ptr(),
+                    b.as_ptr(),
+                    -0.5,
+                    c.as_mut_ptr(),
+                )
+            };
+            assert_eq!(s, Status::Success, "{m}x{n}x{k} ta={ta} tb={tb}");
+            let (lda, ldb) = (if ta { k } else { m }, if tb { n } else { k });
+            let want = sgemm_ref(ta, tb, m, n, k, 0.75, &a, lda, &b, ldb, -0.5, &c0, m);
+            assert_sgemm(&c, m, m, n, k, &want);
+        }
+    }
 }

@@ -22,7 +22,9 @@ with TF32 off, so cuBLAS computes in fp32 as glblas does. Sections:
   n = 4096 on device operands, beside cuBLAS (PyTorch's float64 matmul, its solve_triangular, and
   CuPy's cublas.syrk), in GFLOP/s as the benchmark counts them (2n³, n³, n³).
 Writes compare.txt (the tables) and compare.json (every figure) to OUT_DIR. COMPARE_QUICK=1 takes
-small sizes only, for a trial of the script on a machine without a GPU.
+small sizes only, for a trial of the script on a machine without a GPU. COMPARE_ONLY=vectors,level3
+runs those of glblas's sections only (gemm, vectors, level3, process), for a lease that measures
+what changed since the last one.
 """
 
 import contextlib
@@ -44,6 +46,7 @@ PROCESS_SIZES = [64, 256] if QUICK else [64, 256, 1024, 4096]
 CROSSOVER_SIZES = [64, 256] if QUICK else [64, 128, 256, 384, 512, 768, 1024, 1536, 2048]
 VECTOR_SIZES = [1 << 16] if QUICK else [1 << 24, 1 << 26]
 LEVEL3_N = 128 if QUICK else 4096
+SECTIONS = os.environ.get("COMPARE_ONLY", "gemm,vectors,level3,process").split(",")
 TORCH_PROCESS = """
 import sys, torch
 torch.backends.cuda.matmul.allow_tf32 = False
@@ -439,76 +442,80 @@ def main(release, out_dir):
         tf = {"error": repr(e), "gemm": {}}
     figures["torch"] = tf
     say(f"PyTorch: {tf.get('torch', '-')} on {tf.get('device', '-')} (TF32 off) {tf.get('error', '')}")
-    kernels = {}
-    for name in ("blocked", "tiled"):
-        env = {"GLBLAS_GEMM_KERNEL": name}
-        rows, note = run_child(lib_path, "gemm", env, 150)
-        kernels[name] = {r["n"]: r for r in rows}
-        figures[f"sgemm_{name}"] = {"rows": rows, "note": note}
-        if note:
-            say(f"glblas sgemm ({name}): {note}")
-    say("\nsgemm, device operands, GFLOP/s (share of cuBLAS)")
-    say(f"{'n':>6} {'cuBLAS':>10} {'glblas blocked':>20} {'glblas tiled':>20}")
-    for n in GEMM_SIZES:
-        cu = tf["gemm"].get(n)
-        cells = []
+    if "gemm" in SECTIONS:
+        kernels = {}
         for name in ("blocked", "tiled"):
-            r = kernels[name].get(n)
-            if r is None:
-                cells.append("not run")
-            elif "error" in r:
-                cells.append(r["error"][:20])
-            else:
-                share = f" ({100 * r['gflops'] / cu:.0f}%)" if cu else ""
-                cells.append(f"{r['gflops']:.0f}{share}")
-        say(f"{n:>6} {f'{cu:.0f}' if cu else '-':>10} {cells[0]:>20} {cells[1]:>20}")
+            env = {"GLBLAS_GEMM_KERNEL": name}
+            rows, note = run_child(lib_path, "gemm", env, 150)
+            kernels[name] = {r["n"]: r for r in rows}
+            figures[f"sgemm_{name}"] = {"rows": rows, "note": note}
+            if note:
+                say(f"glblas sgemm ({name}): {note}")
+        say("\nsgemm, device operands, GFLOP/s (share of cuBLAS)")
+        say(f"{'n':>6} {'cuBLAS':>10} {'glblas blocked':>20} {'glblas tiled':>20}")
+        for n in GEMM_SIZES:
+            cu = tf["gemm"].get(n)
+            cells = []
+            for name in ("blocked", "tiled"):
+                r = kernels[name].get(n)
+                if r is None:
+                    cells.append("not run")
+                elif "error" in r:
+                    cells.append(r["error"][:20])
+                else:
+                    share = f" ({100 * r['gflops'] / cu:.0f}%)" if cu else ""
+                    cells.append(f"{r['gflops']:.0f}{share}")
+            say(f"{n:>6} {f'{cu:.0f}' if cu else '-':>10} {cells[0]:>20} {cells[1]:>20}")
 
-    rows, note = run_child(lib_path, "vectors", {}, 150)
-    figures["vectors"] = {"rows": rows, "note": note}
-    say(f"\nsaxpy/sdot, device operands, GB/s (share of PyTorch's copy, {tf.get('copy_gbs', 0):.0f} GB/s) {note}")
-    for r in rows:
-        if r["routine"] in ("saxpy", "sdot", "saxpy/sdot"):
+    if "vectors" in SECTIONS:
+        rows, note = run_child(lib_path, "vectors", {}, 150)
+        figures["vectors"] = {"rows": rows, "note": note}
+        say(f"\nsaxpy/sdot, device operands, GB/s (share of PyTorch's copy, {tf.get('copy_gbs', 0):.0f} GB/s) {note}")
+        for r in rows:
+            if r["routine"] in ("saxpy", "sdot", "saxpy/sdot"):
+                if "error" in r:
+                    say(f"  {r['routine']} n={r['n']}: {r['error']}")
+                else:
+                    cp = tf.get("copy_gbs")
+                    share = f" ({100 * r['gbs'] / cp:.0f}%)" if cp else ""
+                    say(f"  {r['routine']} n={r['n']}: {r['gbs']:.0f}{share}")
+        say(f"  PyTorch: axpy {tf.get('axpy_gbs', 0):.0f}, dot {tf.get('dot_gbs', 0):.0f}")
+        for r in rows:
+            if r["routine"] == "tiny saxpy":
+                gl = r["error"] if "error" in r else f"{r['us']:.1f} us"
+                say(f"\ntiny call (waited for): glblas {gl}, PyTorch {tf.get('tiny_us', 0):.1f} us")
+        say("\nrouting crossover, host operands: glblas ms against numpy's CPU BLAS ms")
+        for r in rows:
+            if r["routine"] == "host sgemm":
+                if "error" in r:
+                    say(f"  n={r['n']}: {r['error']}")
+                else:
+                    say(f"  n={r['n']}: glblas {r['gl_ms']:.2f}, CPU {r['cpu_ms']:.2f}")
+
+    if "level3" in SECTIONS:
+        rows, note = run_child(lib_path, "level3", {}, 120)
+        figures["level3"] = {"rows": rows, "note": note}
+        cu3 = tf.get("level3", {})
+        say(f"\nLevel 3 at n = {LEVEL3_N}, device operands, GFLOP/s (share of cuBLAS) {note}")
+        for r in rows:
+            cu = cu3.get(r["routine"])
             if "error" in r:
-                say(f"  {r['routine']} n={r['n']}: {r['error']}")
+                cell = r["error"]
             else:
-                cp = tf.get("copy_gbs")
-                share = f" ({100 * r['gbs'] / cp:.0f}%)" if cp else ""
-                say(f"  {r['routine']} n={r['n']}: {r['gbs']:.0f}{share}")
-    say(f"  PyTorch: axpy {tf.get('axpy_gbs', 0):.0f}, dot {tf.get('dot_gbs', 0):.0f}")
-    for r in rows:
-        if r["routine"] == "tiny saxpy":
-            gl = r["error"] if "error" in r else f"{r['us']:.1f} us"
-            say(f"\ntiny call (waited for): glblas {gl}, PyTorch {tf.get('tiny_us', 0):.1f} us")
-    say("\nrouting crossover, host operands: glblas ms against numpy's CPU BLAS ms")
-    for r in rows:
-        if r["routine"] == "host sgemm":
-            if "error" in r:
-                say(f"  n={r['n']}: {r['error']}")
-            else:
-                say(f"  n={r['n']}: glblas {r['gl_ms']:.2f}, CPU {r['cpu_ms']:.2f}")
+                cell = f"{r['gflops']:.0f}" + (f" ({100 * r['gflops'] / cu:.0f}%)" if cu else "")
+            say(f"  {r['routine']}: glblas {cell}; cuBLAS {f'{cu:.0f}' if cu else '-'}")
+        if "ssyrk_error" in cu3:
+            say(f"  (cuBLAS ssyrk not measured: {cu3['ssyrk_error']})")
 
-    rows, note = run_child(lib_path, "level3", {}, 120)
-    figures["level3"] = {"rows": rows, "note": note}
-    cu3 = tf.get("level3", {})
-    say(f"\nLevel 3 at n = {LEVEL3_N}, device operands, GFLOP/s (share of cuBLAS) {note}")
-    for r in rows:
-        cu = cu3.get(r["routine"])
-        if "error" in r:
-            cell = r["error"]
-        else:
-            cell = f"{r['gflops']:.0f}" + (f" ({100 * r['gflops'] / cu:.0f}%)" if cu else "")
-        say(f"  {r['routine']}: glblas {cell}; cuBLAS {f'{cu:.0f}' if cu else '-'}")
-    if "ssyrk_error" in cu3:
-        say(f"  (cuBLAS ssyrk not measured: {cu3['ssyrk_error']})")
-
-    say("\nwhole process, one sgemm of host matrices end to end, seconds (median of 3, warm caches)")
-    figures["process"] = []
-    for n in PROCESS_SIZES:
-        g, gerr = process_time([os.path.join(release, "one_sgemm"), str(n)])
-        t, terr = process_time([sys.executable, "-c", TORCH_PROCESS, str(n)])
-        figures["process"].append({"n": n, "glblas_s": g, "torch_s": t, "errors": [gerr, terr]})
-        say(f"  n={n:>5}: glblas {g if g is None else f'{g:.3f}'} {gerr}  PyTorch "
-            f"{t if t is None else f'{t:.3f}'} {terr}")
+    if "process" in SECTIONS:
+        say("\nwhole process, one sgemm of host matrices end to end, seconds (median of 3, warm caches)")
+        figures["process"] = []
+        for n in PROCESS_SIZES:
+            g, gerr = process_time([os.path.join(release, "one_sgemm"), str(n)])
+            t, terr = process_time([sys.executable, "-c", TORCH_PROCESS, str(n)])
+            figures["process"].append({"n": n, "glblas_s": g, "torch_s": t, "errors": [gerr, terr]})
+            say(f"  n={n:>5}: glblas {g if g is None else f'{g:.3f}'} {gerr}  PyTorch "
+                f"{t if t is None else f'{t:.3f}'} {terr}")
     say()
     text.close()
 

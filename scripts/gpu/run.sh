@@ -14,6 +14,8 @@
 #   all     the four in one call of at most 560 s, for a lease too short for four: the probe
 #           (stopping there if glblas finds no device), compare.py on the idle GPU, the Rust and
 #           Python tests side by side, then the benchmark's table in what time is left
+#   exec    the command after the phase, in the environment the others run in (a trial of a
+#           few tests: TESTS=$TARGET_DIR/release/deps holds the test binaries)
 # RUN_ONLY=<substring> limits rust and python to matching binaries and tests (trial runs).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -156,8 +158,9 @@ case "$phase" in
     left=$((end - SECONDS))
     [ "$left" -lt 20 ] || run_bench "$left" "$@"
     ;;
+  exec) TESTS="$release/deps" "$@" ;;
   *)
-    echo "usage: run.sh probe|rust|python|bench|all" >&2
+    echo "usage: run.sh probe|rust|python|bench|all|exec" >&2
     exit 2
     ;;
 esac

@@ -67,6 +67,10 @@ impl Engine {
             // SAFETY: the caller checked both ranges.
             return unsafe { read_buffer(gl, &self.ext, buffer, offset, bytes, host) };
         }
+        let end = offset + bytes as i64;
+        if offset % 4 != 0 || end % 4 != 0 {
+            return self.upload_whole_words(buffer, (offset, end), host);
+        }
         self.ext.barriers.use_now(gl, buffer, Access::Copy);
         // SAFETY: the context is current; the caller checked both ranges.
         unsafe {
@@ -80,6 +84,45 @@ impl Engine {
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         }
         check_gl(gl, "buffer transfer")
+    }
+
+    /// Uploads bytes `start..end` of `buffer` from `host` as whole 4-byte words: the words the
+    /// range starts and ends inside are read back, and written again with the range's bytes.
+    /// Every buffer's size is a multiple of 16 bytes (`storage_bytes`), so the words lie inside
+    /// it. On NVIDIA's driver (580.159.04, an H200), with other processes using the GPU, a
+    /// `glBufferSubData` starting inside a word lost what it wrote there to an upload issued
+    /// before it (`c_tests/test_memory`, three processes at once: 27 runs of 45 failed; none
+    /// with the words written whole). Only byte-granular `glblasMemcpy` uploads take this path:
+    /// elements are whole words.
+    fn upload_whole_words(
+        &self,
+        buffer: glow::Buffer,
+        (start, end): (i64, i64),
+        host: *mut c_void,
+    ) -> Result<()> {
+        let (first, last) = (start / 4 * 4, (end + 3) / 4 * 4);
+        let mut words = vec![0u8; (last - first) as usize];
+        let tail = words.len() - 4;
+        let gl = &self.ctx.gl;
+        // SAFETY: the words lie inside the buffer; each read fills 4 bytes of `words`.
+        unsafe {
+            read_buffer(gl, &self.ext, buffer, first, 4, words.as_mut_ptr().cast())?;
+            read_buffer(
+                gl,
+                &self.ext,
+                buffer,
+                last - 4,
+                4,
+                words[tail..].as_mut_ptr().cast(),
+            )?;
+            // SAFETY: the caller checked `end - start` bytes at `host`.
+            std::ptr::copy_nonoverlapping(
+                host.cast::<u8>(),
+                words[(start - first) as usize..].as_mut_ptr(),
+                (end - start) as usize,
+            );
+        }
+        self.buffer_io(buffer, first, words.len(), words.as_mut_ptr().cast(), true)
     }
 
     /// Copies `elems` elements from `src` to `dst`, each in device or host memory; two device
