@@ -181,11 +181,6 @@ suite() {
       # takes many times as long as on llvmpipe (the one with the smallest launch limits, no
       # longer run there, 300 s against 33), against the C tests' default limit of 300 s.
       [ "$1" = zink-gles ] || export GLBLAS_C_TEST_TIMEOUT=900
-      # On virgl, warm compiles every shader in the server, on one core: started among the
-      # first, it took 924 s in a CI-style run, 257 s after c_tests and complex had filled the
-      # shader cache. So there it starts after the others (tests not in LONGEST_TESTS follow
-      # in name order).
-      [ "$1" = zink-gles ] || local LONGEST_TESTS="${LONGEST_TESTS/ warm / }"
       cargo_tests c_tests api uniform_variants settled_writes workload deferred_compiles warm \
         tiling reductions complex -- "${skip[@]}" || status=1
       unset GLBLAS_C_TEST_TIMEOUT
