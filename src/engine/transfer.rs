@@ -87,13 +87,13 @@ impl Engine {
     }
 
     /// Uploads bytes `start..end` of `buffer` from `host` as whole 4-byte words: the words the
-    /// range starts and ends inside are read back, and written again with the range's bytes.
-    /// Every buffer's size is a multiple of 16 bytes (`storage_bytes`), so the words lie inside
-    /// it. On NVIDIA's driver (580.159.04, an H200), with other processes using the GPU, a
-    /// `glBufferSubData` starting inside a word lost what it wrote there to an upload issued
-    /// before it (`c_tests/test_memory`, three processes at once: 27 runs of 45 failed; none
-    /// with the words written whole). Only byte-granular `glblasMemcpy` uploads take this path:
-    /// elements are whole words.
+    /// range starts or ends inside are read back (each once), and written again with the
+    /// range's bytes. Every buffer's size is a multiple of 16 bytes (`storage_bytes`), so the
+    /// words lie inside it. On NVIDIA's driver (580.159.04, an H200), with other processes using
+    /// the GPU, a `glBufferSubData` starting inside a word lost what it wrote there to an upload
+    /// issued before it (`c_tests/test_memory`, three processes at once: 27 runs of 45 failed;
+    /// none with the words written whole). Only byte-granular `glblasMemcpy` uploads take this
+    /// path: elements are whole words.
     fn upload_whole_words(
         &self,
         buffer: glow::Buffer,
@@ -106,15 +106,14 @@ impl Engine {
         let gl = &self.ctx.gl;
         // SAFETY: the words lie inside the buffer; each read fills 4 bytes of `words`.
         unsafe {
-            read_buffer(gl, &self.ext, buffer, first, 4, words.as_mut_ptr().cast())?;
-            read_buffer(
-                gl,
-                &self.ext,
-                buffer,
-                last - 4,
-                4,
-                words[tail..].as_mut_ptr().cast(),
-            )?;
+            if start != first {
+                read_buffer(gl, &self.ext, buffer, first, 4, words.as_mut_ptr().cast())?;
+            }
+            // The last word, unless it is the first word and was read above.
+            if end != last && (start == first || tail > 0) {
+                let word = words[tail..].as_mut_ptr().cast();
+                read_buffer(gl, &self.ext, buffer, last - 4, 4, word)?;
+            }
             // SAFETY: the caller checked `end - start` bytes at `host`.
             std::ptr::copy_nonoverlapping(
                 host.cast::<u8>(),

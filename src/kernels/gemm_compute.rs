@@ -92,12 +92,17 @@ impl Kernel {
             .limits
             .gemm_tiled
             .unwrap_or(tiled_by_default(info.software, T::PRECISION));
-        // Its panels are padded to whole 128-row tiles (`pad`), which a window must hold: not
-        // so under small emulated windows (`GLBLAS_LIMIT_WINDOW`), where no tiling would fit.
+        // Its panels are padded to whole tiles (`pad`), which a window must hold: not so under
+        // small emulated windows (`GLBLAS_LIMIT_WINDOW`), where no tiling would fit.
+        let tiled_tile = Kernel {
+            block: [8, 8],
+            tiled: true,
+        }
+        .pad(0);
         let tiled = wanted
             && info.max_compute_invocations >= 256
             && info.max_shared_memory >= 2 * 16 * (16 * 2) * 4 * T::SIZE
-            && e.max_window() >= 16 * 8;
+            && e.max_window() >= tiled_tile;
         let large = e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled;
         let block = match (large, T::PRECISION) {
             (false, _) => [8, 8],
