@@ -14,7 +14,7 @@
 #     context presents: the Rust tests whose work depends on that (all but HOST_SIDE_TESTS and
 #     OWN_CONTEXT_TESTS), and PYTHON_SUITES;
 #   none runs what repeated_tests names, and only llvmpipe runs netlib's CBLAS testers
-#     (BUT_CBLAS_TESTERS);
+#     (BUT_CBLAS_TESTERS) and c_tests' test_routine_table;
 #   zink-gles, virgl: the C programs, the API tests, the GL regression tests, the large threaded
 #     workload, and PYTHON_SUITES (virgl without the Python tiled-path tests, which once
 #     crashed zink-gles);
@@ -169,6 +169,15 @@ suite() {
   case "$1" in
     llvmpipe*) ;;
     *) skip+=(--skip scenes_with_slow_fence_signals) ;;
+  esac
+  # c_tests' sweep of every routine in every precision from C (test_routine_table) checks the
+  # C interface against the reference BLAS, the host's work, as DESCRIBED_TESTS do; its calls
+  # compile programs of their own (152 s on llvmpipe from an empty cache, 56 s after
+  # fuzz_described and complex had run), where each configuration's kernels are complex's and
+  # level3's to check.
+  case "$1" in
+    llvmpipe) ;;
+    *) skip+=(--skip test_routine_table) ;;
   esac
   # lavapipe rasterizes in its queue thread then, which signals and frees each scene's fence
   # itself. suite runs in a pipeline's subshell, so this ends with it.

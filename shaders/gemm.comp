@@ -71,8 +71,15 @@ uniform int uTriangle;
 // uTiles * (uTiles + 1) / 2 tiles of uTriangle only: none is dispatched for a tile wholly
 // outside it, and consecutive workgroups have the same amount of work, however the driver
 // shares them among its threads (llvmpipe with 2 threads ran the full grid's lower triangle
-// unevenly, ssyrk at 58-65% of sgemm's rate against 78-81% on one thread).
+// unevenly, ssyrk at 58-65% of sgemm's rate against 78-81% on one thread). A complex C's tile
+// of square blocks spans half as many elements down as across (its real view has two rows per
+// element), so a square tile of its elements is two workgroups, one above the other.
 uniform int uTiles;
+#ifdef COMPLEX_C
+#define TILE_ROWS 2
+#else
+#define TILE_ROWS 1
+#endif
 
 // How op(A) and op(B) are triangular (trmm): 0 not, 1 lower, 2 upper.
 // A lower op(A) has no term of l past a row i, an upper one none before it; a lower op(B) none
@@ -104,12 +111,14 @@ bool in_triangle(int i, int j) {
 #define STORED(i, j, r) (r)
 #endif
 
-// This workgroup's tile of C (row, column), or (-1, -1) past the last tile of the triangle.
+// This workgroup's tile of C (row, column), or (-1, -1) past the last tile of the triangle or
+// below C.
 ivec2 tile() {
     if (DYNAMIC(uTiles) == 0) {
         return ivec2(gl_WorkGroupID.xy);
     }
-    int t = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
+    int w = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
+    int t = w / TILE_ROWS;
     if (t >= uTiles * (uTiles + 1) / 2) {
         return ivec2(-1);
     }
@@ -119,7 +128,11 @@ ivec2 tile() {
     r += (r + 1) * (r + 2) / 2 <= t ? 1 : 0;
     r -= r * (r + 1) / 2 > t ? 1 : 0;
     int c = t - r * (r + 1) / 2;
-    return uTriangle == 1 ? ivec2(r, c) : ivec2(c, r);
+    ivec2 rc = uTriangle == 1 ? ivec2(r, c) : ivec2(c, r);
+    int row = rc.x * TILE_ROWS + w % TILE_ROWS;
+    // The lower of a complex tile's two may lie wholly past C's last row, and past the panel
+    // the tiled kernel would load.
+    return row * GROUP * BLOCK_M < uM ? ivec2(row, rc.y) : ivec2(-1);
 }
 
 // Every loop over the registers is unrolled here, by macros, so that the arrays below are only

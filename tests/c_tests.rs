@@ -50,6 +50,7 @@ c_tests!(
     test_scenes,
     test_every_routine_both_precisions,
     test_complex,
+    test_routine_table,
 );
 
 // The same programs again with the library's launch limits lowered

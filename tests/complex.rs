@@ -1565,8 +1565,9 @@ fn rank_k<P: Precision>(sizes: &[(usize, usize)]) {
     }
 }
 
-/// Sizes (n, k) of rank_k's calls.
-const RANK_K_SIZES: &[(usize, usize)] = &[(7, 5), (1, 9), (12, 3)];
+/// Sizes (n, k) of rank_k's calls: 130 spans two tiles of C's triangle (of 64 or 128
+/// elements a side: `gemm.comp`'s `tile()`), the last tile's lower half past C's last row.
+const RANK_K_SIZES: &[(usize, usize)] = &[(7, 5), (1, 9), (12, 3), (130, 3)];
 
 #[test]
 fn csyrk_cherk_csyr2k_cher2k() {

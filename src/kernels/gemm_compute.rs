@@ -578,12 +578,15 @@ fn multiply<T: Real>(
     };
     p.set_i32(gl, "uL0", (l0 + origin.1 - origin.0) as i32);
     // A triangle of square C: one workgroup per tile of the triangle (gemm.comp's uTiles),
-    // numbered along x, then on along y past the most groups x may have.
+    // numbered along x, then on along y past the most groups x may have; two per tile of a
+    // complex C's elements, whose real view has two rows per element.
+    let rows_per = if store.complex { 2 } else { 1 };
     let (tiles, groups) = match g.rules.triangle {
-        Some(_) if m == n => {
-            let count = kernel.groups(0, m) * (kernel.groups(0, m) + 1) / 2;
+        Some(_) if m == rows_per * n => {
+            let side = kernel.groups(1, n);
+            let count = rows_per * side * (side + 1) / 2;
             let x = count.min(MAX_GROUPS);
-            (kernel.groups(0, m), (x, (count + x - 1) / x))
+            (side, (x, (count + x - 1) / x))
         }
         _ => (0, (kernel.groups(0, m), kernel.groups(1, n))),
     };
