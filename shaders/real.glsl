@@ -7,9 +7,9 @@
 //  - RESULT(block, name, b) / STORE(name, i, v): an output written one element at a time;
 //  - RESULT4(block, name, b) / STORE_GROUP(name, g, v): elements 4g..4g+3 written at once.
 // Operands and results are windows of buffers (engine/operand.rs). With STORAGE_OPERANDS
-// (engine/context.rs: devices with no buffer-texture windows, such as GLES 3.1 boards and virgl)
+// (engine/device.rs: devices with no buffer-texture windows, such as GLES 3.1 boards and virgl)
 // they are storage blocks of REAL or REAL4 at binding b, which the host binds at
-// `operand::STORAGE_READS` + the operand's texture unit for operands, and at the image unit
+// `device::STORAGE_READS` + the operand's texture unit for operands, and at the image unit
 // for results. Otherwise an operand is a buffer texture sampled on a texture unit (R32F, or
 // RGBA32F for groups; a double as the two halves of an RG32UI texel, since no texture format
 // holds one, and two doubles per RGBA32UI texel), and a result an image of the same formats on

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use common::*;
 use glblas::api::*;
-use glblas::engine::targets::Limits;
+use glblas::engine::limits::Limits;
 use glblas::kernels::MAX_LOOP_ITERATIONS;
 use glblas::status::Status;
 

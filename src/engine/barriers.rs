@@ -185,7 +185,7 @@ impl Barriers {
         if !(self.settle_writes && state.unsettled) {
             return;
         }
-        super::staging::finish(gl);
+        super::fences::finish(gl);
         state.unsettled = false;
     }
 

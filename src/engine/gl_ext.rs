@@ -9,7 +9,7 @@ use std::ffi::c_void;
 use glow::HasContext;
 
 use super::barriers::Barriers;
-use super::context::DeviceInfo;
+use super::device::DeviceInfo;
 use super::scene_fences::SceneFences;
 
 type BufferData = unsafe extern "system" fn(u32, isize, *const c_void, u32);
@@ -127,7 +127,7 @@ impl GlExt {
 
     /// Points the buffer texture bound to GL_TEXTURE_BUFFER at `bytes` of `buffer` from
     /// `first_byte` (whole texels of `format`, at least one: every buffer has one from any window
-    /// start, see `engine::storage_bytes`), or at the whole buffer without `glTexBufferRange`.
+    /// start, see `buffers::storage_bytes`), or at the whole buffer without `glTexBufferRange`.
     ///
     /// On virgl (Mesa 22.3 with virglrenderer 0.10.4) a buffer texture pointed at another buffer
     /// with the same format and range went on reading wrong elements in later draws (saxpy's x

@@ -12,13 +12,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::cell::RefCell;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use super::buffers::new_buffer;
+use super::gl_errors::drain_gl_errors;
 use super::gl_ext::GlExt;
 use crate::status::{Error, Result, Status};
 
 /// One device allocation.
 pub struct Allocation {
     pub buffer: glow::Buffer,
-    /// Bytes the caller asked for (the GL buffer may hold a few more: `engine::storage_bytes`).
+    /// Bytes the caller asked for (the GL buffer may hold a few more: `buffers::storage_bytes`).
     pub bytes: usize,
     /// Bytes reserved in the address space: `bytes` rounded up to pages, plus one guard page so a
     /// pointer just past the end still names this allocation and is refused, not read as host memory.
@@ -171,8 +173,8 @@ impl DeviceMemory {
             // SAFETY: exactly the mapping made above.
             unsafe { libc::munmap(start, reserved) };
         };
-        super::drain_gl_errors(gl);
-        let made = super::new_buffer(gl, ext, bytes as i64, glow::DYNAMIC_COPY);
+        drain_gl_errors(gl);
+        let made = new_buffer(gl, ext, bytes as i64, glow::DYNAMIC_COPY);
         match made {
             Ok(buffer) => {
                 EVER_ALLOCATED.store(true, Ordering::Release);

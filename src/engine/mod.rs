@@ -3,14 +3,19 @@
 //! initialises lazily, and makes the context current on the calling thread for the call only.
 
 pub mod barriers;
+pub mod buffers;
 pub mod census;
 pub mod context;
+pub mod device;
 pub mod element;
 mod exit;
 pub mod fault;
+mod fences;
 mod fork;
 pub mod fpenv;
+pub mod gl_errors;
 pub mod gl_ext;
+pub mod limits;
 pub mod memory;
 pub mod operand;
 pub mod programs;
@@ -30,13 +35,16 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::status::{Cause, Error, Result, Status};
 use context::GpuContext;
+use device::DeviceInfo;
 use element::Element;
+use gl_errors::{check_gl, drain_gl_errors};
 use gl_ext::GlExt;
+use limits::Limits;
 use memory::{DeviceMemory, Location};
 use operand::{Matrix, Mem, OperandUnits, OutLayout, Vector};
 use programs::{Program, Programs};
 use staging::Staging;
-use targets::{Kind, Limits, Targets};
+use targets::{Kind, Targets};
 
 /// Everything that lives in the GL context.
 pub struct Engine {
@@ -112,7 +120,7 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
         // that; and zink runs them on lavapipe's queue thread, compiling their shaders in LLVM,
         // which crashes the process if it exits meanwhile (a fence made later, at exit, on
         // another thread, does not wait for them there).
-        staging::finish(&engine.ctx.gl);
+        fences::finish(&engine.ctx.gl);
     }
     result
 }
@@ -173,7 +181,7 @@ pub fn shutdown() -> Result<()> {
 }
 
 /// What the device is and can do, if a context exists or can be created.
-pub fn device_info() -> Option<context::DeviceInfo> {
+pub fn device_info() -> Option<DeviceInfo> {
     with_engine(|e| Ok(e.ctx.info.clone())).ok()
 }
 
@@ -676,177 +684,5 @@ impl Engine {
             cols,
             ld,
         })
-    }
-}
-
-/// Turns pending GL errors (an injected one first, see `fault`) into a status: out-of-memory is
-/// ALLOC_FAILED, anything else EXECUTION_FAILED.
-pub fn check_gl(gl: &glow::Context, what: &str) -> Result<()> {
-    let mut first = fault::take_gl_error();
-    // Bounded: a lost context may report errors forever.
-    for _ in 0..64 {
-        // SAFETY: glGetError has no preconditions beyond a current context.
-        let e = unsafe { gl.get_error() };
-        if e == glow::NO_ERROR {
-            break;
-        }
-        first.get_or_insert(e);
-    }
-    match first {
-        None => Ok(()),
-        Some(glow::OUT_OF_MEMORY) => Err(Error::new(
-            Status::AllocFailed,
-            format!("{what}: GL_OUT_OF_MEMORY"),
-        )),
-        Some(e) => Err(Error::new(
-            Status::ExecutionFailed,
-            format!("{what}: GL error {e:#x}"),
-        )),
-    }
-}
-
-/// The size to give a buffer asked to hold `bytes`: whole RGBA texels, and never a power of two.
-/// Whole texels, so that every window of a buffer (its start a multiple of 16 bytes, inside the
-/// buffer) holds at least one texel of each view format: virgl's host renderer rejects a buffer
-/// texture of no texel (`glTexBufferRange` with size 0, "Illegal command buffer"), which Mesa
-/// answers by aborting the process. Not a power of two, since llvmpipe compiles a shader once per
-/// combination of static state of what it samples, and that includes whether each sampled
-/// buffer's size is a power of two (`pot_width`), so buffers of both kinds made it compile
-/// sgemm's shader (2 s cold) again when a scratch buffer grew past or onto a power of two. The
-/// bytes added are never viewed as elements.
-fn storage_bytes(bytes: i64) -> i64 {
-    let mut size = (bytes + 15) / 16 * 16;
-    // Twice at most: 16 bytes become 48.
-    while size > 0 && (size as u64).is_power_of_two() {
-        size += 16;
-    }
-    size
-}
-
-/// A new GL buffer of `bytes` bytes (contents undefined) with usage hint `usage`; deleted again
-/// when GL cannot allocate it.
-pub fn new_buffer(gl: &glow::Context, ext: &GlExt, bytes: i64, usage: u32) -> Result<glow::Buffer> {
-    let bytes = storage_bytes(bytes);
-    // SAFETY: the context is current; the buffer is new and deleted on failure.
-    unsafe {
-        let buffer = gl
-            .create_buffer()
-            .map_err(|e| Error::new(Status::AllocFailed, e))?;
-        gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
-        (ext.buffer_data)(
-            glow::COPY_WRITE_BUFFER,
-            bytes as isize,
-            std::ptr::null(),
-            usage,
-        );
-        fault::allocation();
-        gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
-        match check_gl(gl, "glBufferData") {
-            Ok(()) => Ok(buffer),
-            Err(e) => {
-                ext.delete_buffer(gl, buffer);
-                Err(e)
-            }
-        }
-    }
-}
-
-/// A new buffer of `bytes` bytes with immutable storage, mapped persistently and coherently for
-/// reading and writing, and its mapping (`ext.buffer_storage` must be there).
-pub fn new_mapped_buffer(
-    gl: &glow::Context,
-    ext: &GlExt,
-    bytes: i64,
-) -> Result<(glow::Buffer, *mut f32)> {
-    let Some(buffer_storage) = ext.buffer_storage else {
-        return Err(Error::new(Status::NotSupported, "no glBufferStorage"));
-    };
-    let bytes = storage_bytes(bytes);
-    let flags = glow::MAP_READ_BIT
-        | glow::MAP_WRITE_BIT
-        | glow::MAP_PERSISTENT_BIT
-        | glow::MAP_COHERENT_BIT;
-    // SAFETY: the context is current; the buffer is new and deleted on failure.
-    unsafe {
-        let buffer = gl
-            .create_buffer()
-            .map_err(|e| Error::new(Status::AllocFailed, e))?;
-        gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
-        buffer_storage(
-            glow::COPY_WRITE_BUFFER,
-            bytes as isize,
-            std::ptr::null(),
-            flags,
-        );
-        fault::allocation();
-        let mapped = check_gl(gl, "glBufferStorage").and_then(|()| {
-            let p = (ext.map_buffer_range)(glow::COPY_WRITE_BUFFER, 0, bytes as isize, flags);
-            if p.is_null() {
-                check_gl(gl, "glMapBufferRange")?;
-                return Err(Error::new(
-                    Status::AllocFailed,
-                    "glMapBufferRange returned NULL",
-                ));
-            }
-            Ok(p.cast())
-        });
-        gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
-        match mapped {
-            Ok(p) => Ok((buffer, p)),
-            Err(e) => {
-                ext.delete_buffer(gl, buffer);
-                Err(e)
-            }
-        }
-    }
-}
-
-/// A new buffer texture, bound to texture unit `unit` (a name becomes a texture when first
-/// bound); deleted again if GL reports an error making it.
-pub fn new_buffer_texture(gl: &glow::Context, unit: u32) -> Result<glow::Texture> {
-    // SAFETY: the context is current; the texture is new and deleted on failure.
-    unsafe {
-        let texture = gl
-            .create_texture()
-            .map_err(|e| Error::new(Status::AllocFailed, e))?;
-        gl.active_texture(glow::TEXTURE0 + unit);
-        gl.bind_texture(glow::TEXTURE_BUFFER, Some(texture));
-        fault::allocation();
-        check_gl(gl, "buffer texture").inspect_err(|_| gl.delete_texture(texture))?;
-        Ok(texture)
-    }
-}
-
-pub fn drain_gl_errors(gl: &glow::Context) {
-    let _ = check_gl(gl, "earlier call");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::storage_bytes;
-
-    #[test]
-    fn buffer_sizes_are_whole_texels_never_powers_of_two() {
-        for bytes in [
-            1i64,
-            4,
-            12,
-            16,
-            20,
-            4096,
-            1 << 20,
-            3 << 20,
-            1 << 31,
-            (1 << 31) + 4,
-        ] {
-            let s = storage_bytes(bytes);
-            assert!(
-                !(s as u64).is_power_of_two() && s >= bytes && s % 16 == 0 && s - bytes < 48,
-                "{bytes} -> {s}"
-            );
-        }
-        for bytes in [0i64, 48, 3 << 20, (1 << 31) + 16] {
-            assert_eq!(storage_bytes(bytes), bytes);
-        }
     }
 }

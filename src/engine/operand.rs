@@ -8,11 +8,12 @@ use std::ffi::c_void;
 use glow::HasContext;
 
 use super::barriers::Access;
-use super::context::DeviceInfo;
+use super::buffers::{new_buffer_texture, GrowingBuffer};
+use super::device::{DeviceInfo, STORAGE_READS};
 use super::element::Element;
+use super::gl_errors::check_gl;
 use super::gl_ext::GlExt;
 use super::programs::Program;
-use super::scratch::GrowingBuffer;
 use crate::status::{Error, Result};
 
 /// The first element of an operand's storage (its lowest address).
@@ -152,13 +153,6 @@ impl<T: Element> Matrix<T> {
 /// Texture units the kernels bind operands to, in order.
 pub const OPERAND_UNITS: usize = 3;
 
-/// Where compute kernels that read operands through storage blocks (`DeviceInfo::
-/// storage_operands`) find them: the binding of texture unit u's operand is `STORAGE_READS` +
-/// u, above the bindings the kernels write through (0..3). Units go up to 4, so a device
-/// needs `STORAGE_BINDINGS` blocks per compute shader.
-pub const STORAGE_READS: u32 = 4;
-pub const STORAGE_BINDINGS: i64 = 9;
-
 /// The error of a call that needs the fragment pipeline on a device without buffer textures,
 /// which its kernels read operands through.
 pub fn no_buffer_textures() -> Error {
@@ -203,7 +197,7 @@ impl Window {
     pub fn bind_storage(&self, ext: &GlExt, binding: u32) {
         ext.barriers.bound(self.buffer, Access::Storage);
         // SAFETY: the context is current; the range lies inside the buffer (which holds a
-        // whole 16-byte texel from any window start: `engine::storage_bytes`).
+        // whole 16-byte texel from any window start: `buffers::storage_bytes`).
         unsafe {
             (ext.bind_buffer_range)(
                 glow::SHADER_STORAGE_BUFFER,
@@ -241,7 +235,7 @@ impl OperandUnits {
             0
         };
         for unit in 0..units {
-            match super::new_buffer_texture(gl, unit as u32) {
+            match new_buffer_texture(gl, unit as u32) {
                 Ok(t) => made.push(t),
                 Err(e) => {
                     for t in made {
@@ -366,7 +360,7 @@ impl OperandUnits {
             gl.bind_buffer(glow::COPY_READ_BUFFER, None);
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         }
-        super::check_gl(gl, "glCopyBufferSubData")?;
+        check_gl(gl, "glCopyBufferSubData")?;
         ext.point_buffer_texture(gl, format, copy, 0, bytes);
         Ok(())
     }
@@ -723,7 +717,7 @@ pub fn store_texel_run(
                         glow::FLOAT,
                         texel.as_mut_ptr().cast(),
                     );
-                    super::check_gl(gl, "glReadPixels")?;
+                    check_gl(gl, "glReadPixels")?;
                     std::ptr::copy_nonoverlapping(
                         texel.as_ptr().add(comp as usize),
                         p.add(lo as usize),
@@ -763,7 +757,7 @@ pub fn store_texel_run(
                     gl.bind_buffer(glow::COPY_READ_BUFFER, None);
                     gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
                 }
-                super::check_gl(gl, "edge texels")?;
+                check_gl(gl, "edge texels")?;
             }
         }
     }
@@ -803,5 +797,5 @@ fn with_pack_destination(
             unsafe { gl.bind_buffer(glow::PIXEL_PACK_BUFFER, None) };
         }
     }
-    super::check_gl(gl, "glReadPixels")
+    check_gl(gl, "glReadPixels")
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use glow::HasContext;
 
-use super::context::DeviceInfo;
+use super::device::DeviceInfo;
 use super::element::Scalar;
 use crate::status::{Error, Result, Status};
 

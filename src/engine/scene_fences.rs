@@ -85,7 +85,7 @@ impl SceneFences {
                 return;
             };
             let done = if wait {
-                super::staging::wait_status(gl, probe) != glow::WAIT_FAILED
+                super::fences::wait_status(gl, probe) != glow::WAIT_FAILED
             } else {
                 gl.get_sync_status(probe) == glow::SIGNALED
             };

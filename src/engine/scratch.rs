@@ -5,6 +5,7 @@
 use glow::HasContext;
 
 use super::barriers::Access;
+use super::buffers::{new_buffer_texture, GrowingBuffer};
 use super::element::Element;
 use super::gl_ext::GlExt;
 use super::operand::Window;
@@ -14,81 +15,6 @@ pub const SCRATCH_BUFFERS: usize = 9;
 /// The scratch buffer that partial texels of vector results pass through (two texels).
 pub const EDGES: usize = 3;
 pub const VIEWS: usize = 5;
-
-/// A buffer kept between calls and replaced by a larger one when a call needs more.
-#[derive(Default)]
-pub struct GrowingBuffer(Option<Grown>);
-
-struct Grown {
-    buffer: glow::Buffer,
-    elems: i64,
-    /// Its persistent mapping, if it was made with `ensure_mapped`.
-    mapped: Option<*mut f32>,
-}
-
-// SAFETY: the mapping is only touched by the thread holding the engine lock, with the context
-// current.
-unsafe impl Send for GrowingBuffer {}
-
-impl GrowingBuffer {
-    /// The buffer, with room for at least `elems` floats (contents undefined after a regrowth).
-    pub fn ensure(
-        &mut self,
-        gl: &glow::Context,
-        ext: &GlExt,
-        elems: i64,
-        usage: u32,
-    ) -> Result<glow::Buffer> {
-        if let Some(g) = self.fitting(elems) {
-            return Ok(g.buffer);
-        }
-        self.delete(gl, ext);
-        let buffer = super::new_buffer(gl, ext, elems.max(1) * 4, usage)?;
-        self.0 = Some(Grown {
-            buffer,
-            elems,
-            mapped: None,
-        });
-        Ok(buffer)
-    }
-
-    /// As `ensure`, for a buffer mapped persistently and coherently for reading and writing,
-    /// with its mapping.
-    pub fn ensure_mapped(
-        &mut self,
-        gl: &glow::Context,
-        ext: &GlExt,
-        elems: i64,
-    ) -> Result<(glow::Buffer, *mut f32)> {
-        if let Some(Grown {
-            buffer,
-            mapped: Some(p),
-            ..
-        }) = self.fitting(elems)
-        {
-            return Ok((*buffer, *p));
-        }
-        self.delete(gl, ext);
-        let (buffer, p) = super::new_mapped_buffer(gl, ext, elems.max(1) * 4)?;
-        self.0 = Some(Grown {
-            buffer,
-            elems,
-            mapped: Some(p),
-        });
-        Ok((buffer, p))
-    }
-
-    fn fitting(&self, elems: i64) -> Option<&Grown> {
-        self.0.as_ref().filter(|g| g.elems >= elems)
-    }
-
-    pub fn delete(&mut self, gl: &glow::Context, ext: &GlExt) {
-        if let Some(g) = self.0.take() {
-            // The buffer is ours and no longer needed (deleting a mapped buffer unmaps it).
-            ext.delete_buffer(gl, g.buffer);
-        }
-    }
-}
 
 #[derive(Default)]
 pub struct Scratch {
@@ -110,7 +36,7 @@ impl Scratch {
 
     /// Scratch buffer `slot` as it is, if it was made.
     pub fn existing(&self, slot: usize) -> Option<glow::Buffer> {
-        self.buffers[slot].0.as_ref().map(|g| g.buffer)
+        self.buffers[slot].existing()
     }
 
     /// Buffer texture `slot`, now viewing `bytes` of `buffer` from `first_byte` (aligned to
@@ -118,7 +44,7 @@ impl Scratch {
     /// replaces there) for the next launch to sample. Without glTexBufferRange (GL 3.3) only
     /// views from byte 0 can be made: they cover the whole buffer. Where compute kernels read
     /// operands through storage blocks, the range is bound as unit `unit`'s storage block
-    /// instead (`operand::STORAGE_READS`), and `slot` and `format` go unused.
+    /// instead (`device::STORAGE_READS`), and `slot` and `format` go unused.
     #[allow(clippy::too_many_arguments)]
     pub fn view(
         &mut self,
@@ -187,7 +113,7 @@ impl Scratch {
         }
         let t = match self.views[slot] {
             Some(t) => t,
-            None => *self.views[slot].insert(super::new_buffer_texture(gl, unit)?),
+            None => *self.views[slot].insert(new_buffer_texture(gl, unit)?),
         };
         // SAFETY: the context is current; the texture is ours.
         unsafe {

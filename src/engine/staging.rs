@@ -16,10 +16,13 @@
 use glow::HasContext;
 
 use super::barriers::Access;
+use super::buffers::{read_buffer, GrowingBuffer};
+use super::device::DeviceInfo;
 use super::element::Element;
+use super::fences::wait;
+use super::gl_errors::check_gl;
 use super::gl_ext::GlExt;
 use super::operand::{Matrix, Mem, Vector, OPERAND_UNITS};
-use super::scratch::GrowingBuffer;
 use crate::status::{Error, Result, Status};
 
 /// `GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD`, the target that makes a buffer over host memory.
@@ -78,7 +81,7 @@ impl Staging {
         &mut self,
         gl: &glow::Context,
         ext: &GlExt,
-        info: &super::context::DeviceInfo,
+        info: &DeviceInfo,
         ptr: *const T,
         elems: i64,
     ) -> Option<Mem<T>> {
@@ -104,7 +107,7 @@ impl Staging {
             );
             super::fault::allocation();
             gl.bind_buffer(EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD, None);
-            if super::check_gl(gl, "pinned buffer").is_err() {
+            if check_gl(gl, "pinned buffer").is_err() {
                 ext.delete_buffer(gl, buffer);
                 return None;
             }
@@ -218,7 +221,7 @@ impl Staging {
                 glow::MAP_WRITE_BIT,
             );
             if p.is_null() {
-                super::check_gl(gl, "glMapBufferRange")?;
+                check_gl(gl, "glMapBufferRange")?;
                 return Err(Error::new(
                     Status::ExecutionFailed,
                     "glMapBufferRange returned NULL",
@@ -237,7 +240,7 @@ impl Staging {
         elems: i64,
     ) -> Result<()> {
         if Self::persistent(ext) {
-            return super::check_gl(gl, "upload");
+            return check_gl(gl, "upload");
         }
         if !ext.upload_with_sub_data {
             // SAFETY: the buffer mapped by `map` is still bound to COPY_WRITE_BUFFER.
@@ -245,7 +248,7 @@ impl Staging {
                 gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
                 gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
             }
-            return super::check_gl(gl, "upload");
+            return check_gl(gl, "upload");
         }
         ext.barriers.use_now(gl, b, Access::Copy);
         // SAFETY: the context is current; the host memory holds `elems` floats, which the
@@ -260,7 +263,7 @@ impl Staging {
             );
             gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
         }
-        super::check_gl(gl, "upload")
+        check_gl(gl, "upload")
     }
 
     /// Fills a staging buffer of `count` floats for `unit` through `fill` (given the host memory
@@ -390,7 +393,7 @@ impl Staging {
             let mut out = vec![T::default(); elems as usize];
             // SAFETY: the buffer holds at least `elems` elements; `out` as many.
             unsafe {
-                super::transfer::read_buffer(
+                read_buffer(
                     gl,
                     ext,
                     buffer,
@@ -413,37 +416,5 @@ impl Staging {
         Ok(read(unsafe {
             std::slice::from_raw_parts(p.cast::<T>(), elems as usize)
         }))
-    }
-}
-
-/// Waits for the device to finish every command sent so far (none, without a fence: out of
-/// memory, or a lost context).
-pub fn finish(gl: &glow::Context) {
-    // SAFETY: the context is current; `wait` deletes the fence.
-    if let Ok(f) = unsafe { gl.fence_sync(glow::SYNC_GPU_COMMANDS_COMPLETE, 0) } {
-        let _ = wait(gl, f);
-    }
-}
-
-/// Waits for fence `f` (flushing the commands before it) and deletes it.
-pub fn wait(gl: &glow::Context, f: glow::Fence) -> Result<()> {
-    let result = match wait_status(gl, f) {
-        glow::WAIT_FAILED => super::check_gl(gl, "glClientWaitSync"),
-        _ => Ok(()),
-    };
-    // SAFETY: the context is current; the fence is ours.
-    unsafe { gl.delete_sync(f) };
-    result
-}
-
-/// Waits for fence `f` (flushing the commands before it), for as long as it takes; returns
-/// glClientWaitSync's last answer: signalled, or WAIT_FAILED.
-pub fn wait_status(gl: &glow::Context, f: glow::Fence) -> u32 {
-    loop {
-        // SAFETY: the context is current; the caller holds the fence.
-        match unsafe { gl.client_wait_sync(f, glow::SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000) } {
-            glow::TIMEOUT_EXPIRED => continue,
-            status => return status,
-        }
     }
 }

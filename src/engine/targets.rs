@@ -5,76 +5,9 @@
 
 use glow::HasContext;
 
+use super::gl_errors::{check_gl, drain_gl_errors};
+use super::limits::MAX_SIDE;
 use crate::status::{Error, Result, Status};
-
-/// Largest target side. 4096² floats is 64 MiB: big enough that launches are few, small enough
-/// to keep on a small device. Larger outputs are computed in tiles of this size.
-pub const MAX_SIDE: i32 = 4096;
-
-/// How much one launch may take on: the largest target side, the most elements one operand
-/// window (a buffer texture) holds, the most color attachments one draw writes, and the most
-/// rows of C one invocation of the compute sgemm holds in registers.
-/// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW`, `GLBLAS_LIMIT_DRAW_BUFFERS` and
-/// `GLBLAS_LIMIT_GEMM_ROWS` lower them, so tests can make small operands take the tiled paths
-/// that large ones take, and a device take the kernels another device gets.
-/// `GLBLAS_GEMM_KERNEL=tiled` or `blocked` chooses the compute gemm's kernel, which the device
-/// decides otherwise (see `gemm_compute::Kernel`).
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    pub target_side: i32,
-    pub window: i64,
-    pub draw_buffers: i32,
-    pub gemm_rows: i64,
-    pub gemm_tiled: Option<bool>,
-}
-
-impl Limits {
-    pub fn new(info: &super::context::DeviceInfo) -> Limits {
-        let side = i64::from(MAX_SIDE.min(info.max_target_side));
-        // A window starts at an aligned offset, so it may hold up to alignment - 1 extra texels.
-        let slack = if info.texture_buffer_range || info.storage_operands {
-            info.window_alignment() / 4 - 1
-        } else {
-            0
-        };
-        // Where operands are storage blocks, a window is one block: of doubles, the larger
-        // element, so that one bound holds for both precisions.
-        let window = if info.storage_operands {
-            info.max_storage_block_size / 8 - slack
-        } else {
-            info.max_texture_buffer_size - slack
-        };
-        Limits {
-            target_side: limit_setting("GLBLAS_LIMIT_TARGET_SIDE")
-                .map_or(side, |c| c.clamp(1, side)) as i32,
-            window: limit_setting("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),
-            draw_buffers: limit_setting("GLBLAS_LIMIT_DRAW_BUFFERS")
-                .map_or(info.max_draw_buffers, |c| {
-                    c.clamp(1, i64::from(info.max_draw_buffers)) as i32
-                }),
-            gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS").unwrap_or(i64::MAX),
-            gemm_tiled: gemm_kernel_setting(std::env::var("GLBLAS_GEMM_KERNEL").ok().as_deref()),
-        }
-    }
-}
-
-/// What `GLBLAS_GEMM_KERNEL` asks for: the tiled kernel, the blocked one, or (unset or another
-/// value) the device's choice.
-pub fn gemm_kernel_setting(value: Option<&str>) -> Option<bool> {
-    match value {
-        Some("tiled") => Some(true),
-        Some("blocked") => Some(false),
-        _ => None,
-    }
-}
-
-/// The positive value of limit setting `name` (`GLBLAS_LIMIT_*`), if it is set to one.
-pub fn limit_setting(name: &str) -> Option<i64> {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.trim().parse::<i64>().ok())
-        .filter(|v| *v > 0)
-}
 
 /// What a target holds: `attachments` color textures of internal format `format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +105,7 @@ impl Targets {
 fn create(gl: &glow::Context, kind: Kind, width: i32, height: i32) -> Result<Target> {
     // SAFETY: the context is current; objects are deleted again on failure.
     unsafe {
-        super::drain_gl_errors(gl);
+        drain_gl_errors(gl);
         let framebuffer = gl
             .create_framebuffer()
             .map_err(|e| Error::new(Status::AllocFailed, e))?;
@@ -214,7 +147,7 @@ fn create(gl: &glow::Context, kind: Kind, width: i32, height: i32) -> Result<Tar
         gl.bind_texture(glow::TEXTURE_2D, None);
         gl.draw_buffers(&buffers);
         let complete = gl.check_framebuffer_status(glow::FRAMEBUFFER) == glow::FRAMEBUFFER_COMPLETE;
-        if let Err(e) = super::check_gl(gl, "render target") {
+        if let Err(e) = check_gl(gl, "render target") {
             delete(gl, target);
             return Err(e);
         }
@@ -237,18 +170,5 @@ fn delete(gl: &glow::Context, t: Target) {
         for texture in t.textures {
             gl.delete_texture(texture);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gemm_kernel_setting_forces_either_kernel_or_leaves_the_choice() {
-        assert_eq!(gemm_kernel_setting(Some("tiled")), Some(true));
-        assert_eq!(gemm_kernel_setting(Some("blocked")), Some(false));
-        assert_eq!(gemm_kernel_setting(Some("fast")), None);
-        assert_eq!(gemm_kernel_setting(None), None);
     }
 }

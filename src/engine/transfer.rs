@@ -5,10 +5,12 @@ use std::ffi::c_void;
 use glow::HasContext;
 
 use super::barriers::Access;
+use super::buffers::read_buffer;
 use super::element::Element;
+use super::gl_errors::check_gl;
 use super::memory::Location;
 use super::operand::Mem;
-use super::{check_gl, Engine};
+use super::Engine;
 use crate::status::{Error, Result};
 
 /// Direction of a `glblasMemcpy`, validated.
@@ -245,42 +247,4 @@ impl Engine {
         unsafe { self.ctx.gl.finish() };
         check_gl(&self.ctx.gl, "glFinish")
     }
-}
-
-/// Reads `bytes` of `buffer` from byte `offset` into host memory at `host`: with
-/// `glGetBufferSubData`, or through a read mapping where GL has no such call (GLES).
-///
-/// # Safety
-/// The context is current; the range lies inside the buffer and `host` holds `bytes`.
-pub unsafe fn read_buffer(
-    gl: &glow::Context,
-    ext: &super::gl_ext::GlExt,
-    buffer: glow::Buffer,
-    offset: i64,
-    bytes: usize,
-    host: *mut c_void,
-) -> Result<()> {
-    ext.barriers.use_now(gl, buffer, Access::HostRead);
-    gl.bind_buffer(glow::COPY_WRITE_BUFFER, Some(buffer));
-    if let Some(get) = ext.get_buffer_sub_data {
-        get(
-            glow::COPY_WRITE_BUFFER,
-            offset as isize,
-            bytes as isize,
-            host,
-        );
-    } else {
-        let p = (ext.map_buffer_range)(
-            glow::COPY_WRITE_BUFFER,
-            offset as isize,
-            bytes as isize,
-            glow::MAP_READ_BIT,
-        );
-        if !p.is_null() {
-            std::ptr::copy_nonoverlapping(p.cast::<u8>(), host.cast::<u8>(), bytes);
-            gl.unmap_buffer(glow::COPY_WRITE_BUFFER);
-        }
-    }
-    gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
-    check_gl(gl, "buffer transfer")
 }

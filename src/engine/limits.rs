@@ -1,0 +1,78 @@
+//! How much one launch may take on ([`Limits`]): what the device allows, lowered by settings
+//! so that small operands take the paths large ones take.
+
+use super::device::{limit_setting, DeviceInfo};
+
+/// Largest target side. 4096² floats is 64 MiB: big enough that launches are few, small enough
+/// to keep on a small device. Larger outputs are computed in tiles of this size.
+pub const MAX_SIDE: i32 = 4096;
+
+/// How much one launch may take on: the largest target side, the most elements one operand
+/// window (a buffer texture) holds, the most color attachments one draw writes, and the most
+/// rows of C one invocation of the compute sgemm holds in registers.
+/// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW`, `GLBLAS_LIMIT_DRAW_BUFFERS` and
+/// `GLBLAS_LIMIT_GEMM_ROWS` lower them, so tests can make small operands take the tiled paths
+/// that large ones take, and a device take the kernels another device gets.
+/// `GLBLAS_GEMM_KERNEL=tiled` or `blocked` chooses the compute gemm's kernel, which the device
+/// decides otherwise (see `gemm_compute::Kernel`).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub target_side: i32,
+    pub window: i64,
+    pub draw_buffers: i32,
+    pub gemm_rows: i64,
+    pub gemm_tiled: Option<bool>,
+}
+
+impl Limits {
+    pub fn new(info: &DeviceInfo) -> Limits {
+        let side = i64::from(MAX_SIDE.min(info.max_target_side));
+        // A window starts at an aligned offset, so it may hold up to alignment - 1 extra texels.
+        let slack = if info.texture_buffer_range || info.storage_operands {
+            info.window_alignment() / 4 - 1
+        } else {
+            0
+        };
+        // Where operands are storage blocks, a window is one block: of doubles, the larger
+        // element, so that one bound holds for both precisions.
+        let window = if info.storage_operands {
+            info.max_storage_block_size / 8 - slack
+        } else {
+            info.max_texture_buffer_size - slack
+        };
+        Limits {
+            target_side: limit_setting("GLBLAS_LIMIT_TARGET_SIDE")
+                .map_or(side, |c| c.clamp(1, side)) as i32,
+            window: limit_setting("GLBLAS_LIMIT_WINDOW").map_or(window, |c| c.clamp(1, window)),
+            draw_buffers: limit_setting("GLBLAS_LIMIT_DRAW_BUFFERS")
+                .map_or(info.max_draw_buffers, |c| {
+                    c.clamp(1, i64::from(info.max_draw_buffers)) as i32
+                }),
+            gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS").unwrap_or(i64::MAX),
+            gemm_tiled: gemm_kernel_setting(std::env::var("GLBLAS_GEMM_KERNEL").ok().as_deref()),
+        }
+    }
+}
+
+/// What `GLBLAS_GEMM_KERNEL` asks for: the tiled kernel, the blocked one, or (unset or another
+/// value) the device's choice.
+pub fn gemm_kernel_setting(value: Option<&str>) -> Option<bool> {
+    match value {
+        Some("tiled") => Some(true),
+        Some("blocked") => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gemm_kernel_setting_forces_either_kernel_or_leaves_the_choice() {
+        assert_eq!(gemm_kernel_setting(Some("tiled")), Some(true));
+        assert_eq!(gemm_kernel_setting(Some("blocked")), Some(false));
+        assert_eq!(gemm_kernel_setting(Some("fast")), None);
+        assert_eq!(gemm_kernel_setting(None), None);
+    }
+}
