@@ -2,7 +2,7 @@
 //
 // Operands are buffer textures over device buffers (R32F texels, one float each). Vector
 // operand P has uniforms uP (the sampler), uPStart (texel of logical element 0) and uPInc (texel
-// step between logical elements, negative for BLAS negative increments); see operand.rs.
+// step between logical elements, negative for BLAS negative increments); see operand_units.rs.
 // (GLSL ES has no token pasting, so the two vector operands are spelled out.)
 uniform samplerBuffer uX;
 uniform int uXStart;

@@ -278,7 +278,7 @@ fn answer<R: Answer + Copy>(
             // SAFETY: the call passed the reference checks; operands are the caller's.
             let run = || catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() }));
             let ran = match route {
-                Route::GlIfReady(_) => crate::engine::unless_compiling(run),
+                Route::GlIfReady(_) => crate::engine::programs::unless_compiling(run),
                 _ => run(),
             }
             .unwrap_or_else(|_| Err(Error::new(Status::ExecutionFailed, "panic in a GL kernel")));

@@ -58,7 +58,8 @@ pub struct DeviceInfo {
     /// or no buffer textures at all: GLES 3.1 boards, and virgl, see
     /// `Workarounds::shared_buffer_views`), where the driver's views go stale (NVIDIA, see
     /// `Workarounds::operands_in_storage_blocks`), or where `GLBLAS_OPERANDS=storage` asks.
-    /// Never on the fragment pipeline, which shares the operand bindings (`operand`, `scratch`).
+    /// Never on the fragment pipeline, which shares the operand bindings (`operand_units`,
+    /// `scratch`).
     pub storage_operands: bool,
     /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
     pub software: bool,
@@ -76,6 +77,15 @@ pub struct DeviceInfo {
 }
 
 impl DeviceInfo {
+    /// The pipeline the kernels take (for calls that fit one window): "compute" or "fragment".
+    pub fn pipeline(&self) -> &'static str {
+        if self.compute {
+            "compute"
+        } else {
+            "fragment"
+        }
+    }
+
     /// Whether kernels may read an operand's buffer through an RGBA32F view beside its R32F one
     /// (see `Workarounds::shared_buffer_views`).
     pub fn rgba_operand_views(&self) -> bool {

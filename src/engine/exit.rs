@@ -12,7 +12,7 @@
 use std::sync::TryLockError;
 use std::time::{Duration, Instant};
 
-use super::{Retirement, Slot, ENGINE};
+use super::slot::{Retirement, Slot, ENGINE};
 
 /// How long exit waits for a call in progress on another thread. Past it (a driver that never
 /// returns) exit goes on rather than hang.

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::sync::{MutexGuard, Once};
 
 use super::memory;
-use super::{Retirement, Slot};
+use super::slot::{lock_engine, Retirement, Slot};
 
 /// Installs the handlers, once per process, before the first context is made.
 pub fn register() {
@@ -28,7 +28,7 @@ thread_local! {
 
 /// Before fork: waits for any call in progress, then holds every lock the child may need.
 extern "C" fn prepare() {
-    let engine = super::lock_engine();
+    let engine = lock_engine();
     HELD.with(|h| *h.borrow_mut() = Some(engine));
     memory::lock_maps_for_fork();
 }

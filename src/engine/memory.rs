@@ -64,7 +64,7 @@ static LIVE: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
 /// Whether any device allocation was ever made: programs that never make one pay one load.
 static EVER_ALLOCATED: AtomicBool = AtomicBool::new(false);
 
-/// Locks one of the maps (std mutexes, for the reason given at `engine::ENGINE`).
+/// Locks one of the maps (std mutexes, for the reason given at `slot::ENGINE`).
 fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }

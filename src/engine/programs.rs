@@ -7,6 +7,7 @@
 //! builds its machine code then) stall that launch whatever is done here; `glblasWarm` fills
 //! their disk cache ahead.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -24,6 +25,24 @@ const COMMON: &str = include_str!("../../shaders/common.glsl");
 const COMPUTE_COMMON: &str = include_str!("../../shaders/compute.glsl");
 /// The element type of a compute kernel: `REAL` and its texel access (see `element.rs`).
 const REAL: &str = include_str!("../../shaders/real.glsl");
+
+thread_local! {
+    /// Set by `unless_compiling` for the calls it runs.
+    pub(super) static UNLESS_COMPILING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f`, whose GL calls decline (`Error::compiling`) where a program they need is still
+/// compiling in the background, rather than wait for it: for calls another BLAS can answer.
+pub fn unless_compiling<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            UNLESS_COMPILING.set(self.0);
+        }
+    }
+    let _restore = Restore(UNLESS_COMPILING.replace(true));
+    f()
+}
 
 /// A linked program and its active uniforms.
 pub struct Program {
@@ -63,12 +82,23 @@ enum Entry {
     Linking(Linking),
 }
 
-#[derive(Default)]
 pub struct Programs {
     cache: HashMap<(&'static str, String), Entry>,
+    /// Run after each compile is started (see `new`).
+    on_compile: fn(),
 }
 
 impl Programs {
+    /// No programs yet; `on_compile` runs after each compile is started: the engine registers
+    /// its exit handler again there (see `exit`), since the compiler may have set up static data
+    /// whose destructors exit runs before handlers registered earlier.
+    pub fn new(on_compile: fn()) -> Programs {
+        Programs {
+            cache: HashMap::new(),
+            on_compile,
+        }
+    }
+
     /// Returns the program for fragment source `frag` (a file of `shaders/`, named `name`) with
     /// `defines`, compiling it on first use, and binds it.
     pub fn use_program(
@@ -149,9 +179,7 @@ impl Programs {
             Some(Entry::Linking(l)) => l,
             _ => {
                 let linking = start(gl, name, stages(&key.1))?;
-                // The compiler may have set up static data whose destructors exit runs before
-                // handlers registered earlier.
-                super::exit::register();
+                (self.on_compile)();
                 linking
             }
         };

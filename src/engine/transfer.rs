@@ -7,10 +7,10 @@ use glow::HasContext;
 use super::barriers::Access;
 use super::buffers::read_buffer;
 use super::element::Element;
+use super::gl_engine::Engine;
 use super::gl_errors::check_gl;
 use super::memory::Location;
 use super::operand::Mem;
-use super::Engine;
 use crate::status::{Error, Result};
 
 /// Direction of a `glblasMemcpy`, validated.

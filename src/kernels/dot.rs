@@ -12,7 +12,8 @@
 use super::stream::{self, Access};
 use super::texels::Grid;
 use crate::engine::element::{Precision, Real, Scalar};
-use crate::engine::operand::{Mem, OutLayout, Vector, OPERAND_UNITS};
+use crate::engine::operand::{Mem, Vector, OPERAND_UNITS};
+use crate::engine::stores::OutLayout;
 use crate::engine::Engine;
 use crate::status::Result;
 

@@ -13,8 +13,9 @@
 use super::stream;
 use super::texels::{self, Grid};
 use crate::engine::element::Scalar;
-use crate::engine::operand::{Matrix, OutLayout, Vector};
+use crate::engine::operand::{Matrix, Vector};
 use crate::engine::programs::Program;
+use crate::engine::stores::OutLayout;
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
 use crate::status::{Error, Result};

@@ -107,18 +107,10 @@ fn no_fragment_double() -> Error {
 }
 
 /// The pipeline the kernels take on this device (for calls that fit one window): "compute" or
-/// "fragment"; `None` without a device. For reports such as the benchmark's.
+/// "fragment" (`DeviceInfo::pipeline`); `None` without a device. For reports such as the
+/// benchmark's.
 pub fn pipeline() -> Option<&'static str> {
-    crate::engine::with_engine(|e| Ok(pipeline_on(e))).ok()
-}
-
-/// [`pipeline`] for the engine a caller already holds.
-pub fn pipeline_on(e: &Engine) -> &'static str {
-    if compute_available(e) {
-        "compute"
-    } else {
-        "fragment"
-    }
+    crate::engine::with_engine(|e| Ok(e.ctx.info.pipeline())).ok()
 }
 
 /// Most elements of `T` one operand window holds: the engine's window (`Limits`), which where

@@ -5,8 +5,9 @@
 //! element (`common.glsl` has the shader side).
 
 use super::stream;
-use crate::engine::operand::{partial_texels, Mem, Vector, Window};
+use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::programs::Program;
+use crate::engine::stores::partial_texels;
 use crate::engine::Engine;
 use crate::status::Result;
 
