@@ -87,7 +87,7 @@ uniform int uTiles;
 // its rows and columns can have (half the flops of a triangular product; the TILED loop runs
 // every step, the zeros adding nothing). uL0: this pass's first l in the triangular operand (k
 // comes in chunks), less its first row (op(B): column) there: a part of a larger call reads
-// the operand from an origin (gemm::Rules::origins).
+// the operand from an origin (gemm_call::Rules::origins).
 uniform int uATriangle, uBTriangle, uL0;
 // Whether the invocations along x take columns of C rather than rows: where only op(A) is
 // triangular, so that a SIMD batch (consecutive x on llvmpipe) shares its rows, and so the

@@ -1,6 +1,6 @@
-// The Level 3 routines' packing rules (gemm::Shape, kernels/level3.rs), shared by both
+// The Level 3 routines' packing rules (gemm_call::Shape, kernels/level3.rs), shared by both
 // pipelines' packing passes (gemm_pack.comp, gemm.frag's PACK): where element `at` (row, column)
-// of a stored matrix P read as `shape` (gemm::Shape::uniforms) comes from:
+// of a stored matrix P read as `shape` (gemm_call::Shape::uniforms) comes from:
 //   0 general: from itself;
 //   1 (2) symmetric, its lower (upper) triangle stored: an element of the other triangle from
 //     its mirror, so that triangle is never read;

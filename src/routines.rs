@@ -17,8 +17,8 @@ use crate::engine::element::Scalar;
 use crate::engine::operand::{Matrix, Mem, Vector};
 use crate::engine::{with_engine, Engine};
 use crate::ffi::non_null;
-use crate::kernels::gemm::{Gemm, OneM, Rules, Shape, Triangle};
-use crate::kernels::gemv::Gemv;
+use crate::kernels::gemm_call::{Gemm, OneM, Rules, Shape, Triangle};
+use crate::kernels::gemv_call::Gemv;
 use crate::kernels::{dot, gemm, gemv, level1, level3, precision_available, Trans};
 use crate::quick;
 use crate::status::{Error, Result};
@@ -337,7 +337,7 @@ pub unsafe fn gemv<T: Scalar>(
 }
 
 /// C := alpha*op(A)*op(B) + beta*C, column-major, in any element type: a complex one as its
-/// real view (`gemm::OneM`).
+/// real view (`gemm_call::OneM`).
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn gemm<T: Scalar>(
     ta: Trans,
@@ -403,7 +403,7 @@ pub unsafe fn gemm<T: Scalar>(
 }
 
 /// Stored rows × cols of `x` (leading dimension `ld`) as the engine's real matrix: a complex
-/// one as its real view, each element's parts in consecutive rows (`gemm::OneM`).
+/// one as its real view, each element's parts in consecutive rows (`gemm_call::OneM`).
 unsafe fn real_view<T: Scalar>(
     e: &mut Engine,
     x: *const T,

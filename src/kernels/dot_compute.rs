@@ -3,7 +3,7 @@
 //! host adds those (a few hundred at most on a software rasterizer) in double precision. Also
 //! nrm2's and i?amax's passes (`reduce_abs.comp`).
 
-use super::dot::Variant;
+use super::dot_sums::{Squares, Variant};
 use super::stream::{self, Access};
 use crate::engine::element::{Real, Scalar};
 use crate::engine::operand::{Mem, Vector, Window};
@@ -126,12 +126,12 @@ fn reduce_abs<T: Scalar, P: Real, R>(
         .read_result(&e.ctx.gl, &e.ext, UNIT_PARTIALS, 4 * groups, read)
 }
 
-/// The sum of squares of x (one window) in Blue's accumulators, as `super::dot::Squares`.
-pub fn squares<T: Scalar>(e: &mut Engine, x: &Vector<T>) -> Result<super::dot::Squares> {
+/// The sum of squares of x (one window) in Blue's accumulators, as `Squares`.
+pub fn squares<T: Scalar>(e: &mut Engine, x: &Vector<T>) -> Result<Squares> {
     let mut x = *x;
     // The order of the terms is free.
     x.inc = x.inc.abs();
-    let defines = super::dot::Squares::defines::<T::Real>();
+    let defines = Squares::defines::<T::Real>();
     reduce_abs(
         e,
         "NRM2",
@@ -139,7 +139,7 @@ pub fn squares<T: Scalar>(e: &mut Engine, x: &Vector<T>) -> Result<super::dot::S
         defines,
         |_, _| {},
         |partials: &[T::Real]| {
-            let mut s = super::dot::Squares::new::<T::Real>();
+            let mut s = Squares::new::<T::Real>();
             for q in partials.chunks_exact(4) {
                 s.add(q[0].to_f64(), q[1].to_f64(), q[2].to_f64(), q[3].to_f64());
             }

@@ -8,7 +8,8 @@
 //! memory the device can map, otherwise into a scratch buffer that is read back into the host
 //! matrix column by column (so its padding rows are never written).
 
-use super::gemm::{copy_out, Gemm, Shape, Triangle, COPY, OUT, PANELS};
+use super::gemm_call::{Gemm, Shape, Triangle};
+use super::gemm_scratch::{copy_out, COPY, OUT, PANELS};
 use crate::engine::element::{Precision, Real, Scalar};
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
@@ -20,7 +21,7 @@ const PACK: &str = concat!(
 );
 const COMP: &str = include_str!("../../shaders/gemm.comp");
 
-/// Views besides the panels' (see `gemm::PANELS` and `engine::scratch`).
+/// Views besides the panels' (see `gemm_scratch::PANELS` and `engine::scratch`).
 const VIEW_PACK: usize = 0;
 /// The packing's 16-byte view of its operand (a panel's view, which is pointed anew when the
 /// panels are bound), and the texture unit it is sampled on.

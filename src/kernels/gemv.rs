@@ -10,6 +10,7 @@
 //! inner dimension also in chunks no longer than one shader loop may run
 //! (`MAX_LOOP_ITERATIONS`).
 
+use super::gemv_call::Gemv;
 use super::stream;
 use super::texels::{self, Grid};
 use crate::engine::element::Scalar;
@@ -21,19 +22,6 @@ use crate::engine::Engine;
 use crate::status::{Error, Result};
 
 const FRAG: &str = include_str!("../../shaders/gemv.frag");
-
-/// A gemv call. A is stored m×n; op(A) is A or its transpose (`trans`), conjugated when
-/// `conjugate` (complex only).
-pub struct Gemv<T: Scalar = f32> {
-    pub trans: bool,
-    pub conjugate: bool,
-    pub alpha: T,
-    pub beta: T,
-    /// `None` when alpha == 0: A and x are not read.
-    pub ax: Option<(Matrix<T>, Vector<T>)>,
-    /// Length leny of y, the rows of op(A).
-    pub y: Vector<T>,
-}
 
 /// Computes `g` on the compute pipeline where it can, else (single precision only: see
 /// `precision_available`) on the fragment pipeline; in parts where an operand exceeds one

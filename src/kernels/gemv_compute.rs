@@ -7,7 +7,7 @@
 //! first; later ones add into y as written so far). Without A and x (alpha = 0) one launch
 //! scales y by beta.
 
-use super::gemv::Gemv;
+use super::gemv_call::Gemv;
 use super::stream::{self, Access};
 use crate::engine::element::Scalar;
 use crate::engine::operand::Window;

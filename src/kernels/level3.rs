@@ -5,7 +5,9 @@
 //! `precision_available`). Operands come checked and resolved, the reference BLAS's quick
 //! returns taken (`routines.rs`).
 
-use super::gemm::{copy_out, gemm, on_compute, Gemm, OneM, Rules, Shape, Triangle};
+use super::gemm::{gemm, on_compute};
+use super::gemm_call::{Gemm, OneM, Rules, Shape, Triangle};
+use super::gemm_scratch::copy_out;
 use crate::engine::element::{Complex, Element, Real};
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;

@@ -1,11 +1,20 @@
 //! The BLAS operations, one module each; each owns its shaders in `shaders/` and decides how
 //! the work is split into launches.
+//!
+//! An operation with a compute kernel is in layers, bottom to top: what both pipelines share,
+//! if anything (`gemm_call` and `gemm_scratch`, `gemv_call`, `dot_sums`), the compute kernel
+//! (`*_compute`), and the module named for the operation, which holds the fragment kernel and
+//! picks between the two.
 
 pub mod dot;
 mod dot_compute;
+mod dot_sums;
 pub mod gemm;
+pub mod gemm_call;
 pub mod gemm_compute;
+mod gemm_scratch;
 pub mod gemv;
+pub mod gemv_call;
 mod gemv_compute;
 pub mod level1;
 pub mod level1_compute;
@@ -64,7 +73,7 @@ fn compute_available(e: &Engine) -> bool {
 
 /// Whether kernels can compute in `T` here: single precision everywhere; double only on the
 /// compute pipeline (the fragment kernels are float-only) of a device with fp64 shaders;
-/// complex only on the compute pipeline (`gemm::OneM`).
+/// complex only on the compute pipeline (`gemm_call::OneM`).
 pub fn precision_available<T: Scalar>(e: &Engine) -> Result<()> {
     let compute = compute_available(e);
     if T::COMPLEX && !compute {
