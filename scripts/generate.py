@@ -16,10 +16,11 @@ scripts/generator is the model):
   every routine (`c_tests/every_routine.h`);
 - README.md: the list of routines the BLAS symbols intercept (between its routine-list marks).
 
-What each routine computes, checks and reads is described once in Rust (`blas::call::Describe`,
-`src/blas/level{1,2,3}.rs`); this table gives its name, its arguments in the reference order and
-their kinds, and which description the surfaces build from them. `--check` writes nothing and
-fails when a committed file differs from what the table gives (the test command runs it).
+What each routine computes, checks and reads is described once in Rust
+(`blas::describe::Describe`, `src/blas/level{1,2,3}.rs`); this table gives its name, its arguments
+in the reference order and their kinds, and which description the surfaces build from them.
+`--check` writes nothing and fails when a committed file differs from what the table gives (the
+test command runs it).
 """
 
 import argparse
@@ -32,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Argument kinds, each with how every surface spells and converts it:
 #   layout       CBLAS only: the storage order (Fortran calls are column-major);
 #   op           trans: CBLAS enum, Fortran character, glblasOperation_t;
-#   side, uplo, diag   the same, with the values of `level3::SIDE`, `UPLO`, `DIAG`;
+#   side, uplo, diag   the same, with the values of `options::SIDE`, `UPLO`, `DIAG`;
 #   int          a size, increment or leading dimension;
 #   scalar       alpha, beta;
 #   real_scalar  a real alpha or beta of a complex routine (herk's, her2k's beta): CBLAS passes
@@ -44,7 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Routine:
     """One BLAS routine: `name` with `{p}` for the precision letter (`{p}axpy`, `i{p}amax`) and
     `{q}` for its real type's (`{q}{p}asum`: scasum);
-    `args` its arguments in the reference order as `name:kind`; `variant` the `blas::call::Args`
+    `args` its arguments in the reference order as `name:kind`; `variant` the `blas::args::Args`
     variant and `struct` the description it holds, whose fields are the arguments (`fields`
     overrides or adds some, `{arg}` standing for an argument's value; `omit` leaves arguments
     out; `generics` its type's parameters, `about` a line on a variant several routines share);
@@ -390,11 +391,13 @@ def cblas_rs():
 
 use std::ffi::c_int;
 
-use super::call::{Args, CblasScalar, ComplexArgs, Layout, Op, Trmm, Trsm};
+use super::abi::{CblasIndex, CblasScalar};
+use super::args::{Args, ComplexArgs};
+use super::dispatch::export;
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
-use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
-use super::CblasIndex;
+use super::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
+use super::options::{Flag, Layout, Op, DIAG, SIDE, UPLO};
 use crate::engine::element::{Complex, Scalar};
 ''')
     for r in ROUTINES:
@@ -419,11 +422,13 @@ def fortran_rs():
 
 use std::ffi::{c_char, c_int};
 
-use super::call::{Args, ComplexArgs, Layout, Op, Trmm, Trsm};
+use super::args::{Args, ComplexArgs};
+use super::dispatch::export;
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
-use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
-use super::Family;
+use super::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
+use super::options::{Flag, Layout, Op, DIAG, SIDE, UPLO};
+use super::symbol::Family;
 use crate::engine::element::{Complex, Scalar};
 ''')
     for r in ROUTINES:
@@ -480,10 +485,10 @@ def api_rs():
 use std::ffi::c_int;
 
 use super::{run, scalar};
-use crate::blas::call::{Layout, Op, Trmm, Trsm};
-use crate::engine::element::Scalar;
 use crate::blas::level2::GemvArgs;
-use crate::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
+use crate::blas::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
+use crate::blas::options::{Flag, Layout, Op, DIAG, SIDE, UPLO};
+use crate::engine::element::Scalar;
 use crate::ffi::{
     glblasComplex, glblasDoubleComplex, guard, DiagArg, FillArg, OperationArg, SideArg,
 };
@@ -562,13 +567,12 @@ def args_rs():
                 f"pub(crate) use {macro};\n")
     return (HEADER + '''\
 //! A BLAS-compatible call's routine and arguments as given: one variant per description
-//! (`call::Describe`), in real precision `T` (`Args`) or of complex elements of `T`
+//! (`describe::Describe`), in real precision `T` (`Args`) or of complex elements of `T`
 //! (`ComplexArgs`).
 
-use super::call::{Trmm, Trsm};
 use super::level1::{Axpy, Dot, Move, Reduce, Scal};
 use super::level2::GemvArgs;
-use super::level3::{GemmArgs, SymmArgs, SyrkArgs};
+use super::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
 use crate::engine::element::{Complex, Real};
 
 ''' + enum("Args", "Real", False) + "\n" + enum("ComplexArgs", "Real", True))
@@ -762,13 +766,15 @@ def described_rs():
 use std::ffi::{c_char, c_int, c_void};
 
 use glblas::api::*;
-use glblas::blas::call::{Args, Call, CblasScalar, ComplexArgs, Layout, Op, Trmm, Trsm};
+use glblas::blas::abi::{CblasIndex, CblasScalar};
+use glblas::blas::args::{Args, ComplexArgs};
+use glblas::blas::call::Call;
 use glblas::blas::cblas::*;
 use glblas::blas::fortran::*;
 use glblas::blas::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use glblas::blas::level2::GemvArgs;
-use glblas::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
-use glblas::blas::CblasIndex;
+use glblas::blas::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
+use glblas::blas::options::{Flag, Layout, Op, DIAG, SIDE, UPLO};
 use glblas::engine::element::{Complex, Scalar};
 use glblas::ffi::{glblasComplex, glblasDoubleComplex, DiagArg, FillArg, OperationArg, SideArg};
 use glblas::status::glblasStatus_t;

@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use glblas::blas::{cblas::*, fortran::*, CblasIndex};
+use glblas::blas::{abi::CblasIndex, cblas::*, fortran::*};
 
 #[test]
 fn every_family_answers_on_gl() {

@@ -1,7 +1,7 @@
 //! Randomized arguments for every routine in every precision through each of its exports (the
 //! glblas API, CBLAS in both layouts and invalid ones, Fortran with any character, ILP64 CBLAS
 //! with sizes beyond 32 bits), with the oracle taken from the routine's own description
-//! (`blas::call::Describe`) rather than from a second copy of the rules: the exports and their
+//! (`blas::describe::Describe`) rather than from a second copy of the rules: the exports and their
 //! callers are generated from the routine table (`tests/described/`), and each caller gives
 //! the description its symbol builds from the same arguments. The description says:
 //!

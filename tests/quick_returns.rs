@@ -12,7 +12,7 @@ use std::ffi::{c_char, c_int, c_void};
 
 use common::{doubles_here, run_in_child, take_trace};
 use glblas::api::*;
-use glblas::blas::{cblas::*, fortran::*, CblasIndex};
+use glblas::blas::{abi::CblasIndex, cblas::*, fortran::*};
 use glblas::ffi::{DiagArg, FillArg, OperationArg, SideArg};
 use glblas::status::Status;
 

@@ -7,7 +7,7 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-use crate::blas::call::Describe;
+use crate::blas::describe::Describe;
 use crate::engine::element::Scalar;
 use crate::engine::{self, with_engine};
 use crate::ffi::{guard, non_null, MemcpyKindArg, StatusArg};

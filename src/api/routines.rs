@@ -8,9 +8,9 @@
 use std::ffi::c_int;
 
 use super::{run, scalar};
-use crate::blas::call::{Layout, Op, Trmm, Trsm};
 use crate::blas::level2::GemvArgs;
-use crate::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
+use crate::blas::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
+use crate::blas::options::{Flag, Layout, Op, DIAG, SIDE, UPLO};
 use crate::engine::element::Scalar;
 use crate::ffi::{
     glblasComplex, glblasDoubleComplex, guard, DiagArg, FillArg, OperationArg, SideArg,

@@ -7,11 +7,13 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::call::{Args, ComplexArgs, Layout, Op, Trmm, Trsm};
+use super::args::{Args, ComplexArgs};
+use super::dispatch::export;
 use super::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use super::level2::GemvArgs;
-use super::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
-use super::Family;
+use super::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
+use super::options::{Flag, Layout, Op, DIAG, SIDE, UPLO};
+use super::symbol::Family;
 use crate::engine::element::{Complex, Scalar};
 
 /// `?axpy`.

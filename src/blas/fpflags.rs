@@ -10,7 +10,8 @@
 //! nothing was copied) they count as having held NaN and infinity, so such a call raises
 //! nothing rather than a flag its data might not have caused.
 
-use super::call::{Call, Operand, Use, Value};
+use super::call::Call;
+use super::describe::{Operand, Use, Value};
 use super::region::Region;
 use super::undo::Snapshot;
 use crate::engine::fpenv;

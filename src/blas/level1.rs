@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use super::call::flop_scale;
-use super::call::{from_const, from_mut, wrapped, Describe, Operand, Use, Value};
+use super::describe::{flop_scale, Describe, Operand, Use, Value};
+use super::increments::{from_const, from_mut, wrapped};
 use super::region::Region;
 use crate::engine::element::{Real, Scalar};
 use crate::status::Result;

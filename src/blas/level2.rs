@@ -6,11 +6,10 @@
 
 use std::fmt;
 
-use super::call::ILLEGAL_TRANSA;
-use super::call::{
-    cblas_enums, fault, from_const, from_mut, wrapped, Describe, Fault, Layout, Op, Operand, Use,
-    Value,
-};
+use super::checks::{cblas_enums, fault, Fault};
+use super::describe::{flop_scale, Describe, Operand, Use, Value};
+use super::increments::{from_const, from_mut, wrapped};
+use super::options::{Layout, Op, ILLEGAL_TRANSA};
 use super::region::Region;
 use crate::engine::element::Scalar;
 use crate::status::Result;
@@ -115,7 +114,7 @@ impl<T: Scalar> Describe<T> for GemvArgs<T> {
     }
 
     fn flops(&self) -> [i64; 4] {
-        [2 * super::call::flop_scale::<T>(), self.m, self.n, 1]
+        [2 * flop_scale::<T>(), self.m, self.n, 1]
     }
 
     fn operands(&self) -> Vec<Operand> {

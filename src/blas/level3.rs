@@ -4,123 +4,18 @@
 //! side and uplo swapped, and syrk's/syr2k's trans flipped; they are checked as that call, so
 //! they report its parameter numbers as the reference does.
 
-use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
 
-use super::call::{
-    cblas_enums, fault, flop_scale, Describe, Fault, Layout, Op, Operand, Use, Value,
+use super::checks::{cblas_enums, fault, Fault};
+use super::describe::{flop_scale, Describe, Operand, Use, Value};
+use super::options::{
+    Flag, Layout, Op, DIAG, ILLEGAL_TRANS, ILLEGAL_TRANSA, ILLEGAL_TRANSB, SIDE, UPLO,
 };
-use super::call::{ILLEGAL_TRANSA, ILLEGAL_TRANSB};
 use super::region::Region;
 use crate::engine::element::Scalar;
 use crate::kernels::Trans;
 use crate::status::Result;
 use crate::{quick, routines};
-
-/// The two values a side, uplo or diag argument may take: the Fortran letters (upper case), the
-/// CBLAS values and the glblas API's values of the same two, and what the reference CBLAS
-/// prints for anything else.
-pub struct Choices {
-    letters: [u8; 2],
-    values: [c_int; 2],
-    glblas: [c_int; 2],
-    message: &'static CStr,
-}
-
-pub const SIDE: Choices = Choices {
-    letters: *b"LR",
-    values: [141, 142],
-    glblas: [0, 1],
-    message: c"Illegal Side setting, %d\n",
-};
-pub const UPLO: Choices = Choices {
-    letters: *b"UL",
-    values: [121, 122],
-    glblas: [1, 0],
-    message: c"Illegal Uplo setting, %d\n",
-};
-pub const DIAG: Choices = Choices {
-    letters: *b"NU",
-    values: [131, 132],
-    glblas: [0, 1],
-    message: c"Illegal Diag setting, %d\n",
-};
-const ILLEGAL_TRANS: &CStr = c"Illegal Trans setting, %d\n";
-
-/// A side, uplo or diag argument as the caller gave it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Flag {
-    /// A valid value: its Fortran letter, upper case.
-    Is(u8),
-    /// Neither CBLAS value.
-    Bad(c_int),
-    /// Neither Fortran letter.
-    BadChar(u8),
-}
-
-impl Flag {
-    pub fn from_cblas(choices: &Choices, v: c_int) -> Flag {
-        Flag::from_values(choices, &choices.values, v)
-    }
-
-    /// A `glblasSideMode_t`, `glblasFillMode_t` or `glblasDiagType_t`.
-    pub fn from_glblas(choices: &Choices, v: c_int) -> Flag {
-        Flag::from_values(choices, &choices.glblas, v)
-    }
-
-    fn from_values(choices: &Choices, values: &[c_int; 2], v: c_int) -> Flag {
-        match values.iter().position(|&c| c == v) {
-            Some(i) => Flag::Is(choices.letters[i]),
-            None => Flag::Bad(v),
-        }
-    }
-
-    /// # Safety
-    /// `c` must point to a readable character.
-    pub unsafe fn from_fortran(choices: &Choices, c: *const c_char) -> Flag {
-        let given = *c as u8;
-        let letter = given.to_ascii_uppercase();
-        if choices.letters.contains(&letter) {
-            Flag::Is(letter)
-        } else {
-            Flag::BadChar(given)
-        }
-    }
-
-    /// Whether this is the value of Fortran letter `letter`.
-    fn is(self, letter: u8) -> bool {
-        self == Flag::Is(letter)
-    }
-
-    /// The other valid value (row-major CBLAS swaps side and uplo).
-    fn swapped(self, choices: &Choices) -> Flag {
-        match self {
-            Flag::Is(c) if c == choices.letters[0] => Flag::Is(choices.letters[1]),
-            Flag::Is(_) => Flag::Is(choices.letters[0]),
-            bad => bad,
-        }
-    }
-
-    /// The invalid value, as the CBLAS message prints it.
-    pub(super) fn bad(self) -> Option<c_int> {
-        match self {
-            Flag::Is(_) => None,
-            Flag::Bad(v) => Some(v),
-            Flag::BadChar(c) => Some(c_int::from(c)),
-        }
-    }
-}
-
-impl fmt::Display for Flag {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            Flag::Is(c) => write!(f, "{}", char::from(*c)),
-            Flag::Bad(v) => write!(f, "{v}"),
-            Flag::BadChar(c) if c.is_ascii_graphic() => write!(f, "{}", char::from(*c)),
-            Flag::BadChar(c) => write!(f, "{c:#04x}"),
-        }
-    }
-}
 
 /// `max(1, rows)`: the smallest valid leading dimension.
 fn ld_min(rows: i64) -> i64 {
@@ -658,6 +553,11 @@ impl<T: Scalar, const SOLVE: bool> fmt::Display for TriArgs<T, SOLVE> {
     }
 }
 
+/// trmm: B := alpha*op(A)*B or alpha*B*op(A).
+pub type Trmm<T> = TriArgs<T, false>;
+/// trsm: B := the solution X of op(A)*X = alpha*B or X*op(A) = alpha*B.
+pub type Trsm<T> = TriArgs<T, true>;
+
 /// trmm, or trsm when `SOLVE`.
 impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
     const LEVEL: u8 = 3;
@@ -752,7 +652,7 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blas::call::Args;
+    use crate::blas::args::Args;
 
     impl<T: Scalar> SymmArgs<T> {
         #[allow(clippy::too_many_arguments)]
@@ -1054,23 +954,6 @@ mod tests {
             12,
             "row-major ldb >= n"
         );
-    }
-
-    #[test]
-    fn enum_arguments_parse_as_the_reference_does() {
-        let c = |b: u8| b as c_char;
-        unsafe {
-            assert_eq!(Flag::from_fortran(&SIDE, &c(b'r')), R);
-            assert_eq!(Flag::from_fortran(&UPLO, &c(b'l')), L);
-            assert_eq!(Flag::from_fortran(&DIAG, &c(b'u')), U);
-            assert_eq!(Flag::from_fortran(&DIAG, &c(b'x')), Flag::BadChar(b'x'));
-        }
-        assert_eq!(Flag::from_cblas(&SIDE, 142), R);
-        assert_eq!(Flag::from_cblas(&UPLO, 122), L);
-        assert_eq!(Flag::from_cblas(&DIAG, 131), NU);
-        assert_eq!(Flag::from_cblas(&DIAG, 121), Flag::Bad(121));
-        assert_eq!(U.swapped(&UPLO), L);
-        assert_eq!(L.swapped(&SIDE), R);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use once_cell::sync::OnceCell;
 
 use super::call::Call;
 use super::routine::Routine;
-use super::Symbol;
+use super::symbol::Symbol;
 use crate::unlocked_io;
 
 /// Where a call was answered, and why.

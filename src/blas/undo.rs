@@ -2,12 +2,12 @@
 //! by chunk), so a failure after the first store leaves an output partly updated; the CPU BLAS
 //! must then start again from the caller's values. Before a GL attempt that has a CPU BLAS to
 //! fall back to, the outputs the call reads before writing them (as each routine describes
-//! them, `call::Use`: y of saxpy, x of sscal, both vectors of sswap, y or C when beta is not
+//! them, `describe::Use`: y of saxpy, x of sscal, both vectors of sswap, y or C when beta is not
 //! zero, only C's triangle for syrk and syr2k, B of trmm and trsm) are copied; on failure they
 //! are put back. (The copy also tells `fpflags` what those outputs held before.)
 //! Outputs the call only writes need no copy: the CPU BLAS overwrites them all again.
 
-use super::call::Operand;
+use super::describe::Operand;
 use super::region::Region;
 
 /// The saved bytes of a call's read-then-written outputs.

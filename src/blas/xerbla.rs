@@ -8,10 +8,12 @@
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::atomic::{AtomicI32, Ordering};
 
-use super::call::{Call, Fault, Layout};
+use super::call::Call;
+use super::checks::Fault;
 use super::cpu::{is_glblas, object_base, object_name};
+use super::options::Layout;
 use super::routine::Routine;
-use super::{Family, Symbol};
+use super::symbol::{Family, Symbol};
 use crate::unlocked_io;
 
 /// The reference CBLAS's flag telling `cblas_xerbla` that the failing call was row-major, whose

@@ -7,7 +7,8 @@ use std::ffi::{c_void, CString};
 use super::{Exports, Got, Kind, Raw, Target};
 use crate::common::{reference_path, Place, Rng};
 use glblas::api::*;
-use glblas::blas::call::{Call, Use};
+use glblas::blas::call::Call;
+use glblas::blas::describe::Use;
 use glblas::ffi::MemcpyKindArg;
 use glblas::status::Status;
 

@@ -9,13 +9,15 @@
 use std::ffi::{c_char, c_int, c_void};
 
 use glblas::api::*;
-use glblas::blas::call::{Args, Call, CblasScalar, ComplexArgs, Layout, Op, Trmm, Trsm};
+use glblas::blas::abi::{CblasIndex, CblasScalar};
+use glblas::blas::args::{Args, ComplexArgs};
+use glblas::blas::call::Call;
 use glblas::blas::cblas::*;
 use glblas::blas::fortran::*;
 use glblas::blas::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use glblas::blas::level2::GemvArgs;
-use glblas::blas::level3::{Flag, GemmArgs, SymmArgs, SyrkArgs, DIAG, SIDE, UPLO};
-use glblas::blas::CblasIndex;
+use glblas::blas::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
+use glblas::blas::options::{Flag, Layout, Op, DIAG, SIDE, UPLO};
 use glblas::engine::element::{Complex, Scalar};
 use glblas::ffi::{glblasComplex, glblasDoubleComplex, DiagArg, FillArg, OperationArg, SideArg};
 use glblas::status::glblasStatus_t;

@@ -11,8 +11,8 @@
 
 use std::ffi::{c_int, c_void};
 
-use glblas::blas::call::{Call, CblasScalar};
-use glblas::blas::CblasIndex;
+use glblas::blas::abi::{CblasIndex, CblasScalar};
+use glblas::blas::call::Call;
 use glblas::engine::element::{Complex, Scalar};
 use glblas::status::Status;
 
