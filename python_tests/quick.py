@@ -1,6 +1,6 @@
 """The reference BLAS's quick returns, read from a call's trace fields: calls with these
 arguments touch nothing, are routed nowhere and are traced ``route=none reason=quick-return``
-(README "Quick returns"; src/quick.rs). Written from netlib's sources, independently of the
+(docs/api.md, "Quick returns"; src/quick.rs). Written from netlib's sources, independently of the
 library, so that a test checks the library's rule against the reference's."""
 
 QUICK = ("none", "quick-return")

@@ -44,3 +44,17 @@ def test_every_header_routine_is_declared_with_its_types():
     assert sorted(declared) == sorted(header)
     for symbol, types in declared.items():
         assert types == header[symbol], symbol
+
+
+def prototypes(text):
+    """The routines' prototypes in `text`, each with its whitespace made single spaces."""
+    return {name: " ".join(f"{name}({params});".split())
+            for name, params in re.findall(r"glblasStatus_t (glblas\w+)\(([^)]*)\);", text)
+            if name not in SERVICE}
+
+
+def test_the_api_reference_gives_the_header_prototypes():
+    """docs/api.md's routine reference (written by scripts/generate.py from its table) declares
+    every routine of the header, as the header does."""
+    api = prototypes((HEADER.parent.parent / "docs" / "api.md").read_text())
+    assert api == prototypes(HEADER.read_text())

@@ -57,7 +57,7 @@ def precision(routine, dtype, call):
         return call()
     except GlblasError as e:
         info = glblas.device_info()
-        # Double precision needs fp64 shaders and the compute pipeline (README).
+        # Double precision needs fp64 shaders and the compute pipeline (docs/api.md).
         doubles = info["fp64"] and info["pipeline"] == "compute"
         if (e.status == glblas.GLBLAS_STATUS_NOT_SUPPORTED and np.dtype(dtype) == np.float64
                 and not doubles):

@@ -10,8 +10,8 @@
 # BLAS and CBLAS conformance suites), and the reference LAPACK (a LAPACK program runs on the
 # preloaded library); for the real clients' suites (client_tests/), LAPACK's testers
 # (liblapack-test), ScaLAPACK's on Open MPI (scalapack-mpi-test, openmpi-bin), R and Octave (the
-# README's recipes; without their recommended packages, which are most of their size), and
-# hypothesis, which numpy's own tests import.
+# recipes of the README and docs/substitution.md; without their recommended packages, which are
+# most of their size), and hypothesis, which numpy's own tests import.
 set -euo pipefail
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -4,7 +4,7 @@
 //! freed and past-the-end pointers; glblasMalloc with NULL, zero and impossible sizes;
 //! glblasFree on NULL, interior, host, past-the-end and already-freed pointers;
 //! glblasGetStatusString with any int; and device pointers used after glblasShutdown. The oracle
-//! is the README's "API" rules: each call's status, and every byte of every store (guard zones
+//! is docs/api.md's rules: each call's status, and every byte of every store (guard zones
 //! included) as the call must leave it. The BLAS routines' own random arguments are
 //! `fuzz_described.rs`, whose rules come from the routines' descriptions.
 
@@ -169,8 +169,8 @@ fn fuzz_memcpy(r: &mut Rng) {
         dst.place, src.place
     );
     let is_device = |s: &Side| s.at.is_some_and(|(i, _)| stores[i].device.is_some());
-    // README: no device pointer, freed, or past the end of an allocation: INVALID_VALUE; an
-    // explicit kind must agree with the pointers.
+    // docs/api.md, glblasMemcpy: no device pointer, freed, or past the end of an allocation:
+    // INVALID_VALUE; an explicit kind must agree with the pointers.
     let fits = |s: &Side| match s.place {
         Place::Freed => false,
         _ if is_device(s) => bytes as i128 <= s.room,

@@ -138,7 +138,7 @@ fn shutdown_releases_memory_and_gl_objects_cycle_after_cycle() {
     );
 }
 
-/// The quarantine of freed ranges (README: "the last 1024 frees").
+/// The quarantine of freed ranges (docs/api.md, "Device pointers": "the last 1024 frees").
 const QUARANTINE: usize = 1024;
 
 #[test]

@@ -539,7 +539,7 @@ fn sdot(n: usize, runs: usize) -> Res<Figures> {
         let t = *p as f64 * *q as f64;
         (s + t, a + t.abs())
     });
-    // A sum of n products, in any order: within (n+1)u of sum |x_i y_i| (README, Accuracy).
+    // A sum of n products, in any order: within (n+1)u of sum |x_i y_i| (docs/api.md, Accuracy).
     let bound = (n + 1) as f64 * U;
     let err_of = |r: f32| (r as f64 - exact).abs() / scale;
     let call = |x: *const f32, y: *const f32, r: &mut f32, on: &str| unsafe {
@@ -690,7 +690,7 @@ fn sgemm(m: usize, n: usize, k: usize, ta: bool, tb: bool, runs: usize) -> Res<F
     let a = fill(ar * ac, 5);
     let b = fill(br * bc, 6);
     let (mi, ni, ki) = (m as i32, n as i32, k as i32);
-    // alpha = 1, beta = 0: within (k+2)u of sum_l |a_il b_lj| (README, Accuracy).
+    // alpha = 1, beta = 0: within (k+2)u of sum_l |a_il b_lj| (docs/api.md, Accuracy).
     let bound = (k + 2) as f64 * U;
     // Error on a sample of columns, relative to sum_l |a_il b_lj| (the fp32 error scale); every
     // element is checked for having been written (`all_written`).

@@ -70,7 +70,7 @@ fn timed<R: Elem>(
 fn snrm2(n: usize, runs: usize) -> Res<Figures> {
     let x = fill(n, 9);
     let exact = x.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt();
-    // README, glblasSnrm2: within ((n+1)/2 + 3)u relative of the exact norm.
+    // docs/api.md, Accuracy: snrm2 within ((n+1)/2 + 3)u relative of the exact norm.
     let bound = ((n + 1) as f64 / 2.0 + 3.0) * U;
     let call = |x: *const f32, r: &mut f32, on: &str| unsafe {
         check_call(glblasSnrm2(n as i32, x, 1, r), "glblasSnrm2", on)

@@ -855,6 +855,6 @@ pub fn reference_path() -> String {
         .filter_map(|d| d.ok())
         .map(|d| d.path().join("blas/libblas.so.3"))
         .find(|p| p.exists())
-        .expect("the reference BLAS (Debian's libblas3: the README's test command installs it)");
+        .expect("the reference BLAS (Debian's libblas3: the test command installs it)");
     path.to_str().expect("utf-8 path").to_string()
 }

@@ -3,7 +3,7 @@
 //! starting 0-3 elements into their storage (so that operands are misaligned against each
 //! other and against texel boundaries), every element of the storage around and between an
 //! output's elements a guard value that must come back bit-identical, results checked against
-//! double precision with the README's bounds.
+//! double precision with the bounds of docs/api.md, "Accuracy".
 
 use glblas::api::*;
 use glblas::ffi::OperationArg as Op;
