@@ -130,8 +130,10 @@ cargo_tests() {
         lib | doc) target=("--$name") ;;
         *) target=(--test "$name") ;;
       esac
+      start=$SECONDS
       cargo test --release "${target[@]}" -- "$@" >"$dir/$name.log" 2>&1 \
         || touch "$dir/$name.failed"
+      echo "=== time: $name $((SECONDS - start)) s" >>"$dir/$name.log"
       flock "$dir" cat "$dir/$name.log"
     ) &
     running=$((running + 1))
