@@ -12,7 +12,8 @@
 #                  Mali on Panfrost): OpenGL ES 3.1 and desktop GL 3.1, no buffer textures and
 #                  no buffer storage (Mesa's version and extension overrides), and a board's
 #                  compute limits (glblas's limit settings): 256 invocations per workgroup,
-#                  32 KiB of shared memory, 128 MiB per storage block.
+#                  32 KiB of shared memory, 128 MiB per storage block, and gemm's 4×4 blocks
+#                  of C per invocation, which their compilers fit in registers.
 #   llvmpipe-gl33  llvmpipe presenting the GL 3.3 baseline: no glTexBufferRange, compute shaders
 #                  or buffer storage (Mesa's version and extension overrides), taken as desktop
 #                  GL only (GLBLAS_GL_API=desktop; llvmpipe's GLES would come first): the
@@ -23,14 +24,26 @@
 #   virgl          the OpenGL a virtual machine with a virtio-gpu device sees: Mesa's virgl
 #                  driver, whose commands virglrenderer's test server validates and replays
 #                  with the host's EGL (llvmpipe here).
+#
+# The boards' own drivers, built by scripts/board_drivers/build.sh (Mesa 25.0) and loaded under
+# Mesa's noop drm-shims: each driver's own compiler builds every shader, but jobs do nothing, so
+# results mean nothing there (SHIM_DRIVERS):
+#   v3d-4.2, v3d-7.1       Broadcom's V3D: Raspberry Pi 4, Raspberry Pi 5 (OpenGL ES 3.1).
+#   mali-g52, mali-g610    panfrost: Mali-G52 (Bifrost), Mali-G610 (Valhall, RK3588) (GLES 3.1).
+#   adreno-630, adreno-750 freedreno: Adreno 630 through OpenGL ES 3.2, Adreno 750 through
+#                          desktop GL 4.6.
 
 DRIVERS="llvmpipe llvmpipe-gles llvmpipe-board llvmpipe-gl33 zink zink-gles virgl"
+SHIM_DRIVERS="v3d-4.2 v3d-7.1 mali-g52 mali-g610 adreno-630 adreno-750"
+_drivers_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 # Variables a configuration may set; driver_stop unsets them again.
 DRIVER_VARS="GALLIUM_DRIVER LIBGL_ALWAYS_SOFTWARE GLBLAS_GL_API MESA_GL_VERSION_OVERRIDE
   MESA_GLES_VERSION_OVERRIDE MESA_GLSL_VERSION_OVERRIDE MESA_EXTENSION_OVERRIDE
-  GLBLAS_LIMIT_INVOCATIONS GLBLAS_LIMIT_SHARED_MEMORY GLBLAS_LIMIT_STORAGE_BLOCK XDG_RUNTIME_DIR
-  GLBLAS_DRIVER"
+  GLBLAS_LIMIT_INVOCATIONS GLBLAS_LIMIT_SHARED_MEMORY GLBLAS_LIMIT_STORAGE_BLOCK
+  GLBLAS_LIMIT_GEMM_ROWS XDG_RUNTIME_DIR
+  GLBLAS_DRIVER LD_PRELOAD LD_LIBRARY_PATH __EGL_VENDOR_LIBRARY_FILENAMES V3D_GPU_VERSION PAN_GPU_ID
+  FD_GPU_ID V3D_DEBUG FD_MESA_DEBUG GALLIUM_THREAD"
 
 _driver_install() {
   local sudo=""
@@ -44,6 +57,8 @@ _driver_install() {
 driver_env() {
   local name="$1"
   _driver_saved_xdg="${XDG_RUNTIME_DIR-}"
+  _driver_saved_preload="${LD_PRELOAD-}"
+  _driver_saved_libs="${LD_LIBRARY_PATH-}"
   case "$name" in
     llvmpipe) ;;
     llvmpipe-gles) export GLBLAS_GL_API=gles ;;
@@ -51,7 +66,7 @@ driver_env() {
       export MESA_GLES_VERSION_OVERRIDE=3.1 MESA_GL_VERSION_OVERRIDE=3.1
       export MESA_EXTENSION_OVERRIDE="-GL_OES_texture_buffer -GL_EXT_texture_buffer -GL_ARB_buffer_storage -GL_EXT_buffer_storage"
       export GLBLAS_LIMIT_INVOCATIONS=256 GLBLAS_LIMIT_SHARED_MEMORY=32768
-      export GLBLAS_LIMIT_STORAGE_BLOCK=134217728
+      export GLBLAS_LIMIT_STORAGE_BLOCK=134217728 GLBLAS_LIMIT_GEMM_ROWS=4
       ;;
     llvmpipe-gl33)
       export MESA_GL_VERSION_OVERRIDE=3.3 MESA_GLSL_VERSION_OVERRIDE=330 GLBLAS_GL_API=desktop
@@ -89,8 +104,33 @@ driver_env() {
       [ -S /tmp/.virgl_test ] || { echo "virgl_test_server did not start:" >&2; cat "$_driver_server_log" >&2; return 1; }
       export GALLIUM_DRIVER=virpipe LIBGL_ALWAYS_SOFTWARE=1
       ;;
+    v3d-* | mali-* | adreno-*)
+      local prefix shim
+      prefix="$(bash "$_drivers_dir/board_drivers/build.sh")" || return 1
+      case "$name" in
+        v3d-4.2) shim=v3d; export V3D_GPU_VERSION=42 ;;
+        v3d-7.1) shim=v3d; export V3D_GPU_VERSION=71 ;;
+        mali-g52) shim=panfrost; export PAN_GPU_ID=7212 ;;
+        mali-g610) shim=panfrost; export PAN_GPU_ID=a867 ;;
+        adreno-630) shim=freedreno; export FD_GPU_ID=630 GLBLAS_GL_API=gles ;;
+        adreno-750) shim=freedreno; export FD_GPU_ID=750 GLBLAS_GL_API=desktop ;;
+        *)
+          echo "unknown driver configuration '$name' (one of: $DRIVERS $SHIM_DRIVERS)" >&2
+          return 1
+          ;;
+      esac
+      # glvnd's EGL takes this build's Mesa only, whose libraries come first.
+      export LD_PRELOAD="$prefix/lib/lib${shim}_noop_drm_shim.so${LD_PRELOAD:+ $LD_PRELOAD}"
+      export LD_LIBRARY_PATH="$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      export __EGL_VENDOR_LIBRARY_FILENAMES="$prefix/share/glvnd/egl_vendor.d/50_mesa.json"
+      # v3d compiles a compute shader when the program links, not at its first dispatch, so
+      # that its statistics name the program (src/engine/shader_stats.rs); freedreno reports
+      # statistics only when asked, and, as Mesa's threaded context drops a synchronous
+      # debug callback, only without it.
+      export V3D_DEBUG=precompile FD_MESA_DEBUG=shaderdb GALLIUM_THREAD=0
+      ;;
     *)
-      echo "unknown driver configuration '$name' (one of: $DRIVERS)" >&2
+      echo "unknown driver configuration '$name' (one of: $DRIVERS $SHIM_DRIVERS)" >&2
       return 1
       ;;
   esac
@@ -116,5 +156,7 @@ driver_stop() {
   local v
   for v in $DRIVER_VARS; do unset "$v"; done
   [ -z "${_driver_saved_xdg-}" ] || export XDG_RUNTIME_DIR="$_driver_saved_xdg"
+  [ -z "${_driver_saved_preload-}" ] || export LD_PRELOAD="$_driver_saved_preload"
+  [ -z "${_driver_saved_libs-}" ] || export LD_LIBRARY_PATH="$_driver_saved_libs"
   return $status
 }

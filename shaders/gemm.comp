@@ -4,7 +4,7 @@
 // group (FETCH4): 4 consecutive rows of op(A) at one l, and 4 consecutive columns of op(B) at
 // one l (op(B) is packed transposed). Per step of l:
 // BLOCK_M/4 + BLOCK_N/4 loads and BLOCK_M·BLOCK_N/4 vec4 multiply-adds.
-// BLOCK_M and BLOCK_N (8 or 16 each) are defined by the host, per device (gemm_compute.rs).
+// BLOCK_M and BLOCK_N (4, 8 or 16 each) are defined by the host, per device (gemm_compute.rs).
 // An operand may also be read in place, unpacked, where its stored groups of 4 rows are the
 // panel's (op(A) = A, op(B) = B^T: gemm_compute.rs, `Source`): from group uApStart (uBpStart)
 // with column step uApStep (uBpStep), through a texture as the panels are.
@@ -148,12 +148,17 @@ ivec2 tile() {
 #define ACROSS_16(F, o, x) ACROSS_8(F, o, x) ACROSS_8(F, (o) + 8, x)
 // FOR_A: over the texels of a column of the block; FOR_B: over the texels of a row of op(B)'s
 // panel; FOR_COLUMNS: over the columns of the block.
-#if AT == 2
+#if AT == 1
+#define FOR_A(F, x) F(0, x)
+#elif AT == 2
 #define FOR_A(F, x) IN_2(F, 0, x)
 #else
 #define FOR_A(F, x) IN_4(F, 0, x)
 #endif
-#if BT == 2
+#if BT == 1
+#define FOR_B(F, x) F(0, x)
+#define FOR_COLUMNS(F, x) ACROSS_4(F, 0, x)
+#elif BT == 2
 #define FOR_B(F, x) IN_2(F, 0, x)
 #define FOR_COLUMNS(F, x) ACROSS_8(F, 0, x)
 #else

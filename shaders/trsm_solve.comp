@@ -1,6 +1,6 @@
 // trsm's diagonal blocks: solves S·X = B in place by substitution for one uSize×uSize diagonal
-// block S of the system's matrix (from row and column uFirst), four right-hand sides per
-// invocation. Substitution is backward stable componentwise in whatever order its sums run; a
+// block S of the system's matrix (from row and column uFirst), RHS right-hand sides per
+// invocation (4, or 2 where registers are few: level3.rs). Substitution is backward stable componentwise in whatever order its sums run; a
 // product with the block's explicit inverse is not (LAPACK's DTRTRS tests failed on it).
 //
 // The system is op(A)·X = B (left) or, from the right, op(A)^T·X^T = B^T: element (r, c) of S
@@ -10,13 +10,13 @@
 // TRANSPOSED_COPY each solved element is also written to xt[uXtStart + r*uXtRow + j*uXtCol]
 // (trsm's X^T, which the updates read in place).
 //
-// Rows are solved four at a time, for four right-hand sides: each step over the solved rows
-// fetches four elements of S and loads four of X for 16 multiply-adds (one right-hand side
+// Rows are solved four at a time, for RHS right-hand sides: each step over the solved rows
+// fetches four elements of S and loads RHS of X for 4·RHS multiply-adds (one right-hand side
 // per invocation, with no shared staging, ran at a third of that rate on llvmpipe; staging
 // S's rows in shared memory ran slower still, llvmpipe's barriers being costly).
 //
 // With COMPLEX (real.glsl), S, B and X are complex, S conjugated where CONJ_A (op(A) = A^H),
-// and each invocation solves its four right-hand sides one after another, row by row, dividing
+// and each invocation solves its RHS right-hand sides one after another, row by row, dividing
 // by Smith's method (no TRANSPOSED_COPY: the updates read a complex X in place).
 layout(local_size_x = 64) in;
 OPERAND(AIn, uA, 4)
@@ -55,7 +55,7 @@ ELEM divide(ELEM a, ELEM d) {
 }
 
 void main() {
-    int j0 = uColumn0 + 4 * int(gl_GlobalInvocationID.x);
+    int j0 = uColumn0 + RHS * int(gl_GlobalInvocationID.x);
     bool lower = DYNAMIC_FLAG(uLower);
     bool unit = DYNAMIC_FLAG(uUnit);
     int step = lower ? 1 : -1;
@@ -64,7 +64,7 @@ void main() {
     // No loop of this shader may end on uniforms alone: zink would compile a variant per
     // value and could run a stale one (compute.glsl).
     int end = uColumn0 + DYNAMIC(uColumns);
-    for (int j = j0; j < j0 + 4 && j < end; j++) {
+    for (int j = j0; j < j0 + RHS && j < end; j++) {
         int x0 = uBStart + j * uBCol;
         for (int p = 0; p < size; p++) {
             int r = first + step * p;
@@ -84,7 +84,7 @@ REAL s_if(bool valid, int r, int c) {
     return valid ? s(r, c) : REAL(0.0);
 }
 
-// Right-hand side k (component k of x0: B's offset of its column) of this invocation's four,
+// Right-hand side k (component k of x0: B's offset of its column) of this invocation's RHS,
 // in variable v: the four rows' values less the solved rows' terms, then solved, then stored
 // where it is one of the call's (n < count: a column past the last one repeats it). (The
 // variable is named by the caller: GLES has no token pasting.)
@@ -111,7 +111,7 @@ REAL s_if(bool valid, int r, int c) {
     }
 
 void main() {
-    int j = uColumn0 + 4 * int(gl_GlobalInvocationID.x);
+    int j = uColumn0 + RHS * int(gl_GlobalInvocationID.x);
     int count = uColumn0 + uColumns - j;
     if (count <= 0) {
         return;
@@ -133,11 +133,17 @@ void main() {
         bvec4 valid = lessThan(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(size));
         ivec4 rows = first + step * min(ivec4(p) + ivec4(0, 1, 2, 3), ivec4(size - 1));
         ivec4 at = rows * uBRow;
-        LOAD(x, vx) LOAD(y, vy) LOAD(z, vz) LOAD(w, vw)
+        LOAD(x, vx) LOAD(y, vy)
+#if RHS == 4
+        LOAD(z, vz) LOAD(w, vw)
+#endif
         for (int q = 0; q < p; q++) {
             int c = first + step * q;
             REAL4 t = REAL4(s(rows.x, c), s(rows.y, c), s(rows.z, c), s(rows.w, c));
-            UPDATE(x, vx) UPDATE(y, vy) UPDATE(z, vz) UPDATE(w, vw)
+            UPDATE(x, vx) UPDATE(y, vy)
+#if RHS == 4
+            UPDATE(z, vz) UPDATE(w, vw)
+#endif
         }
         // The 4×4 triangle among the four rows: its diagonal d, and below it l.x = S(1, 0),
         // l.yz = S(2, 0..1), l.w and m.xy = S(3, 0..2).
@@ -148,8 +154,12 @@ void main() {
         REAL4 l = REAL4(s_if(valid.y, rows.y, rows.x), s_if(valid.z, rows.z, rows.x),
                         s_if(valid.z, rows.z, rows.y), s_if(valid.w, rows.w, rows.x));
         REAL4 m = REAL4(s_if(valid.w, rows.w, rows.y), s_if(valid.w, rows.w, rows.z), 0.0, 0.0);
-        SOLVE(vx) SOLVE(vy) SOLVE(vz) SOLVE(vw)
-        PUT(x, vx, 0) PUT(y, vy, 1) PUT(z, vz, 2) PUT(w, vw, 3)
+        SOLVE(vx) SOLVE(vy)
+        PUT(x, vx, 0) PUT(y, vy, 1)
+#if RHS == 4
+        SOLVE(vz) SOLVE(vw)
+        PUT(z, vz, 2) PUT(w, vw, 3)
+#endif
     }
 }
 #endif

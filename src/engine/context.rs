@@ -11,6 +11,7 @@ use khronos_egl as egl;
 use once_cell::sync::OnceCell;
 
 use super::device::{read_info, DeviceInfo};
+use super::shader_stats;
 use crate::status::{Error, Status};
 
 type Egl = egl::DynamicInstance<egl::EGL1_5>;
@@ -255,7 +256,7 @@ impl GpuContext {
             return Err(cleanup(format!("eglMakeCurrent: {e}")));
         }
         // SAFETY: the context is current on this thread; the loader returns EGL's entry points.
-        let gl = unsafe {
+        let mut gl = unsafe {
             glow::Context::from_loader_function_cstr(|name| {
                 name.to_str()
                     .ok()
@@ -267,6 +268,7 @@ impl GpuContext {
             Ok(info) => info,
             Err(e) => return Err(cleanup(e)),
         };
+        shader_stats::install(&mut gl);
         let _ = egl.make_current(display, None, None, None);
         Ok((context, surface, api, gl, info))
     }

@@ -29,7 +29,8 @@ pub struct DeviceInfo {
     pub texture_buffer_offset_alignment: i64,
     pub compute_shaders: bool,
     /// Double-precision shader arithmetic: desktop GL 4.0, or GL_ARB_gpu_shader_fp64 (never on
-    /// GLES, which has no doubles).
+    /// GLES, which has no doubles), and not a software emulation (`Workarounds::emulated_fp64`)
+    /// unless `GLBLAS_EMULATED_FP64=1` asks for it.
     pub fp64: bool,
     /// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT where compute shaders exist, else 1.
     pub storage_buffer_offset_alignment: i64,
@@ -286,7 +287,10 @@ pub(super) fn read_info(
                 1
             },
             compute_shaders,
-            fp64: !gles && (ver(4, 0) || has("GL_ARB_gpu_shader_fp64")),
+            fp64: !gles
+                && (ver(4, 0) || has("GL_ARB_gpu_shader_fp64"))
+                && (!workarounds.emulated_fp64
+                    || std::env::var("GLBLAS_EMULATED_FP64").is_ok_and(|v| v == "1")),
             storage_buffer_offset_alignment: if compute_shaders {
                 query(glow::SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT).max(1)
             } else {

@@ -9,7 +9,7 @@ pub const MAX_SIDE: i32 = 4096;
 
 /// How much one launch may take on: the largest target side, the most elements one operand
 /// window (a buffer texture) holds, the most color attachments one draw writes, and the most
-/// rows of C one invocation of the compute sgemm holds in registers.
+/// rows of C one invocation of the compute gemm holds in registers (`register_rows`).
 /// `GLBLAS_LIMIT_TARGET_SIDE`, `GLBLAS_LIMIT_WINDOW`, `GLBLAS_LIMIT_DRAW_BUFFERS` and
 /// `GLBLAS_LIMIT_GEMM_ROWS` lower them, so tests can make small operands take the tiled paths
 /// that large ones take, and a device take the kernels another device gets.
@@ -48,9 +48,25 @@ impl Limits {
                 .map_or(info.max_draw_buffers, |c| {
                     c.clamp(1, i64::from(info.max_draw_buffers)) as i32
                 }),
-            gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS").unwrap_or(i64::MAX),
+            gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS")
+                .map_or(register_rows(&info.renderer), |c| {
+                    c.clamp(1, register_rows(&info.renderer))
+                }),
             gemm_tiled: gemm_kernel_setting(std::env::var("GLBLAS_GEMM_KERNEL").ok().as_deref()),
         }
+    }
+}
+
+/// The most rows of C one invocation of the compute gemm holds in registers on the device whose
+/// `GL_RENDERER` is `renderer`: 4 on the boards' GPUs, whose own compilers (Mesa 25.0's, under
+/// its drm-shim: `BENCHMARKS.md`, "The boards' own compilers") spilled the 8×8 blocks' 16
+/// accumulator vectors to memory on V3D 4.2 and 7.1 (Raspberry Pi 4 and 5) and on Mali's
+/// Bifrost and Valhall (G52, G610), and fit 4×4 blocks in registers. No bound elsewhere.
+fn register_rows(renderer: &str) -> i64 {
+    if renderer.starts_with("V3D") || renderer.starts_with("Mali") {
+        4
+    } else {
+        i64::MAX
     }
 }
 

@@ -6,7 +6,7 @@
 //!
 //! 1. Foundations: `element` (the element types), `fault` (fault injection), `fpenv` (the
 //!    caller's floating-point environment), `workarounds` (driver faults, by renderer),
-//!    `gl_errors` (GL errors as statuses).
+//!    `gl_errors` (GL errors as statuses), `shader_stats` (the compiler's statistics, recorded).
 //! 2. Device facts: `device` (what the device is and can do), `limits` (how much one launch may
 //!    take on), `context` (the EGL display and GL context, made current for a call).
 //! 3. Synchronisation: `fences` (waiting for the device), `barriers` (memory barriers, and
@@ -30,6 +30,7 @@ pub mod element;
 pub mod fault;
 pub mod fpenv;
 pub mod gl_errors;
+mod shader_stats;
 pub mod workarounds;
 
 pub mod context;

@@ -15,6 +15,7 @@ use glow::HasContext;
 
 use super::device::DeviceInfo;
 use super::element::Scalar;
+use super::shader_stats;
 use crate::status::{Error, Result, Status};
 
 /// The vertex stage every fragment kernel shares: one triangle covering the viewport.
@@ -178,7 +179,10 @@ impl Programs {
         let linking = match self.cache.remove(&key) {
             Some(Entry::Linking(l)) => l,
             _ => {
-                let linking = start(gl, name, stages(&key.1))?;
+                let linking = shader_stats::compiling(
+                    || label(name, &key.1),
+                    || start(gl, name, stages(&key.1)),
+                )?;
                 (self.on_compile)();
                 linking
             }
@@ -197,11 +201,7 @@ impl Programs {
         let mut names: Vec<String> = self
             .cache
             .keys()
-            .map(|(name, defines)| {
-                format!("{name} {}", defines.replace('\n', " "))
-                    .trim()
-                    .to_owned()
-            })
+            .map(|(name, defines)| label(name, defines))
             .collect();
         names.sort();
         names
@@ -216,6 +216,13 @@ impl Programs {
             }
         }
     }
+}
+
+/// A program's source name and its defines, on one line.
+fn label(name: &str, defines: &str) -> String {
+    format!("{name} {}", defines.replace('\n', " "))
+        .trim()
+        .to_owned()
 }
 
 /// Starts compiling `stages` and linking them into a program, without waiting for either.

@@ -44,6 +44,12 @@ pub struct Workarounds {
     /// strides, sgemv N and T, on device vectors: `BENCHMARKS.md`, "NVIDIA H200"); read through
     /// storage blocks, every one of those cases was right. The cause was not isolated.
     pub operands_in_storage_blocks: bool,
+    /// The driver has fp64 only as a software emulation in the shader: Adreno's (freedreno's
+    /// ir3 lowers every double operation to integer code, Mesa 25.0's `ir3_compiler.c`), where
+    /// its compiler built dgemm's kernels into 9,500-61,000 instructions that spill
+    /// (`BENCHMARKS.md`, "The boards' own compilers"). The device then reports no fp64, and
+    /// double precision goes to the CPU BLAS, unless `GLBLAS_EMULATED_FP64=1` (`DeviceInfo`).
+    pub emulated_fp64: bool,
 }
 
 impl Workarounds {
@@ -56,6 +62,7 @@ impl Workarounds {
             keep_context: renderer.starts_with("zink"),
             upload_with_sub_data: renderer.starts_with("virgl"),
             operands_in_storage_blocks: renderer.starts_with("NVIDIA"),
+            emulated_fp64: renderer.starts_with("FD") || renderer.starts_with("Adreno"),
         }
     }
 }
@@ -91,6 +98,13 @@ mod tests {
             Workarounds {
                 shared_buffer_views: true,
                 upload_with_sub_data: true,
+                ..Workarounds::default()
+            }
+        );
+        assert_eq!(
+            Workarounds::of("FD750"),
+            Workarounds {
+                emulated_fp64: true,
                 ..Workarounds::default()
             }
         );

@@ -74,7 +74,8 @@ impl Kernel {
     /// 16×8 and 16×16 in one beside a test run). Square blocks for a triangle of C, whose tiles
     /// gemm.comp enumerates as squares (`tile()`): 16×16 for doubles too. 8×8 elsewhere
     /// (unmeasured: GPUs have fewer registers per invocation to spare), or where
-    /// `Limits::gemm_rows` says fewer than 16. Shared-memory tiling (`Limits::gemm_tiled` forces
+    /// `Limits::gemm_rows` says fewer than 16; 4×4 where it says fewer than 8 (the boards'
+    /// GPUs, whose compilers spill 8×8 blocks). Shared-memory tiling (`Limits::gemm_tiled` forces
     /// either way) for single precision on a GPU, where the device has room for its tiles: on
     /// NVIDIA's H200 it ran 6-25% faster than the blocked kernel from n = 512 (equal at 256;
     /// `BENCHMARKS.md`, "NVIDIA H200"); unmeasured for doubles there, and on other GPUs. Not on
@@ -86,8 +87,9 @@ impl Kernel {
     /// earlier machine's llvmpipe, but from 30% to 13% on the AMD EPYC's (and 8×8 blocks from
     /// 36% to 8%), and from 15.5 to 11 GFLOP/s on zink over lavapipe.
     fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
+        let side = if e.limits.gemm_rows >= 8 { 8 } else { 4 };
         // The tiled kernel's workgroups: 16×16 invocations sharing TILE_K = 16 steps of both
-        // panels' 8×8-block tiles (gemm.comp's sA and sB), where the device has room for them.
+        // panels' tiles of blocks (gemm.comp's sA and sB), where the device has room for them.
         let info = &e.ctx.info;
         let wanted = e
             .limits
@@ -96,17 +98,17 @@ impl Kernel {
         // Its panels are padded to whole tiles (`pad`), which a window must hold: not so under
         // small emulated windows (`GLBLAS_LIMIT_WINDOW`), where no tiling would fit.
         let tiled_tile = Kernel {
-            block: [8, 8],
+            block: [side, side],
             tiled: true,
         }
         .pad(0);
         let tiled = wanted
             && info.max_compute_invocations >= 256
-            && info.max_shared_memory >= 2 * 16 * (16 * 2) * 4 * T::SIZE
+            && info.max_shared_memory >= 2 * 16 * (16 * side / 4) * 4 * T::SIZE
             && e.max_window() >= tiled_tile;
         let large = e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled;
         let block = match (large, T::PRECISION) {
-            (false, _) => [8, 8],
+            (false, _) => [side, side],
             (true, Precision::Single) => [16, 16],
             (true, _) if g.rules.triangle.is_some() => [16, 16],
             (true, _) => [16, 8],

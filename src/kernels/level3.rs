@@ -14,8 +14,20 @@ use crate::engine::Engine;
 use crate::status::Result;
 
 const SOLVE: &str = include_str!("../../shaders/trsm_solve.comp");
-/// Right-hand sides per workgroup of `trsm_solve.comp`: 64 invocations of 4 each.
-const SOLVE_COLUMNS: i64 = 256;
+/// Invocations per workgroup of `trsm_solve.comp`.
+const SOLVE_GROUP: i64 = 64;
+
+/// Right-hand sides each invocation of `trsm_solve.comp` solves (its `RHS`): 4, or 2 where the
+/// device's registers hold 4×4 blocks of gemm only (`Limits::gemm_rows`), as the boards' GPUs'
+/// do: V3D's compiler (Mesa 25.0) spilled the real solve's 16 accumulators with 4, and fit 2
+/// (`BENCHMARKS.md`, "The boards' own compilers").
+fn solve_rhs(e: &Engine) -> i64 {
+    if e.limits.gemm_rows >= 8 {
+        4
+    } else {
+        2
+    }
+}
 
 /// Scratch buffers (after gemm_compute's 0-4): trsm's device copies of host A and B, the
 /// diagonal blocks it reads back where it solves them on the host, and X transposed
@@ -373,7 +385,7 @@ impl<T: Real> Solve<T> {
     }
 
     /// Solves X's block `i` by substitution against its diagonal block of op(A), in place in
-    /// B: by `trsm_solve.comp`, four right-hand sides per invocation, or on the host.
+    /// B: by `trsm_solve.comp`, `solve_rhs` right-hand sides per invocation, or on the host.
     fn block(&self, e: &mut Engine, i: i64) -> Result<()> {
         let span = self.span((i, i + 1));
         if let Some(blocks) = &self.on_host {
@@ -401,8 +413,10 @@ impl<T: Real> Solve<T> {
         e: &mut Engine,
         span: (i64, i64),
         (a, b): (&Matrix<E>, &Matrix<E>),
-        defines: Vec<(&'static str, String)>,
+        mut defines: Vec<(&'static str, String)>,
     ) -> Result<()> {
+        let rhs = solve_rhs(e);
+        defines.push(("RHS", rhs.to_string()));
         let p = e.compute_program("trsm_solve.comp", SOLVE, &defines)?;
         // The system's matrix: op(A) from the left, op(A)^T from the right.
         e.bind_matrix(&p, 0, "A", a, self.trans != self.right)?;
@@ -429,14 +443,15 @@ impl<T: Real> Solve<T> {
         p.set_i32(gl, "uUnit", i32::from(self.unit));
         let columns = if self.right { b.rows } else { b.cols };
         // At most 65535 workgroups a dispatch, as every device allows.
-        let per_dispatch = 65535 * SOLVE_COLUMNS;
+        let columns_per_group = SOLVE_GROUP * rhs;
+        let per_dispatch = 65535 * columns_per_group;
         let mut first = 0;
         while first < columns {
             let count = per_dispatch.min(columns - first);
             p.set_i32(gl, "uColumn0", first as i32);
             p.set_i32(gl, "uColumns", count as i32);
             e.dispatch(
-                (count + SOLVE_COLUMNS - 1) / SOLVE_COLUMNS,
+                (count + columns_per_group - 1) / columns_per_group,
                 1,
                 "trsm block solve",
             )?;

@@ -654,7 +654,8 @@ pub const GL33_BASELINE: &[(&str, &str)] = &[
 
 /// What `scripts/drivers.sh`'s llvmpipe-board configuration sets: Mesa's overrides that make
 /// its driver present an ARM board's GLES 3.1 and desktop GL 3.1, without buffer textures or
-/// buffer storage, and glblas's limit settings at a board's compute limits.
+/// buffer storage, and glblas's limit settings at a board's compute limits and gemm's 4×4
+/// blocks (`GLBLAS_LIMIT_GEMM_ROWS`).
 pub const BOARD: &[(&str, &str)] = &[
     ("MESA_GLES_VERSION_OVERRIDE", "3.1"),
     ("MESA_GL_VERSION_OVERRIDE", "3.1"),
@@ -666,6 +667,7 @@ pub const BOARD: &[(&str, &str)] = &[
     ("GLBLAS_LIMIT_INVOCATIONS", "256"),
     ("GLBLAS_LIMIT_SHARED_MEMORY", "32768"),
     ("GLBLAS_LIMIT_STORAGE_BLOCK", "134217728"),
+    ("GLBLAS_LIMIT_GEMM_ROWS", "4"),
 ];
 
 /// Whether this process runs under the llvmpipe-board configuration (`BOARD`).
