@@ -1,7 +1,8 @@
 // trsm's diagonal blocks: solves S·X = B in place by substitution for one uSize×uSize diagonal
 // block S of the system's matrix (from row and column uFirst), RHS right-hand sides per
-// invocation (4, or 2 where registers are few: level3.rs). Substitution is backward stable componentwise in whatever order its sums run; a
-// product with the block's explicit inverse is not (LAPACK's DTRTRS tests failed on it).
+// invocation (4, or 2 where registers are few: level3.rs). Substitution is backward stable
+// componentwise in whatever order its sums run; a product with the block's explicit inverse is
+// not (LAPACK's DTRTRS tests failed on it).
 //
 // The system is op(A)·X = B (left) or, from the right, op(A)^T·X^T = B^T: element (r, c) of S
 // is texel uAStart + r*uARow + c*uACol, element (r, j) of B is b[uBStart + r*uBRow + j*uBCol],

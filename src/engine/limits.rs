@@ -40,6 +40,7 @@ impl Limits {
         } else {
             info.max_texture_buffer_size - slack
         };
+        let rows = register_rows(&info.renderer);
         Limits {
             target_side: limit_setting("GLBLAS_LIMIT_TARGET_SIDE")
                 .map_or(side, |c| c.clamp(1, side)) as i32,
@@ -48,10 +49,7 @@ impl Limits {
                 .map_or(info.max_draw_buffers, |c| {
                     c.clamp(1, i64::from(info.max_draw_buffers)) as i32
                 }),
-            gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS")
-                .map_or(register_rows(&info.renderer), |c| {
-                    c.clamp(1, register_rows(&info.renderer))
-                }),
+            gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS").map_or(rows, |c| c.clamp(1, rows)),
             gemm_tiled: gemm_kernel_setting(std::env::var("GLBLAS_GEMM_KERNEL").ok().as_deref()),
         }
     }
