@@ -253,18 +253,16 @@ void main() {
     // which its GLSL 3.30 shaders do not have (the host rejects the shader as illegal).
     ivec2 lid = ivec2(gl_LocalInvocationID.xy) + RUNTIME_ZERO;
     ivec2 id = DYNAMIC_FLAG(uColumnsAlongX) ? lid.yx : lid.xy;
-    int i0 = (group.x * GROUP + int(id.x)) * BLOCK_M;
-    int j0 = (group.y * GROUP + int(id.y)) * BLOCK_N;
 #ifdef TILED
     // Every invocation loads its share of the tiles and meets the barriers; store() skips the
     // elements past the edges of C (the panels are padded to whole tiles).
     REAL4 acc[AT * BLOCK_N];
     FOR_COLUMNS(ZERO_COLUMN, 0)
+    int tileA = group.x * TILE_A;
+    int tileB = group.y * TILE_B;
     if (DYNAMIC_FLAG(uUseAB)) {
         REAL4 a[AT];
         REAL4 b[BT];
-        int tileA = group.x * TILE_A;
-        int tileB = group.y * TILE_B;
         int self = int(gl_LocalInvocationIndex);
         for (int l0 = 0; l0 < DYNAMIC(uK); l0 += TILE_K) {
             for (int s = self; s < TILE_K * TILE_A; s += GROUP * GROUP) {
@@ -284,7 +282,14 @@ void main() {
             barrier();
         }
     }
+    // The block's corner from the tiles' corners, after the loop: held through it, or computed
+    // from the workgroup's tile apart from them, the two kept Mali's compilers (Mesa 25.0) at
+    // one thread per core (`BENCHMARKS.md`, "The boards' own compilers").
+    int i0 = (tileA + int(id.x) * AT) * 4;
+    int j0 = (tileB + int(id.y) * BT) * 4;
 #else
+    int i0 = (group.x * GROUP + int(id.x)) * BLOCK_M;
+    int j0 = (group.y * GROUP + int(id.y)) * BLOCK_N;
     // A block with no element of C to store: past its edges, or wholly outside its triangle.
     if (i0 >= uM || j0 >= uN || !(in_triangle(i0 + BLOCK_M - 1, j0) || in_triangle(i0, j0 + BLOCK_N - 1))) {
         return;

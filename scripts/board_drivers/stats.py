@@ -6,8 +6,9 @@ Run on a board configuration of scripts/drivers.sh (v3d, panfrost or freedreno u
 noop drm-shim, where jobs do nothing and results mean nothing): it compiles every program with
 GLBLAS_SHADER_STATS set, into an empty Mesa shader cache (the directory CACHE, emptied first,
 where later processes may load them; else a temporary one), so that the driver compiles each
-one and reports its statistics; fails unless the driver reported every program and none of
-them spills registers to memory; and writes a Markdown table of them (instructions, threads or
+one and reports its statistics; fails unless the driver reported every program, none of them
+spills registers to memory, and real gemm's kernels leave room for a second thread on V3D and
+Mali (MIN_THREADS); and writes a Markdown table of them (instructions, threads or
 waves, registers, spills and fills) to TABLE.md, with a summary on stdout."""
 
 import os
@@ -40,25 +41,36 @@ WARMED = re.compile(r"glblas: (?P<count>\d+) shader programs compiled on (?P<dev
                     r"(?P<seconds>[0-9.]+) s")
 
 
+# Where a core runs more than one thread only if a program's registers leave room for it
+# (V3D: 2 or 4 threads per QPU; Mali's Bifrost and Valhall: 2 per core with at most 32 work
+# registers), the fewest threads real gemm's kernels (sgemm's, dgemm's and the real Level 3
+# routines': gemm.comp without COMPLEX_C) may run: a thread hides another's memory waits.
+MIN_THREADS = {"v3d": 2, "mali": 2}
+GEMM_REAL = re.compile(r"^gemm\.comp(?!.*COMPLEX_C)")
+
+
 def parse(message):
-    """The statistics in one of the drivers' messages, or None."""
-    for _, pattern in FORMATS:
+    """The statistics in one of the drivers' messages, and the driver's name (FORMATS), or
+    None."""
+    for driver, pattern in FORMATS:
         m = pattern.search(message)
         if m:
-            return {f: int(m.group(f)) if m.groupdict().get(f) else None for f in FIELDS}
+            s = {f: int(m.group(f)) if m.groupdict().get(f) else None for f in FIELDS}
+            return dict(s, driver=driver)
     return None
 
 
 def read(path):
     """{program: statistics} from a GLBLAS_SHADER_STATS file; a program compiled in several
-    stages or variants keeps the one with the most spills, then instructions."""
+    stages or variants keeps its worst: the most spills, then the fewest threads, then the
+    most instructions."""
     stats = {}
     for line in pathlib.Path(path).read_text().splitlines():
         program, _, message = line.partition("\t")
         s = parse(message)
         if s is None:
             continue
-        key = lambda t: (t["spills"], t["inst"])  # noqa: E731
+        key = lambda t: (t["spills"], -(t["threads"] or 0), t["inst"])  # noqa: E731
         if program not in stats or key(s) > key(stats[program]):
             stats[program] = s
     return stats
@@ -101,13 +113,17 @@ def main(out, cache=None):
     # A shader of the driver's own (src/engine/shader_stats.rs) is in the table, not the count.
     ours = {p: s for p, s in stats.items() if p != DRIVERS_OWN}
     spilling = sorted(p for p, s in ours.items() if s["spills"] or s["fills"])
+    least = max((MIN_THREADS.get(s["driver"], 1) for s in ours.values()), default=1)
+    crowded = sorted(p for p, s in ours.items() if GEMM_REAL.match(p) and s["threads"] < least)
     print(f"{device}: {count} programs in {seconds:.0f} s, statistics for {len(ours)}, "
-          f"{len(spilling)} spill" + "".join(f"\n  spills: {p}" for p in spilling))
+          f"{len(spilling)} spill, {len(crowded)} of real gemm's below {least} threads"
+          + "".join(f"\n  spills: {p}" for p in spilling)
+          + "".join(f"\n  too few threads: {p}" for p in crowded))
     if len(ours) != count:
         print(f"the driver reported {len(ours)} of the {count} programs", file=sys.stderr)
         return 1
     # The programs glblas chooses on the device must fit its registers.
-    return 1 if spilling else 0
+    return 1 if spilling or crowded else 0
 
 
 if __name__ == "__main__":

@@ -94,7 +94,8 @@ impl DeviceInfo {
     }
 
     /// What every compute shader starts with: its GLSL version, the precisions GLES wants
-    /// declared, and how operands are read (see `shaders/real.glsl`).
+    /// declared, how operands are read (see `shaders/real.glsl`), and whether uniforms must be
+    /// hidden from the compiler (`shaders/compute.glsl`).
     pub fn compute_header(&self) -> String {
         let mut h = String::new();
         if self.gles {
@@ -111,6 +112,9 @@ impl DeviceInfo {
         }
         if self.storage_operands {
             h += "#define STORAGE_OPERANDS 1\n";
+        }
+        if self.workarounds.uniform_variants {
+            h += "#define UNIFORM_VARIANTS 1\n";
         }
         h
     }

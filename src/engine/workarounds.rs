@@ -44,6 +44,14 @@ pub struct Workarounds {
     /// strides, sgemv N and T, on device vectors: `BENCHMARKS.md`, "NVIDIA H200"); read through
     /// storage blocks, every one of those cases was right. The cause was not isolated.
     pub operands_in_storage_blocks: bool,
+    /// The compute shaders' loop counts and branches must not depend on uniforms alone
+    /// (`UNIFORM_VARIANTS` in `shaders/compute.glsl`): zink on a CPU device (Mesa 22.3)
+    /// compiles a variant of a shader per value of such a uniform and can run the variant of an
+    /// earlier value (`tests/uniform_variants.rs`). Not elsewhere: the zero that hides the
+    /// uniforms holds a register for the whole shader, and on Mali (Mesa 25.0's Bifrost and
+    /// Valhall compilers) that register kept gemm's 4×4 kernel at one thread per core where
+    /// it fits two (`BENCHMARKS.md`, "The boards' own compilers").
+    pub uniform_variants: bool,
     /// The driver has fp64 only as a software emulation in the shader: Adreno's (freedreno's
     /// ir3 lowers every double operation to integer code, Mesa 25.0's `ir3_compiler.c`), where
     /// its compiler built dgemm's kernels into 9,500-61,000 instructions that spill
@@ -62,6 +70,7 @@ impl Workarounds {
             keep_context: renderer.starts_with("zink"),
             upload_with_sub_data: renderer.starts_with("virgl"),
             operands_in_storage_blocks: renderer.starts_with("NVIDIA"),
+            uniform_variants: renderer.starts_with("zink"),
             emulated_fp64: renderer.starts_with("FD") || renderer.starts_with("Adreno"),
         }
     }
@@ -87,11 +96,13 @@ mod tests {
             Workarounds {
                 settle_writes: true,
                 keep_context: true,
+                uniform_variants: true,
                 ..Workarounds::default()
             }
         );
         let zink_on_a_gpu = Workarounds::of("zink (AMD RADV NAVI21)");
         assert!(zink_on_a_gpu.keep_context && !zink_on_a_gpu.settle_writes);
+        assert!(zink_on_a_gpu.uniform_variants);
         let virgl = Workarounds::of("virgl (llvmpipe (LLVM 15.0.6, 256 bits))");
         assert_eq!(
             virgl,
