@@ -210,6 +210,29 @@ glblasStatus_t glblasFree(void *devPtr);
 glblasStatus_t glblasMemcpy(void *dst, const void *src, size_t bytes, glblasMemcpyKind_t kind);
 
 /*
+ Starts timing the kernels glblas launches on the device (`on` = 1), with GL timer queries,
+ or stops (`on` = 0); `glblasGetKernelTime` reads the time. Starting drops what an earlier
+ timing left unread. Process-wide, as the context is; a shutdown stops it. NOT_SUPPORTED
+ where the device has no timer queries (GLES without `GL_EXT_disjoint_timer_query`), or its
+ queries leave out the dispatches of the compute pipeline the kernels take (llvmpipe, and
+ virgl over it).
+ */
+glblasStatus_t glblasTimeKernels(int on);
+
+/*
+ The device's time, in seconds, in the kernels launched since timing started or since the
+ last read, and how many launches that was (`launches` may be NULL); waits for them to
+ finish. Both are 0 while timing is off. EXECUTION_FAILED where the driver voids the times
+ (a disjoint event on GLES: the GPU's clock changed, or it was reset), with the outputs
+ untouched.
+
+ # Safety
+ `seconds` must be NULL or point to a writable double, `launches` NULL or to a writable
+ `long long`.
+ */
+glblasStatus_t glblasGetKernelTime(double *seconds, long long *launches);
+
+/*
  Waits until all device work issued so far has completed.
  */
 glblasStatus_t glblasSync(void);

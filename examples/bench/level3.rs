@@ -324,7 +324,7 @@ pub fn measure<T: Elem>(
     })?;
     let (da, db) = (Device::upload(a)?, Device::upload(b)?);
     let (dstart, dc) = (Device::upload(start)?, Device::<T>::alloc(start.len())?);
-    let (device, read) = device_time(
+    let (timed, read) = device_time(
         runs,
         || dc.reset_from(&dstart),
         || {
@@ -342,7 +342,8 @@ pub fn measure<T: Elem>(
         f(a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
     })?;
     Ok(Figures {
-        device,
+        device: timed.device,
+        kernel: timed.kernel,
         host,
         cpu,
         err: worse(host_err, device_err),

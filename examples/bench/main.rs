@@ -2,7 +2,8 @@
 //! zgemm, ctrsm and zherk (`complex.rs`), and the Level 3 routines (`level3.rs`) on the GL
 //! device through the C API. For each case
 //! it prints the median time (after a warm-up) with device-resident operands (the kernels, plus a
-//! wait for their result) and with host operands (transfers included), the rates, the largest
+//! wait for their result), the device's time in those kernels (GL timer queries, where the
+//! device has them), and with host operands (transfers included), the rates, the largest
 //! error relative to the fp32 error scale of a double-precision CPU computation, and, side by
 //! side, the CPU BLAS on the machine (found as the drop-in symbols find it, e.g. OpenBLAS) on the
 //! same host operands, with the ratio of the GL host time to it. `--json` prints the same as
@@ -118,6 +119,14 @@ fn median_time(runs: usize, mut f: impl FnMut() -> Res<()>) -> Res<f64> {
     Ok(median(t))
 }
 
+/// A device-resident case's median seconds per call: the wall time of the call and its wait
+/// (`device_time`), and the device's time in its kernels, from GL timer queries (`None` where
+/// the device has none).
+struct Timed {
+    device: f64,
+    kernel: Option<f64>,
+}
+
 /// Median seconds of `runs` device-resident calls (after one warm-up), and for each call (the
 /// warm-up included) the output element it read at the end of its timed region.
 ///
@@ -130,22 +139,56 @@ fn median_time(runs: usize, mut f: impl FnMut() -> Res<()>) -> Res<f64> {
 /// calls, keeps the per-call median the table has always reported; one element costs little next
 /// to a call. The caller compares each read element with the final result (`finished`): a
 /// repetition that read the reset value had not finished when its timer stopped.
+///
+/// Where the device has timer queries, the kernels of each timed call are timed on the device
+/// too (`glblasTimeKernels`, on for these calls only).
 fn device_time<T>(
     runs: usize,
     mut reset: impl FnMut() -> Res<()>,
     mut timed: impl FnMut() -> Res<T>,
-) -> Res<(f64, Vec<T>)> {
-    let mut t = Vec::with_capacity(runs);
-    let mut read = Vec::with_capacity(runs + 1);
-    for i in 0..=runs {
-        reset()?;
-        let s = Instant::now();
-        read.push(timed()?);
-        if i > 0 {
-            t.push(s.elapsed().as_secs_f64());
+) -> Res<(Timed, Vec<T>)> {
+    let timer = glblasTimeKernels(1) == Status::Success;
+    let mut repeat = || {
+        let (mut t, mut k) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
+        let mut read = Vec::with_capacity(runs + 1);
+        for i in 0..=runs {
+            reset()?;
+            if timer {
+                kernel_time()?;
+            }
+            let s = Instant::now();
+            read.push(timed()?);
+            if i > 0 {
+                t.push(s.elapsed().as_secs_f64());
+                if timer {
+                    k.push(kernel_time()?);
+                }
+            }
         }
+        let kernel = timer.then(|| median(k));
+        Ok((
+            Timed {
+                device: median(t),
+                kernel,
+            },
+            read,
+        ))
+    };
+    let result = repeat();
+    if timer {
+        check(glblasTimeKernels(0), "glblasTimeKernels")?;
     }
-    Ok((median(t), read))
+    result
+}
+
+/// The device's seconds in the kernels launched since the last read (`glblasGetKernelTime`).
+fn kernel_time() -> Res<f64> {
+    let mut seconds = 0.0;
+    check(
+        unsafe { glblasGetKernelTime(&mut seconds, std::ptr::null_mut()) },
+        "glblasGetKernelTime",
+    )?;
+    Ok(seconds)
 }
 
 /// Checks that every element read at the end of a timed region (call 0 is the warm-up) is the
@@ -347,8 +390,10 @@ fn cpu_time<F>(f: Option<F>, runs: usize, mut call: impl FnMut(&F)) -> Res<Optio
 
 /// A case that passed its checks.
 struct Figures {
-    /// Median seconds per call.
+    /// Median seconds per call: device-resident operands, the device's time in their kernels
+    /// (where it has timer queries), host operands, the CPU BLAS.
     device: f64,
+    kernel: Option<f64>,
     host: f64,
     cpu: Option<f64>,
     /// Largest error relative to the fp32 error scale, of the host and device results.
@@ -412,8 +457,12 @@ impl Row {
             ),
             None => format!("{:>27}", "no cpu blas"),
         };
+        let kernel = match f.kernel {
+            Some(t) => format!("{:>9.3} {:>8.2}", t * 1e3, self.rate(t)),
+            None => format!("{:>18}", "-"),
+        };
         println!(
-            "{:<6} {:<22} {:<8} {:>9.3} {:>8.2} {:>9.3} {:>8.2} {cpu} {:>9.1e}  {}",
+            "{:<6} {:<22} {:<8} {:>9.3} {:>8.2} {kernel} {:>9.3} {:>8.2} {cpu} {:>9.1e}  {}",
             self.routine,
             self.shape,
             self.pipeline,
@@ -438,9 +487,11 @@ impl Row {
         match &self.figures {
             Ok(f) => {
                 let cpu = f.cpu.map_or("null".to_owned(), |t| format!("{t:e}"));
+                let kernel = f.kernel.map_or("null".to_owned(), |t| format!("{t:e}"));
                 format!(
-                    "{{{head},\"ok\":true,\"device_s\":{:e},\"host_s\":{:e},\"cpu_s\":{cpu},\
-                     \"device_rate\":{},\"host_rate\":{},\"max_rel_err\":{:e},\"err_bound\":{:e}}}",
+                    "{{{head},\"ok\":true,\"device_s\":{:e},\"kernel_s\":{kernel},\"host_s\":{:e},\
+                     \"cpu_s\":{cpu},\"device_rate\":{},\"host_rate\":{},\"max_rel_err\":{:e},\
+                     \"err_bound\":{:e}}}",
                     f.device,
                     f.host,
                     self.rate(f.device),
@@ -450,8 +501,8 @@ impl Row {
                 )
             }
             Err(e) => format!(
-                "{{{head},\"ok\":false,\"error\":{},\"device_s\":null,\"host_s\":null,\
-                 \"cpu_s\":null,\"device_rate\":null,\"host_rate\":null,\"max_rel_err\":null,\
+                "{{{head},\"ok\":false,\"error\":{},\"device_s\":null,\"kernel_s\":null,\
+                 \"host_s\":null,\"cpu_s\":null,\"device_rate\":null,\"host_rate\":null,\"max_rel_err\":null,\
                  \"err_bound\":null}}",
                 json_str(e)
             ),
@@ -497,7 +548,7 @@ fn saxpy(n: usize, runs: usize) -> Res<Figures> {
     // Each device call starts from y0, copied from a pristine device copy outside the timing,
     // so the final result is one saxpy's.
     let (dx, dy0, dy) = (Device::upload(&x)?, Device::upload(&y0)?, Device::alloc(n)?);
-    let (device, read) = device_time(
+    let (timed, read) = device_time(
         runs,
         || dy.reset_from(&dy0),
         || {
@@ -513,7 +564,8 @@ fn saxpy(n: usize, runs: usize) -> Res<Figures> {
         unsafe { f(n as i32, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
     })?;
     Ok(Figures {
-        device,
+        device: timed.device,
+        kernel: timed.kernel,
         host,
         cpu,
         err: worse(host_err, device_err),
@@ -554,7 +606,7 @@ fn sdot(n: usize, runs: usize) -> Res<Figures> {
     // the device's result, so a wait for it). The sync is there to end every device timing the
     // same way; r starts as NaN so a call that stored nothing is seen.
     let mut rd = f32::NAN;
-    let (device, read) = device_time(
+    let (timed, read) = device_time(
         runs,
         || Ok(()),
         || {
@@ -570,7 +622,8 @@ fn sdot(n: usize, runs: usize) -> Res<Figures> {
         std::hint::black_box(unsafe { f(n as i32, x.as_ptr(), 1, y.as_ptr(), 1) });
     })?;
     Ok(Figures {
-        device,
+        device: timed.device,
+        kernel: timed.kernel,
         host,
         cpu,
         err: worse(host_err, device_err),
@@ -623,7 +676,7 @@ fn sgemv(n: usize, runs: usize) -> Res<Figures> {
     })?;
     let (da, dx) = (Device::upload(&a)?, Device::upload(&x)?);
     let (dnan, dy) = (Device::upload(&vec![f32::NAN; n])?, Device::alloc(n)?);
-    let (device, read) = device_time(
+    let (timed, read) = device_time(
         runs,
         || dy.reset_from(&dnan),
         || {
@@ -655,7 +708,8 @@ fn sgemv(n: usize, runs: usize) -> Res<Figures> {
         };
     })?;
     Ok(Figures {
-        device,
+        device: timed.device,
+        kernel: timed.kernel,
         host,
         cpu,
         err: worse(host_err, device_err),
@@ -747,7 +801,7 @@ fn sgemm(m: usize, n: usize, k: usize, ta: bool, tb: bool, runs: usize) -> Res<F
         Device::upload(&vec![f32::NAN; m * n])?,
         Device::alloc(m * n)?,
     );
-    let (device, read) = device_time(
+    let (timed, read) = device_time(
         runs,
         || dc.reset_from(&dnan),
         || {
@@ -782,7 +836,8 @@ fn sgemm(m: usize, n: usize, k: usize, ta: bool, tb: bool, runs: usize) -> Res<F
         };
     })?;
     Ok(Figures {
-        device,
+        device: timed.device,
+        kernel: timed.kernel,
         host,
         cpu,
         err: worse(host_err, device_err),
@@ -863,6 +918,11 @@ fn main() {
     PIPELINE
         .set(glblas::kernels::pipeline().unwrap_or("fragment"))
         .expect("set once");
+    let timer = if info.as_ref().is_some_and(|i| i.timer_queries) {
+        "GL timer queries"
+    } else {
+        "none (no timer queries that time the kernels here): wall time only"
+    };
     let runs = 5;
     let wanted = |name: &str| only.as_ref().is_none_or(|o| o.contains(&name));
     let mut rows = Vec::new();
@@ -955,22 +1015,27 @@ fn main() {
     if json {
         let cases: Vec<String> = rows.iter().map(Row::json).collect();
         println!(
-            "{{\"driver\":{},\"device\":{},\"context\":{},\"ok\":{ok},\"cases\":[{}]}}",
+            "{{\"driver\":{},\"device\":{},\"context\":{},\"kernel_times\":{},\"ok\":{ok},\
+             \"cases\":[{}]}}",
             json_str(&driver),
             json_str(&name),
             json_str(&context),
+            json_str(timer),
             cases.join(",")
         );
     } else {
         println!("driver: {driver}");
         println!("device: {name}");
         println!("context: {context}");
+        println!("kernel times: {timer}");
         println!(
-            "{:<6} {:<22} {:<8} {:>9} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9}  unit",
+            "{:<6} {:<22} {:<8} {:>9} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9}  unit",
             "",
             "case",
             "pipeline",
             "device ms",
+            "rate",
+            "kernel ms",
             "rate",
             "host ms",
             "rate",

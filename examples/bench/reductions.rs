@@ -46,7 +46,7 @@ fn timed<R: Elem>(
     let host = median_time(runs, || call(x.as_ptr(), &mut r, "host"))?;
     let dx = Device::upload(x)?;
     let mut rd = R::NAN;
-    let (device, read) = device_time(
+    let (timed, read) = device_time(
         runs,
         || Ok(()),
         || {
@@ -59,7 +59,8 @@ fn timed<R: Elem>(
     let device_err = within("device", err_of(rd), bound)?;
     finished(&read, rd)?;
     Ok(Figures {
-        device,
+        device: timed.device,
+        kernel: timed.kernel,
         host,
         cpu,
         err: worse(host_err, device_err),

@@ -11,7 +11,7 @@ of every call.
 import ctypes
 import importlib.machinery
 import os
-from ctypes import POINTER, c_char_p, c_int, c_size_t, c_void_p
+from ctypes import POINTER, c_char_p, c_double, c_int, c_longlong, c_size_t, c_void_p
 
 from ._signatures import DECLARATIONS
 
@@ -99,6 +99,8 @@ _declare("glblasFree", c_int, [c_void_p])
 _declare("glblasMemcpy", c_int, [c_void_p, c_void_p, c_size_t, c_int])
 _declare("glblasSync", c_int, [])
 _declare("glblasWarm", c_int, [POINTER(c_int)])
+_declare("glblasTimeKernels", c_int, [c_int])
+_declare("glblasGetKernelTime", c_int, [POINTER(c_double), POINTER(c_longlong)])
 
 
 # The routines by (precision prefix, name). A library without a routine's symbol (an older

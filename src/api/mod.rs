@@ -171,6 +171,48 @@ pub unsafe extern "C" fn glblasMemcpy(
     })
 }
 
+/// Starts timing the kernels glblas launches on the device (`on` = 1), with GL timer queries,
+/// or stops (`on` = 0); `glblasGetKernelTime` reads the time. Starting drops what an earlier
+/// timing left unread. Process-wide, as the context is; a shutdown stops it. NOT_SUPPORTED
+/// where the device has no timer queries (GLES without `GL_EXT_disjoint_timer_query`), or its
+/// queries leave out the dispatches of the compute pipeline the kernels take (llvmpipe, and
+/// virgl over it).
+#[no_mangle]
+pub extern "C" fn glblasTimeKernels(on: c_int) -> glblasStatus_t {
+    guard(|| match on {
+        0 | 1 => engine::time_kernels(on == 1),
+        _ => Err(Error::invalid("on must be 0 or 1")),
+    })
+}
+
+/// The device's time, in seconds, in the kernels launched since timing started or since the
+/// last read, and how many launches that was (`launches` may be NULL); waits for them to
+/// finish. Both are 0 while timing is off. EXECUTION_FAILED where the driver voids the times
+/// (a disjoint event on GLES: the GPU's clock changed, or it was reset), with the outputs
+/// untouched.
+///
+/// # Safety
+/// `seconds` must be NULL or point to a writable double, `launches` NULL or to a writable
+/// `long long`.
+#[no_mangle]
+pub unsafe extern "C" fn glblasGetKernelTime(
+    seconds: *mut f64,
+    launches: *mut std::ffi::c_longlong,
+) -> glblasStatus_t {
+    guard(|| {
+        non_null(seconds, "seconds")?;
+        let (s, n) = engine::kernel_time()?;
+        // SAFETY: checked non-NULL, or NULL and skipped; the caller's writable storage.
+        unsafe {
+            *seconds = s;
+            if !launches.is_null() {
+                *launches = n as std::ffi::c_longlong;
+            }
+        }
+        Ok(())
+    })
+}
+
 /// Waits until all device work issued so far has completed.
 #[no_mangle]
 pub extern "C" fn glblasSync() -> glblasStatus_t {

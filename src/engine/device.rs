@@ -73,6 +73,11 @@ pub struct DeviceInfo {
     /// KHR_parallel_shader_compile (or its ARB twin): the driver may compile and link in the
     /// background, and says when a program is done without waiting for it (`programs`).
     pub parallel_compile: bool,
+    /// GL timer queries (`GL_TIME_ELAPSED`) that time the kernels' launches: desktop GL 3.3, or
+    /// GLES with `GL_EXT_disjoint_timer_query` (`kernel_timer`), unless they leave out the
+    /// compute pipeline's dispatches where it is the one taken
+    /// (`Workarounds::untimed_compute`).
+    pub timer_queries: bool,
     /// The driver faults worked around on this device.
     pub workarounds: Workarounds,
 }
@@ -315,6 +320,8 @@ pub(super) fn read_info(
             ]
             .iter()
             .any(|e| has(e)),
+            timer_queries: (!gles || has("GL_EXT_disjoint_timer_query"))
+                && !(compute && workarounds.untimed_compute),
             workarounds,
         };
         while gl.get_error() != glow::NO_ERROR {}

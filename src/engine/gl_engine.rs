@@ -11,6 +11,7 @@ use super::element::Element;
 use super::fault;
 use super::gl_errors::check_gl;
 use super::gl_ext::GlExt;
+use super::kernel_timer::KernelTimer;
 use super::limits::Limits;
 use super::memory::{DeviceMemory, Location};
 use super::operand::{Matrix, Mem, Vector};
@@ -33,6 +34,7 @@ pub struct Engine {
     pub scratch: Scratch,
     pub units: OperandUnits,
     pub limits: Limits,
+    pub timer: KernelTimer,
     vao: glow::VertexArray,
 }
 
@@ -47,6 +49,7 @@ impl Engine {
         match made {
             Ok((ext, units, vao)) => Ok(Engine {
                 limits: Limits::new(&ctx.info),
+                timer: KernelTimer::new(&ctx.info),
                 ctx,
                 ext,
                 memory: DeviceMemory::default(),
@@ -106,6 +109,7 @@ impl Engine {
             self.staging.delete_all(gl, &self.ext);
             self.scratch.delete_all(gl, &self.ext);
             self.ext.scenes.delete_all(gl);
+            self.timer.delete_all(gl);
             self.units.delete(gl, &self.ext);
             // SAFETY: the context is current; the VAO is ours.
             unsafe { gl.delete_vertex_array(self.vao) };
@@ -344,7 +348,8 @@ impl Engine {
             // kernel.
             fault::launch(|| unsafe {
                 gl.bind_vertex_array(Some(self.vao));
-                gl.draw_arrays(glow::TRIANGLES, 0, 3);
+                self.timer
+                    .time(gl, || gl.draw_arrays(glow::TRIANGLES, 0, 3));
             })
         });
         self.ext.scenes.hold(gl);
@@ -357,7 +362,10 @@ impl Engine {
         let gl = &self.ctx.gl;
         self.ext.barriers.launch(gl, || {
             // SAFETY: the context is current; the kernel bound the program and its operands.
-            fault::launch(|| unsafe { gl.dispatch_compute(x as u32, y as u32, 1) })
+            fault::launch(|| {
+                self.timer
+                    .time(gl, || unsafe { gl.dispatch_compute(x as u32, y as u32, 1) })
+            })
         });
         check_gl(gl, what)
     }

@@ -10,7 +10,8 @@
 //! 2. Device facts: `device` (what the device is and can do), `limits` (how much one launch may
 //!    take on), `context` (the EGL display and GL context, made current for a call).
 //! 3. Synchronisation: `fences` (waiting for the device), `barriers` (memory barriers, and
-//!    settling a driver's lost writes), `scene_fences` (llvmpipe's scene fences, held).
+//!    settling a driver's lost writes), `scene_fences` (llvmpipe's scene fences, held),
+//!    `kernel_timer` (the device's time in the launches, from timer queries).
 //! 4. The GL function table: `gl_ext` (entry points glow narrows or lacks, and the calls that
 //!    must go through the synchronisation below it).
 //! 5. Operands: `operand` (where an operand lives, its shape, the window a kernel views).
@@ -39,6 +40,7 @@ pub mod limits;
 
 pub mod barriers;
 mod fences;
+mod kernel_timer;
 mod scene_fences;
 
 pub mod gl_ext;
@@ -146,6 +148,18 @@ pub fn shutdown() -> Result<()> {
         Slot::Uninit | Slot::Failed(_) => {}
     }
     Ok(())
+}
+
+/// Starts timing the kernels on the device (`on`), dropping what an earlier timing left
+/// unread, or stops; see `kernel_timer`.
+pub fn time_kernels(on: bool) -> Result<()> {
+    with_engine(|e| e.timer.set(&e.ctx.gl, on))
+}
+
+/// The device's seconds in the launches timed since timing started or since the last read,
+/// and their count, once they have finished.
+pub fn kernel_time() -> Result<(f64, u64)> {
+    with_engine(|e| e.timer.read(&e.ctx.gl))
 }
 
 /// What the device is and can do, if a context exists or can be created.

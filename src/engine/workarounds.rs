@@ -52,6 +52,14 @@ pub struct Workarounds {
     /// Valhall compilers) that register kept gemm's 4×4 kernel at one thread per core where
     /// it fits two (`BENCHMARKS.md`, "The boards' own compilers").
     pub uniform_variants: bool,
+    /// The driver's timer queries leave compute dispatches out: llvmpipe's measure its
+    /// rasterizer's scenes (Mesa's `lp_query.c` takes their start and end from the rasterizer
+    /// threads), which dispatches are no part of, and read about 0 for any compute kernel
+    /// (a 128³ sgemm: 0.000 of its 0.37 ms). So too virgl over a host llvmpipe (whose renderer
+    /// virgl names in capitals). Where the
+    /// kernels take the compute pipeline, the device then reports no timer queries
+    /// (`DeviceInfo::timer_queries`); the fragment pipeline's draws are timed.
+    pub untimed_compute: bool,
     /// The driver has fp64 only as a software emulation in the shader: Adreno's (freedreno's
     /// ir3 lowers every double operation to integer code, Mesa 25.0's `ir3_compiler.c`), where
     /// its compiler built dgemm's kernels into 9,500-61,000 instructions that spill
@@ -71,6 +79,8 @@ impl Workarounds {
             upload_with_sub_data: renderer.starts_with("virgl"),
             operands_in_storage_blocks: renderer.starts_with("NVIDIA"),
             uniform_variants: renderer.starts_with("zink"),
+            untimed_compute: renderer.starts_with("llvmpipe")
+                || renderer.starts_with("virgl (LLVMPIPE"),
             emulated_fp64: renderer.starts_with("FD") || renderer.starts_with("Adreno"),
         }
     }
@@ -87,6 +97,7 @@ mod tests {
             llvmpipe,
             Workarounds {
                 hold_scene_fences: true,
+                untimed_compute: true,
                 ..Workarounds::default()
             }
         );
@@ -103,12 +114,13 @@ mod tests {
         let zink_on_a_gpu = Workarounds::of("zink (AMD RADV NAVI21)");
         assert!(zink_on_a_gpu.keep_context && !zink_on_a_gpu.settle_writes);
         assert!(zink_on_a_gpu.uniform_variants);
-        let virgl = Workarounds::of("virgl (llvmpipe (LLVM 15.0.6, 256 bits))");
+        let virgl = Workarounds::of("virgl (LLVMPIPE (LLVM 15.0.6, 256 bits))");
         assert_eq!(
             virgl,
             Workarounds {
                 shared_buffer_views: true,
                 upload_with_sub_data: true,
+                untimed_compute: true,
                 ..Workarounds::default()
             }
         );
