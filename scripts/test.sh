@@ -127,7 +127,7 @@ tests_but() {
 # The test binaries that take longest, started first so that none is left running alone at the
 # end (tests/ not named here follow, in name order).
 LONGEST_TESTS="c_tests complex warm fuzz_described fault_described level3 leaks beyond_one_window
-  fragment_gemm trsm_backward_error blas_fault api"
+  gemm_family fragment_gemm trsm_backward_error blas_fault api"
 
 # Runs the test binaries named before "--" (tests/ names, lib for the unit tests) with the
 # arguments after it, two at a time, each one's output printed whole when it ends; fails if

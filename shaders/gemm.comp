@@ -4,21 +4,17 @@
 // group (FETCH4): 4 consecutive rows of op(A) at one l, and 4 consecutive columns of op(B) at
 // one l (op(B) is packed transposed). Per step of l:
 // BLOCK_M/4 + BLOCK_N/4 loads and BLOCK_M·BLOCK_N/4 vec4 multiply-adds.
-// BLOCK_M and BLOCK_N (4, 8 or 16 each) are defined by the host, per device (gemm_compute.rs).
+// BLOCK_M and BLOCK_N (4, 8 or 16 each), the workgroup's side GROUP and, with TILED, TILE_K are
+// defined by the host, per device (engine/tuning.rs, gemm_compute.rs).
 // An operand may also be read in place, unpacked, where its stored groups of 4 rows are the
 // panel's (op(A) = A, op(B) = B^T: gemm_compute.rs, `Source`): from group uApStart (uBpStart)
 // with column step uApStep (uBpStep), through a texture as the panels are.
 // TILED reads panels only.
-// With TILED, a workgroup of 16×16 invocations shares its rows of both panels through shared
-// memory, TILE_K steps of l at a time, and each invocation runs its block from there (the
+// With TILED, a workgroup of GROUP×GROUP invocations shares its rows of both panels through
+// shared memory, TILE_K steps of l at a time, and each invocation runs its block from there (the
 // tiling GPUs need to reach full speed; on llvmpipe shared memory is slow).
 #define AT (BLOCK_M / 4)
 #define BT (BLOCK_N / 4)
-#ifdef TILED
-#define GROUP 16
-#else
-#define GROUP 8
-#endif
 layout(local_size_x = GROUP, local_size_y = GROUP) in;
 // Panel A holds group uApStart + l*uApStep + i/4, panel B group uBpStart + l*uBpStep + j/4.
 OPERAND4(ApIn, uAp, 7)
@@ -171,7 +167,6 @@ ivec2 tile() {
 #define ZERO(t, u) acc[(u) * AT + (t)] = REAL4(0.0);
 #define ZERO_COLUMN(u, x) FOR_A(ZERO, u)
 #ifdef TILED
-#define TILE_K 16
 // Texels of op(A) (op(B)) per step of l in the workgroup's tile.
 #define TILE_A (GROUP * AT)
 #define TILE_B (GROUP * BT)

@@ -21,6 +21,7 @@ use super::scratch::{Scratch, EDGES};
 use super::staging::Staging;
 use super::stores::{self, OutLayout};
 use super::targets::{Kind, Targets};
+use super::tuning::Tuning;
 use crate::status::{Error, Result, Status};
 
 /// Everything that lives in the GL context.
@@ -34,6 +35,8 @@ pub struct Engine {
     pub scratch: Scratch,
     pub units: OperandUnits,
     pub limits: Limits,
+    /// The kernels' parameters; the tests and the tuner may set others.
+    pub tuning: Tuning,
     pub timer: KernelTimer,
     vao: glow::VertexArray,
 }
@@ -47,19 +50,23 @@ impl Engine {
             .make_current()
             .and_then(|_current| Self::create_resources(&ctx));
         match made {
-            Ok((ext, units, vao)) => Ok(Engine {
-                limits: Limits::new(&ctx.info),
-                timer: KernelTimer::new(&ctx.info),
-                ctx,
-                ext,
-                memory: DeviceMemory::default(),
-                programs: Programs::new(on_compile),
-                targets: Targets::default(),
-                staging: Staging::default(),
-                scratch: Scratch::default(),
-                units,
-                vao,
-            }),
+            Ok((ext, units, vao)) => {
+                let limits = Limits::new(&ctx.info);
+                Ok(Engine {
+                    tuning: Tuning::defaults(ctx.info.software, &limits),
+                    limits,
+                    timer: KernelTimer::new(&ctx.info),
+                    ctx,
+                    ext,
+                    memory: DeviceMemory::default(),
+                    programs: Programs::new(on_compile),
+                    targets: Targets::default(),
+                    staging: Staging::default(),
+                    scratch: Scratch::default(),
+                    units,
+                    vao,
+                })
+            }
             Err(e) => {
                 ctx.destroy();
                 Err(e)

@@ -14,7 +14,7 @@ pub const MAX_SIDE: i32 = 4096;
 /// `GLBLAS_LIMIT_GEMM_ROWS` lower them, so tests can make small operands take the tiled paths
 /// that large ones take, and a device take the kernels another device gets.
 /// `GLBLAS_GEMM_KERNEL=tiled` or `blocked` chooses the compute gemm's kernel, which the device
-/// decides otherwise (see `gemm_compute::Kernel`).
+/// decides otherwise (see `tuning::Tuning::defaults`).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub target_side: i32,

@@ -8,7 +8,8 @@
 //!    caller's floating-point environment), `workarounds` (driver faults, by renderer),
 //!    `gl_errors` (GL errors as statuses), `shader_stats` (the compiler's statistics, recorded).
 //! 2. Device facts: `device` (what the device is and can do), `limits` (how much one launch may
-//!    take on), `context` (the EGL display and GL context, made current for a call).
+//!    take on), `tuning` (the kernels' parameters on the device), `context` (the EGL display and
+//!    GL context, made current for a call).
 //! 3. Synchronisation: `fences` (waiting for the device), `barriers` (memory barriers, and
 //!    settling a driver's lost writes), `scene_fences` (llvmpipe's scene fences, held),
 //!    `kernel_timer` (the device's time in the launches, from timer queries).
@@ -37,6 +38,7 @@ pub mod workarounds;
 pub mod context;
 pub mod device;
 pub mod limits;
+pub mod tuning;
 
 pub mod barriers;
 mod fences;

@@ -12,6 +12,7 @@ use super::gemm_call::{Gemm, Shape, Triangle};
 use super::gemm_scratch::{copy_out, COPY, OUT, PANELS};
 use crate::engine::element::{Precision, Real, Scalar};
 use crate::engine::operand::{Matrix, Mem, Window};
+use crate::engine::tuning::GemmParams;
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -40,104 +41,55 @@ const IMAGE_PANEL: u32 = 1;
 /// Most workgroups per dispatch dimension that GL guarantees.
 const MAX_GROUPS: i64 = 65535;
 
-/// How gemm.comp runs on this device: the block of C each invocation computes (`block[0]` rows
-/// by `block[1]` columns: op(A)'s panel comes in groups of `block[0]` rows, op(B)'s in groups
-/// of `block[1]` columns), and whether a workgroup shares its rows of the panels through shared
-/// memory.
+/// How gemm.comp runs for one call: the device's parameters (`engine::tuning`), adapted to the
+/// call and to the device's room for them.
 #[derive(Clone, Copy)]
 struct Kernel {
-    block: [i64; 2],
-    tiled: bool,
-}
-
-/// Whether a device takes the tiled kernel unless `GLBLAS_GEMM_KERNEL` says (see `Kernel::of`).
-fn tiled_by_default(software: bool, precision: Precision) -> bool {
-    !software && precision == Precision::Single
+    p: GemmParams,
 }
 
 impl Kernel {
-    /// On a software rasterizer, 16×16 blocks of floats: on llvmpipe (n = 256-2048, alternating
-    /// calls in one process) they ran 4-25% faster than 16×8, which ran 12-23% faster than 8×8
-    /// (fewer loads per multiply-add, at the cost of registers a CPU spills cheaply; 32×16 and
-    /// 8×16 were slower; 16×16 takes 4 s to compile cold, 16×8 2 s). 16×8 blocks of doubles,
-    /// whose best block depends on the CPU behind the rasterizer (dgemm at n = 1024, share of
-    /// sgemm's rate, alternating calls, medians):
-    ///
-    /// | llvmpipe on | 8×8 | 16×8 | 16×16 |
-    /// | --- | --- | --- | --- |
-    /// | an earlier machine | 23% | 32-33% | 32-33% |
-    /// | AMD EPYC with AVX2 (2 runs of 31 rounds) | 34-36% | 33-35% | 31% |
-    ///
-    /// and 16×8 is within a point or two of the best on both at n = 1024 (on the EPYC at
-    /// n = 2048, 8×8 ran at 42% against 35% for 16×8, in 7 rounds; on zink over lavapipe at
-    /// n = 1024, 8×8 at 41% against 28% for 16×16 in one run, and 34%, 33% and 32% for 8×8,
-    /// 16×8 and 16×16 in one beside a test run). Square blocks for a triangle of C, whose tiles
-    /// gemm.comp enumerates as squares (`tile()`): 16×16 for doubles too. 8×8 elsewhere
-    /// (unmeasured: GPUs have fewer registers per invocation to spare), or where
-    /// `Limits::gemm_rows` says fewer than 16; 4×4 where it says fewer than 8 (the boards'
-    /// GPUs, whose compilers spill 8×8 blocks). Shared-memory tiling (`Limits::gemm_tiled` forces
-    /// either way) for single precision on a GPU, where the device has room for its tiles: on
-    /// NVIDIA's H200 it ran 6-25% faster than the blocked kernel from n = 512 (equal at 256;
-    /// `BENCHMARKS.md`, "NVIDIA H200"); unmeasured for doubles there, and on other GPUs. Not on
-    /// a software rasterizer, where shared memory is 10-20× slower than buffer-texture loads.
-    ///
-    /// The panels are read through buffer textures, doubles as two RGBA32UI texels per group.
-    /// Storage blocks of `dvec4` (one load per group, which gallivm runs lane by lane) were
-    /// measured too, with 16×16 blocks: they took dgemm from 32% to 38% of sgemm's rate on the
-    /// earlier machine's llvmpipe, but from 30% to 13% on the AMD EPYC's (and 8×8 blocks from
-    /// 36% to 8%), and from 15.5 to 11 GFLOP/s on zink over lavapipe.
+    /// The device's parameters for `T` (`Engine::tuning`), adapted: square blocks for a
+    /// triangle of C, whose tiles gemm.comp enumerates as squares (`tile()`), the larger side
+    /// for both; and the blocked kernel with the same blocks where the tiled one's workgroup or
+    /// tiles do not fit the device, or its panels, padded to whole tiles (`pad`), do not fit a
+    /// window (under small emulated windows, `GLBLAS_LIMIT_WINDOW`).
     fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
-        let side = if e.limits.gemm_rows >= 8 { 8 } else { 4 };
-        // The tiled kernel's workgroups: 16×16 invocations sharing TILE_K = 16 steps of both
-        // panels' tiles of blocks (gemm.comp's sA and sB), where the device has room for them.
-        let info = &e.ctx.info;
-        let wanted = e
-            .limits
-            .gemm_tiled
-            .unwrap_or(tiled_by_default(info.software, T::PRECISION));
-        // Its panels are padded to whole tiles (`pad`), which a window must hold: not so under
-        // small emulated windows (`GLBLAS_LIMIT_WINDOW`), where no tiling would fit.
-        let tiled_tile = Kernel {
-            block: [side, side],
-            tiled: true,
+        let mut p = e.tuning.gemm[usize::from(T::PRECISION != Precision::Single)];
+        if g.rules.triangle.is_some() {
+            let side = p.block[0].max(p.block[1]);
+            p.block = [side, side];
         }
-        .pad(0);
-        let tiled = wanted
-            && info.max_compute_invocations >= 256
-            && info.max_shared_memory >= 2 * 16 * (16 * side / 4) * 4 * T::SIZE
-            && e.max_window() >= tiled_tile;
-        let large = e.ctx.info.software && e.limits.gemm_rows >= 16 && !tiled;
-        let block = match (large, T::PRECISION) {
-            (false, _) => [side, side],
-            (true, Precision::Single) => [16, 16],
-            (true, _) if g.rules.triangle.is_some() => [16, 16],
-            (true, _) => [16, 8],
-        };
-        Kernel { block, tiled }
+        let info = &e.ctx.info;
+        let tiled = Kernel { p };
+        if p.tiled
+            && (p.group * p.group > info.max_compute_invocations
+                || p.shared_bytes(T::SIZE) > info.max_shared_memory
+                || e.max_window() < tiled.pad(0).max(tiled.pad(1)))
+        {
+            p = GemmParams::blocked(p.block);
+        }
+        Kernel { p }
     }
 
     /// Invocations along each side of a workgroup (gemm.comp's GROUP).
     fn group(&self) -> i64 {
-        if self.tiled {
-            16
-        } else {
-            8
-        }
+        self.p.group
     }
 
     /// What op(A)'s panel's rows (`which` = 0) or op(B)'s panel's columns (1) are padded to: a
     /// block, or a workgroup's tile, whose loads read whole tiles.
     fn pad(&self, which: usize) -> i64 {
-        if self.tiled {
-            self.block[which] * self.group()
+        if self.p.tiled {
+            self.p.block[which] * self.group()
         } else {
-            self.block[which]
+            self.p.block[which]
         }
     }
 
     /// Workgroups along `v` rows (`which` = 0) or columns (1) of C.
     fn groups(&self, which: usize, v: i64) -> i64 {
-        let b = self.block[which];
+        let b = self.p.block[which];
         ((v + b - 1) / b + self.group() - 1) / self.group()
     }
 
@@ -145,7 +97,7 @@ impl Kernel {
     /// loop budget (`MAX_LOOP_ITERATIONS`); the tiled loop runs about 1.3 iterations per step
     /// (a step of the outer loop per TILE_K, plus the loops loading and reading the tiles).
     fn max_depth(&self) -> i64 {
-        if self.tiled {
+        if self.p.tiled {
             super::MAX_LOOP_ITERATIONS / 2
         } else {
             super::MAX_LOOP_ITERATIONS
@@ -155,8 +107,9 @@ impl Kernel {
     /// gemm.comp's defines, with how it reads and writes C.
     fn defines<T: Real>(&self, store: Store) -> Vec<(&'static str, String)> {
         let mut d = vec![
-            ("BLOCK_M", self.block[0].to_string()),
-            ("BLOCK_N", self.block[1].to_string()),
+            ("BLOCK_M", self.p.block[0].to_string()),
+            ("BLOCK_N", self.p.block[1].to_string()),
+            ("GROUP", self.p.group.to_string()),
         ];
         if store.read_c {
             d.push(("READ_C", String::new()));
@@ -173,8 +126,9 @@ impl Kernel {
         if store.groups {
             d.push(("C_GROUPS", String::new()));
         }
-        if self.tiled {
+        if self.p.tiled {
             d.push(("TILED", String::new()));
+            d.push(("TILE_K", self.p.tile_k.to_string()));
         }
         d.extend(super::real_defines::<T>());
         d
@@ -262,7 +216,7 @@ impl Source {
             && width % kernel.pad(which) == 0
             && m.columns_in_texels(&e.ctx.info)
             && (matches!(stored.mem, Mem::Device { .. }) || e.ctx.info.software)
-            && !kernel.tiled
+            && !kernel.p.tiled
             && e.ctx.info.rgba_operand_views();
         if in_place {
             Source::InPlace
@@ -683,16 +637,4 @@ fn sample_groups<T: Real>(e: &mut Engine, w: &Window, slot: usize, unit: u32) ->
     };
     e.scratch
         .sample::<T>(&e.ctx.gl, &e.ext, slot, unit, &w, true)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gpus_tile_single_precision_by_default() {
-        assert!(tiled_by_default(false, Precision::Single));
-        assert!(!tiled_by_default(false, Precision::Double));
-        assert!(!tiled_by_default(true, Precision::Single));
-    }
 }
