@@ -3,6 +3,7 @@
 //! them chose. A kernel adapts them to each call where the call or the device's limits need it
 //! (`gemm_compute::Kernel::of`).
 
+use super::device::DeviceInfo;
 use super::limits::Limits;
 
 /// How the compute gemm (`shaders/gemm.comp`) runs: each invocation computes a `block[0]` ×
@@ -46,6 +47,14 @@ impl GemmParams {
         let group = [4, 8, 16, 32].contains(&self.group);
         let tile_k = !self.tiled || [4, 8, 16, 32].contains(&self.tile_k);
         blocks && group && tile_k
+    }
+
+    /// Whether the device runs these parameters as they are: the tiled kernel's workgroup and
+    /// tiles, for elements of `size` bytes, within its invocations and shared memory.
+    pub fn fit(&self, info: &DeviceInfo, size: i64) -> bool {
+        !self.tiled
+            || (self.group * self.group <= info.max_compute_invocations
+                && self.shared_bytes(size) <= info.max_shared_memory)
     }
 
     /// Bytes of shared memory the tiled kernel's tiles take, of elements `size` bytes each:

@@ -60,12 +60,9 @@ impl Kernel {
             let side = p.block[0].max(p.block[1]);
             p.block = [side, side];
         }
-        let info = &e.ctx.info;
         let tiled = Kernel { p };
         if p.tiled
-            && (p.group * p.group > info.max_compute_invocations
-                || p.shared_bytes(T::SIZE) > info.max_shared_memory
-                || e.max_window() < tiled.pad(0).max(tiled.pad(1)))
+            && (!p.fit(&e.ctx.info, T::SIZE) || e.max_window() < tiled.pad(0).max(tiled.pad(1)))
         {
             p = GemmParams::blocked(p.block);
         }
