@@ -165,6 +165,37 @@ glblasStatus_t glblasInit(void);
 glblasStatus_t glblasWarm(int *programs);
 
 /*
+ Searches the compute gemm's parameters on this device, for single precision and, where the
+ device has it, double: every candidate's result is checked exactly, and the fastest right
+ one is used from now on and written to the user's tuning table (`GLBLAS_TUNING`, else
+ `$XDG_CACHE_HOME/glblas/tuning.txt`), which later processes on this device, driver and glblas
+ read. Takes up to 2 minutes on a GPU, 10 on a software rasterizer; `quick` != 0 searches
+ fewer candidates in a quarter of that, and `seconds` > 0 sets the limit instead. `progress`,
+ if not NULL, is called after each candidate with how many are done and how many there are.
+ `summary`, if not NULL, receives a text for people (each precision's rate before and after,
+ the parameters chosen, the table written), kept for the life of the process. NOT_SUPPORTED
+ on the fragment pipeline, which has no parameters to tune. Stops kernel timing
+ (`glblasTimeKernels`).
+
+ # Safety
+ `summary` is NULL or points to a writable `const char *`.
+ */
+glblasStatus_t glblasTune(int quick,
+                          double seconds,
+                          void (*progress)(int, int),
+                          const char **summary);
+
+/*
+ Describes the device for people (creating the context if there is none): what it is, its
+ pipeline and limits, the driver workarounds in use, and the kernels' parameters with the
+ tuning table they came from. `text` receives a string kept for the life of the process.
+
+ # Safety
+ `text` must point to a writable `const char *`.
+ */
+glblasStatus_t glblasDescribeDevice(const char **text);
+
+/*
  Frees every device buffer, GL object and the context. A later call initialises again.
  */
 glblasStatus_t glblasShutdown(void);

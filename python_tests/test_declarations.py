@@ -13,7 +13,8 @@ HEADER = pathlib.Path(__file__).resolve().parent.parent / "include" / "glblas.h"
 # The functions that are no BLAS routine, declared by hand in _capi.py.
 SERVICE = {"glblasInit", "glblasWarm", "glblasShutdown", "glblasGetStatusString",
            "glblasGetDeviceName", "glblasGetDeviceInfo", "glblasMalloc", "glblasFree",
-           "glblasMemcpy", "glblasSync", "glblasTimeKernels", "glblasGetKernelTime"}
+           "glblasMemcpy", "glblasSync", "glblasTimeKernels", "glblasGetKernelTime",
+           "glblasTune", "glblasDescribeDevice"}
 ENUMS = {"glblasOperation_t", "glblasSideMode_t", "glblasFillMode_t", "glblasDiagType_t"}
 
 

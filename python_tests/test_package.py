@@ -849,6 +849,29 @@ def test_python_m_glblas_warm_compiles_every_shader_into_the_disk_cache(tmp_path
     assert count == int(library.stdout), (run.stdout, library.stdout)
 
 
+def test_python_m_glblas_tune_writes_a_table_that_info_then_names(tmp_path):
+    """`python -m glblas tune --quick` searches, prints each precision's rates and the table it
+    wrote (no progress bar: its output is no terminal); `python -m glblas info` in a later
+    process describes the device and reads that table. The search itself: tests/tuning.rs."""
+    table = tmp_path / "tuning.txt"
+    env = dict(os.environ, GLBLAS_TUNING=str(table))
+    tune = subprocess.run([sys.executable, "-m", "glblas", "tune", "--quick"],
+                          capture_output=True, text=True, cwd=ROOT / "python", timeout=600,
+                          env=env)
+    info = subprocess.run([sys.executable, "-m", "glblas", "info"], capture_output=True,
+                          text=True, cwd=ROOT / "python", timeout=120, env=env)
+    assert info.returncode == 0, info.stdout + info.stderr
+    assert f"renderer:      {glblas.device_name()}" in info.stdout, info.stdout
+    if glblas.device_info()["pipeline"] == "fragment":
+        assert tune.returncode == 1 and "no parameters to tune" in tune.stderr, tune.stderr
+        return
+    assert tune.returncode == 0, tune.stdout + tune.stderr
+    assert "sgemm n = " in tune.stdout and f"table: {table}" in tune.stdout, tune.stdout
+    assert "tuning [" not in tune.stderr, tune.stderr
+    assert f"tuning:        {table}" in info.stdout, info.stdout
+    assert table.read_text().startswith("glblas tuning table 1\n")
+
+
 # ---- symm, syrk, syr2k, trmm, trsm ---------------------------------------------------------------
 
 ALL_DTYPES = DTYPES + [np.complex64, np.complex128]

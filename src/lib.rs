@@ -10,6 +10,7 @@
 //! - [`engine`]: the GL side: context, device memory, operands, programs, render targets.
 //! - [`kernels`]: the operations, each choosing its launches and owning its shaders.
 //! - [`warm`]: every shader variant compiled ahead, for the driver's disk cache.
+//! - [`tuner`]: the kernels' parameters searched on the device, for its tuning table.
 
 pub mod api;
 pub mod blas;
@@ -19,5 +20,6 @@ pub mod kernels;
 pub mod quick;
 pub mod routines;
 pub mod status;
+pub mod tuner;
 pub mod unlocked_io;
 pub mod warm;

@@ -15,14 +15,14 @@ from ._capi import (ALL_STATUSES, GLBLAS_OP_C, GLBLAS_OP_N, GLBLAS_OP_T,
                     library_path, status_string)
 from ._blas import (asum, axpy, copy, dot, gemm, gemv, iamax, matmul, nrm2, scal, supports,
                     swap, symm, syr2k, syrk, trmm, trsm, vdot)
-from ._device import (DeviceArray, device_info, device_name, empty, shutdown, sync,
-                      to_device, warm)
+from ._device import (DeviceArray, describe_device, device_info, device_name, empty, shutdown,
+                      sync, to_device, tune, warm)
 
 __all__ = [
-    "DeviceArray", "GlblasError", "asum", "axpy", "copy", "device_info", "device_name", "dot",
-    "empty", "gemm", "gemv", "iamax", "lib", "library_path", "matmul", "nrm2", "scal", "shutdown",
-    "status_string", "supports", "swap", "symm", "sync", "syr2k", "syrk", "to_device", "trmm",
-    "trsm", "vdot", "warm",
+    "DeviceArray", "GlblasError", "asum", "axpy", "copy", "describe_device", "device_info",
+    "device_name", "dot", "empty", "gemm", "gemv", "iamax", "lib", "library_path", "matmul",
+    "nrm2", "scal", "shutdown", "status_string", "supports", "swap", "symm", "sync", "syr2k",
+    "syrk", "to_device", "trmm", "trsm", "tune", "vdot", "warm",
     # The C API's constants, and its status check, for calls through ``lib``.
     "ALL_STATUSES", "GLBLAS_OP_C", "GLBLAS_OP_N", "GLBLAS_OP_T", "GLBLAS_STATUS_ALLOC_FAILED",
     "GLBLAS_STATUS_DIMENSION_OVERFLOW", "GLBLAS_STATUS_EXECUTION_FAILED",

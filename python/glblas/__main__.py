@@ -1,6 +1,10 @@
 """python -m glblas: what the device is, and matmul timed against numpy's (each result checked
 against a float64 reference before its rate is printed; a wrong one fails the run).
-python -m glblas warm: compiles every shader glblas uses, once, into the driver's disk cache."""
+python -m glblas warm: compiles every shader glblas uses, once, into the driver's disk cache.
+python -m glblas tune: searches the gemm kernels' parameters on this device, keeps the fastest
+right ones in the user's tuning table, and prints each precision's rate before and after.
+python -m glblas info: the device, its pipeline and limits, its driver workarounds, and the
+kernels' parameters with the table they came from."""
 
 import argparse
 import statistics
@@ -60,13 +64,43 @@ def bench(n, dtype, runs):
             f"numpy {rate(t_numpy)}"), True
 
 
+def progress_bar(stream):
+    """A progress callback drawing a bar on ``stream`` if it is a terminal, else None."""
+    if not stream.isatty():
+        return None
+
+    def draw(done, total):
+        width = 40
+        filled = width * done // max(total, 1)
+        end = "\n" if done == total else ""
+        stream.write(f"\rtuning [{'#' * filled}{' ' * (width - filled)}] {done}/{total}{end}")
+        stream.flush()
+    return draw
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m glblas", description=__doc__)
     parser.add_argument("-n", type=int, default=1024, help="matrix side (default 1024)")
     parser.add_argument("--runs", type=int, default=5, help="timed calls per case (default 5)")
-    parser.add_argument("command", nargs="?", choices=["warm"],
-                        help="warm: compile every shader into the driver's disk cache, and exit")
+    parser.add_argument("command", nargs="?", choices=["warm", "tune", "info"],
+                        help="warm: compile every shader into the driver's disk cache; tune: "
+                        "search the kernels' parameters on this device; info: describe it")
+    parser.add_argument("--quick", action="store_true",
+                        help="tune: fewer candidates, in a quarter of the time")
+    parser.add_argument("--seconds", type=float, default=0.0,
+                        help="tune: the time limit (default 120 on a GPU, 600 on a CPU "
+                        "rasterizer)")
     args = parser.parse_args(argv)
+    if args.command in ("tune", "info"):
+        try:
+            if args.command == "info":
+                print(glblas.describe_device(), end="")
+            else:
+                print(glblas.tune(args.quick, args.seconds, progress_bar(sys.stderr)), end="")
+        except glblas.GlblasError as e:
+            print(f"glblas: {args.command}: {e}", file=sys.stderr)
+            return 1
+        return 0
     if args.command == "warm":
         start = time.perf_counter()
         try:

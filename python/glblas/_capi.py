@@ -11,7 +11,7 @@ of every call.
 import ctypes
 import importlib.machinery
 import os
-from ctypes import POINTER, c_char_p, c_double, c_int, c_longlong, c_size_t, c_void_p
+from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_int, c_longlong, c_size_t, c_void_p
 
 from ._signatures import DECLARATIONS
 
@@ -101,6 +101,10 @@ _declare("glblasSync", c_int, [])
 _declare("glblasWarm", c_int, [POINTER(c_int)])
 _declare("glblasTimeKernels", c_int, [c_int])
 _declare("glblasGetKernelTime", c_int, [POINTER(c_double), POINTER(c_longlong)])
+# glblasTune's progress: (candidates done, candidates in all).
+TuneProgress = CFUNCTYPE(None, c_int, c_int)
+_declare("glblasTune", c_int, [c_int, c_double, TuneProgress, POINTER(c_char_p)])
+_declare("glblasDescribeDevice", c_int, [POINTER(c_char_p)])
 
 
 # The routines by (precision prefix, name). A library without a routine's symbol (an older

@@ -4,12 +4,12 @@ import contextlib
 import os
 import threading
 import weakref
-from ctypes import byref, c_int, c_void_p
+from ctypes import byref, c_char_p, c_int, c_void_p
 
 import numpy as np
 
-from ._capi import (GlblasError, GLBLAS_STATUS_NOT_INITIALIZED, check, glblasDeviceInfo_t,
-                    glblasMemcpyDeviceToHost, glblasMemcpyHostToDevice, lib)
+from ._capi import (GlblasError, GLBLAS_STATUS_NOT_INITIALIZED, TuneProgress, check,
+                    glblasDeviceInfo_t, glblasMemcpyDeviceToHost, glblasMemcpyHostToDevice, lib)
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 # What arrays may hold: the real types and their complex ones.
@@ -234,6 +234,29 @@ def warm():
     count = c_int()
     check(lib.glblasWarm(byref(count)), "glblasWarm")
     return count.value
+
+
+def tune(quick=False, seconds=0.0, progress=None):
+    """Searches the gemm kernels' parameters on this device and keeps the fastest right ones,
+    for this process and in the user's tuning table (glblasTune); returns its summary.
+    ``quick``: fewer candidates, in a quarter of the time; ``seconds``: the time limit instead
+    of the default (2 minutes on a GPU, 10 on a software rasterizer); ``progress(done, total)``
+    is called after each candidate."""
+    summary = c_char_p()
+    # Kept referenced until the call returns: the library calls it meanwhile.
+    callback = TuneProgress(progress) if progress else TuneProgress()
+    check(lib.glblasTune(int(bool(quick)), float(seconds), callback, byref(summary)),
+          "glblasTune")
+    return summary.value.decode(errors="replace")
+
+
+def describe_device():
+    """The device described for people (glblasDescribeDevice): what it is, its pipeline and
+    limits, the driver workarounds in use, and the kernels' parameters with the tuning table
+    they came from."""
+    text = c_char_p()
+    check(lib.glblasDescribeDevice(byref(text)), "glblasDescribeDevice")
+    return text.value.decode(errors="replace")
 
 
 def device_name():

@@ -43,6 +43,67 @@ pub unsafe extern "C" fn glblasWarm(programs: *mut c_int) -> glblasStatus_t {
     })
 }
 
+/// Searches the compute gemm's parameters on this device, for single precision and, where the
+/// device has it, double: every candidate's result is checked exactly, and the fastest right
+/// one is used from now on and written to the user's tuning table (`GLBLAS_TUNING`, else
+/// `$XDG_CACHE_HOME/glblas/tuning.txt`), which later processes on this device, driver and glblas
+/// read. Takes up to 2 minutes on a GPU, 10 on a software rasterizer; `quick` != 0 searches
+/// fewer candidates in a quarter of that, and `seconds` > 0 sets the limit instead. `progress`,
+/// if not NULL, is called after each candidate with how many are done and how many there are.
+/// `summary`, if not NULL, receives a text for people (each precision's rate before and after,
+/// the parameters chosen, the table written), kept for the life of the process. NOT_SUPPORTED
+/// on the fragment pipeline, which has no parameters to tune. Stops kernel timing
+/// (`glblasTimeKernels`).
+///
+/// # Safety
+/// `summary` is NULL or points to a writable `const char *`.
+#[no_mangle]
+pub unsafe extern "C" fn glblasTune(
+    quick: c_int,
+    seconds: f64,
+    progress: Option<extern "C" fn(c_int, c_int)>,
+    summary: *mut *const c_char,
+) -> glblasStatus_t {
+    guard(|| {
+        if seconds.is_nan() || seconds < 0.0 {
+            return Err(Error::invalid("seconds must be 0 or more"));
+        }
+        let mut report = |done: usize, total: usize| {
+            if let Some(f) = progress {
+                f(done as c_int, total as c_int);
+            }
+        };
+        let text = crate::tuner::tune(crate::tuner::Options {
+            quick: quick != 0,
+            seconds,
+            progress: &mut report,
+        })?;
+        let kept = engine::keep(&text)?;
+        if !summary.is_null() {
+            // SAFETY: the caller's writable pointer.
+            unsafe { *summary = kept.as_ptr() };
+        }
+        Ok(())
+    })
+}
+
+/// Describes the device for people (creating the context if there is none): what it is, its
+/// pipeline and limits, the driver workarounds in use, and the kernels' parameters with the
+/// tuning table they came from. `text` receives a string kept for the life of the process.
+///
+/// # Safety
+/// `text` must point to a writable `const char *`.
+#[no_mangle]
+pub unsafe extern "C" fn glblasDescribeDevice(text: *mut *const c_char) -> glblasStatus_t {
+    guard(|| {
+        non_null(text, "text")?;
+        let kept = engine::describe()?;
+        // SAFETY: checked non-NULL; the caller's writable pointer.
+        unsafe { *text = kept.as_ptr() };
+        Ok(())
+    })
+}
+
 /// Frees every device buffer, GL object and the context. A later call initialises again.
 #[no_mangle]
 pub extern "C" fn glblasShutdown() -> glblasStatus_t {

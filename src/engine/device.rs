@@ -9,6 +9,7 @@ use super::workarounds::Workarounds;
 /// What the GL device can do, read once when the context is created.
 #[derive(Debug, Clone)]
 pub struct DeviceInfo {
+    pub vendor: String,
     pub renderer: String,
     pub version: String,
     /// How the display was reached, e.g. "EGL device 0" or "surfaceless".
@@ -267,6 +268,7 @@ pub(super) fn read_info(
         let info = DeviceInfo {
             software: is_software(&renderer),
             pinned_memory: has("GL_AMD_pinned_memory"),
+            vendor: gl.get_parameter_string(glow::VENDOR),
             renderer,
             version: gl.get_parameter_string(glow::VERSION),
             platform: platform.to_string(),

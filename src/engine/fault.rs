@@ -7,6 +7,8 @@
 //!   `GL_OUT_OF_MEMORY`.
 //! - `launch`: a kernel launch (draw or dispatch) is not run and reports `GL_CONTEXT_LOST`, as on
 //!   a lost context.
+//! - `drop`: a kernel launch is not run, and nothing says so, as where a driver drops a job:
+//!   its outputs hold what they held before.
 //! - `compiling`: asked whether a program compiling in the background is done, the driver says
 //!   not yet (`programs`).
 //! - `panic`: a BLAS-compatible symbol panics at one of the points of its answer that
@@ -28,14 +30,16 @@ pub enum Fault {
     Context,
     Alloc,
     Launch,
+    Drop,
     Compiling,
     Panic,
 }
 
-const KINDS: [(Fault, &str); 5] = [
+const KINDS: [(Fault, &str); 6] = [
     (Fault::Context, "context"),
     (Fault::Alloc, "alloc"),
     (Fault::Launch, "launch"),
+    (Fault::Drop, "drop"),
     (Fault::Compiling, "compiling"),
     (Fault::Panic, "panic"),
 ];
@@ -123,11 +127,12 @@ pub fn allocation() {
 }
 
 /// Counts a kernel launch and runs it, unless it is one to fail: then it is not run, and the
-/// next `check_gl` reports `GL_CONTEXT_LOST`.
+/// next `check_gl` reports `GL_CONTEXT_LOST`; or one to drop: then it is not run, silently.
 pub fn launch(run: impl FnOnce()) {
-    if trips(Fault::Launch) {
+    let (fails, drops) = (trips(Fault::Launch), trips(Fault::Drop));
+    if fails {
         PENDING_GL_ERROR.store(glow::CONTEXT_LOST, Ordering::Relaxed);
-    } else {
+    } else if !drops {
         run();
     }
 }

@@ -22,6 +22,7 @@ use super::staging::Staging;
 use super::stores::{self, OutLayout};
 use super::targets::{Kind, Targets};
 use super::tuning::Tuning;
+use super::tuning_table;
 use crate::status::{Error, Result, Status};
 
 /// Everything that lives in the GL context.
@@ -37,6 +38,8 @@ pub struct Engine {
     pub limits: Limits,
     /// The kernels' parameters; the tests and the tuner may set others.
     pub tuning: Tuning,
+    /// Where `tuning` came from (`tuning_table::Loaded::source`).
+    pub tuning_source: String,
     pub timer: KernelTimer,
     vao: glow::VertexArray,
 }
@@ -52,8 +55,13 @@ impl Engine {
         match made {
             Ok((ext, units, vao)) => {
                 let limits = Limits::new(&ctx.info);
+                let loaded = tuning_table::load(&ctx.info, &limits);
+                if let Some(why) = &loaded.warning {
+                    warn_of_table(why);
+                }
                 Ok(Engine {
-                    tuning: Tuning::defaults(ctx.info.software, &limits),
+                    tuning: loaded.tuning,
+                    tuning_source: loaded.source,
                     limits,
                     timer: KernelTimer::new(&ctx.info),
                     ctx,
@@ -463,5 +471,13 @@ impl Engine {
             cols,
             ld,
         })
+    }
+}
+
+/// The one line a user's tuning table that cannot be used prints, once per process.
+fn warn_of_table(why: &str) {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        crate::unlocked_io::to_stderr(&format!("glblas: warning: tuning table: {why}\n"));
     }
 }

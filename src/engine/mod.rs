@@ -8,8 +8,9 @@
 //!    caller's floating-point environment), `workarounds` (driver faults, by renderer),
 //!    `gl_errors` (GL errors as statuses), `shader_stats` (the compiler's statistics, recorded).
 //! 2. Device facts: `device` (what the device is and can do), `limits` (how much one launch may
-//!    take on), `tuning` (the kernels' parameters on the device), `context` (the EGL display and
-//!    GL context, made current for a call).
+//!    take on), `tuning` (the kernels' parameters on the device), `tuning_table` (tuned
+//!    parameters read from tables), `context` (the EGL display and GL context, made current for
+//!    a call).
 //! 3. Synchronisation: `fences` (waiting for the device), `barriers` (memory barriers, and
 //!    settling a driver's lost writes), `scene_fences` (llvmpipe's scene fences, held),
 //!    `kernel_timer` (the device's time in the launches, from timer queries).
@@ -39,6 +40,7 @@ pub mod context;
 pub mod device;
 pub mod limits;
 pub mod tuning;
+pub mod tuning_table;
 
 pub mod barriers;
 mod fences;
@@ -200,6 +202,59 @@ pub fn report() -> Result<Report> {
             allocations: e.memory.count(),
         })
     })
+}
+
+/// The device described for people (`glblasDescribeDevice`, `python -m glblas info`): what it
+/// is, its pipeline and limits, the driver workarounds in use, and the kernels' parameters with
+/// the table they came from. Kept for the life of the process, see [`intern`].
+pub fn describe() -> Result<&'static CStr> {
+    with_engine(|e| {
+        let info = &e.ctx.info;
+        let l = &e.limits;
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        let workarounds = info.workarounds.names();
+        let mut text = format!(
+            "renderer:      {}\nvendor:        {}\nGL version:    {}{}\ndisplay:       {}\n\
+             pipeline:      {}\nfp64:          {}\ntimer queries: {}\n\
+             limits:        render target side {}, window {} elements, draw buffers {}, gemm \
+             rows {}, gemm kernel {}\nworkarounds:   {}\ntuning:        {}\n",
+            info.renderer,
+            info.vendor,
+            info.version,
+            if info.gles { " (OpenGL ES)" } else { "" },
+            info.platform,
+            info.pipeline(),
+            yes(info.fp64),
+            yes(info.timer_queries),
+            l.target_side,
+            l.window,
+            l.draw_buffers,
+            match l.gemm_rows {
+                i64::MAX => "any".to_string(),
+                rows => rows.to_string(),
+            },
+            match l.gemm_tiled {
+                None => "as tuned",
+                Some(true) => "tiled (GLBLAS_GEMM_KERNEL)",
+                Some(false) => "blocked (GLBLAS_GEMM_KERNEL)",
+            },
+            if workarounds.is_empty() {
+                "none".to_string()
+            } else {
+                workarounds.join(", ")
+            },
+            e.tuning_source,
+        );
+        for (name, p) in ["single", "double"].iter().zip(&e.tuning.gemm) {
+            text.push_str(&format!("  gemm {name}:   {}\n", tuning_table::describe(p)));
+        }
+        Ok(intern(&text))
+    })
+}
+
+/// `text` kept for the life of the process, as a C string (see [`intern`]).
+pub fn keep(text: &str) -> Result<&'static CStr> {
+    with_engine(|_| Ok(intern(text)))
 }
 
 /// `text` as a C string that lives as long as the process, so that one handed to C never

@@ -1,7 +1,7 @@
 //! The kernels' parameters on this device ([`Tuning`]), decided once when the context is made:
-//! the defaults for its kind of device, which glblas ships, as the measurements recorded with
-//! them chose. A kernel adapts them to each call where the call or the device's limits need it
-//! (`gemm_compute::Kernel::of`).
+//! the defaults for its kind of device, as the measurements recorded with them chose, unless a
+//! tuning table has the device's own (`tuning_table`). A kernel adapts them to each call where
+//! the call or the device's limits need it (`gemm_compute::Kernel::of`).
 
 use super::device::DeviceInfo;
 use super::limits::Limits;

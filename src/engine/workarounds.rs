@@ -84,6 +84,32 @@ impl Workarounds {
             emulated_fp64: renderer.starts_with("FD") || renderer.starts_with("Adreno"),
         }
     }
+    /// The names of those in use (for `glblasDescribeDevice`).
+    pub fn names(&self) -> Vec<&'static str> {
+        let Workarounds {
+            hold_scene_fences,
+            settle_writes,
+            shared_buffer_views,
+            keep_context,
+            upload_with_sub_data,
+            operands_in_storage_blocks,
+            uniform_variants,
+            untimed_compute,
+            emulated_fp64,
+        } = *self;
+        let all = [
+            (hold_scene_fences, "hold_scene_fences"),
+            (settle_writes, "settle_writes"),
+            (shared_buffer_views, "shared_buffer_views"),
+            (keep_context, "keep_context"),
+            (upload_with_sub_data, "upload_with_sub_data"),
+            (operands_in_storage_blocks, "operands_in_storage_blocks"),
+            (uniform_variants, "uniform_variants"),
+            (untimed_compute, "untimed_compute"),
+            (emulated_fp64, "emulated_fp64"),
+        ];
+        all.into_iter().filter(|w| w.0).map(|w| w.1).collect()
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,377 @@
+//! Tuning tables: the kernels' parameters measured on a device (`python -m glblas tune`,
+//! `glblasTune`), kept in a text file and read when the context is made. The user's table (in
+//! the cache directory, or `GLBLAS_TUNING`) comes first, then the tables shipped with glblas
+//! (`tuning/shipped.txt`), then [`Tuning::defaults`]. Format: `docs/tuning.md`.
+
+use super::device::DeviceInfo;
+use super::limits::Limits;
+use super::tuning::{GemmParams, Tuning};
+use std::path::{Path, PathBuf};
+
+/// The tables glblas ships: devices the project measured itself.
+const SHIPPED: &str = include_str!("../../tuning/shipped.txt");
+/// A table's first line: the format and its version.
+const HEADER: &str = "glblas tuning table 1";
+/// The precisions' names in a table, in `Tuning::gemm`'s order.
+const PRECISIONS: [&str; 2] = ["single", "double"];
+
+/// What a table entry is for: the device, its driver, and the glblas that measured it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub vendor: String,
+    pub renderer: String,
+    /// The GL version string, which names the driver's version.
+    pub driver: String,
+    pub glblas: String,
+}
+
+impl Key {
+    /// This device's, with this glblas.
+    pub fn of(info: &DeviceInfo) -> Key {
+        Key {
+            vendor: info.vendor.clone(),
+            renderer: info.renderer.clone(),
+            driver: info.version.clone(),
+            glblas: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+
+    fn fields(&self) -> [(&'static str, &str); 4] {
+        [
+            ("vendor", &self.vendor),
+            ("renderer", &self.renderer),
+            ("driver", &self.driver),
+            ("glblas", &self.glblas),
+        ]
+    }
+}
+
+/// One device's entry: its key's fields (a shipped entry may leave out `driver` and `glblas`,
+/// and then serves every driver version and glblas), and the compute gemm's parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    pub fields: Vec<(String, String)>,
+    pub gemm: [Option<GemmParams>; 2],
+}
+
+impl Entry {
+    /// An entry for `key` holding `tuning`'s parameters.
+    pub fn new(key: &Key, tuning: &Tuning) -> Entry {
+        let fields = key.fields();
+        Entry {
+            fields: fields.map(|(k, v)| (k.to_string(), v.to_string())).to_vec(),
+            gemm: tuning.gemm.map(Some),
+        }
+    }
+
+    fn field(&self, name: &str) -> Option<&str> {
+        let mut found = self.fields.iter().filter(|(k, _)| k == name);
+        found.next().map(|(_, v)| v.as_str())
+    }
+
+    /// Whether it is for `key`: every field it names is the key's.
+    fn matches(&self, key: &Key) -> bool {
+        key.fields()
+            .iter()
+            .all(|(name, v)| self.field(name).is_none_or(|f| f == *v))
+    }
+
+    /// Whether it is for `key`'s device (vendor and renderer), perhaps not its driver or glblas.
+    fn same_device(&self, key: &Key) -> bool {
+        self.field("vendor") == Some(&key.vendor) && self.field("renderer") == Some(&key.renderer)
+    }
+}
+
+/// A table's entries, or where it is corrupt (the line and why).
+pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#')
+    });
+    match lines.next() {
+        Some((_, l)) if l.trim() == HEADER => {}
+        _ => return Err(format!("line 1: not \"{HEADER}\"")),
+    }
+    let mut entries: Vec<Entry> = Vec::new();
+    for (i, line) in lines {
+        let bad = |why: &str| Err(format!("line {}: {why}", i + 1));
+        let (word, rest) = line.trim().split_once(' ').unwrap_or((line.trim(), ""));
+        if word == "device" && rest.is_empty() {
+            entries.push(Entry::default());
+            continue;
+        }
+        let Some(entry) = entries.last_mut() else {
+            return bad("before the first \"device\"");
+        };
+        match word {
+            "vendor" | "renderer" | "driver" | "glblas" if entry.field(word).is_none() => {
+                entry.fields.push((word.to_string(), rest.to_string()))
+            }
+            "gemm" => {
+                let (precision, params) = rest.split_once(' ').unwrap_or((rest, ""));
+                let Some(p) = PRECISIONS.iter().position(|&n| n == precision) else {
+                    return bad("a gemm line names neither single nor double");
+                };
+                match parse_params(params) {
+                    Some(params) if entry.gemm[p].is_none() => entry.gemm[p] = Some(params),
+                    Some(_) => return bad("a second gemm line for one precision"),
+                    None => return bad("gemm parameters glblas cannot build"),
+                }
+            }
+            _ => return bad("an unknown or repeated line"),
+        }
+    }
+    match entries.iter().position(|e| e.field("renderer").is_none()) {
+        Some(_) => Err("an entry without its renderer".to_string()),
+        None => Ok(entries),
+    }
+}
+
+/// The table's text: its header, then each entry.
+pub fn format(entries: &[Entry]) -> String {
+    let mut text = format!(
+        "{HEADER}\n# Kernel parameters measured on each device by `python -m glblas tune`.\n"
+    );
+    for e in entries {
+        text.push_str("device\n");
+        for (k, v) in &e.fields {
+            text.push_str(&format!("{k} {v}\n"));
+        }
+        for (name, p) in PRECISIONS.iter().zip(&e.gemm) {
+            if let Some(p) = p {
+                text.push_str(&format!("gemm {name} {}\n", describe(p)));
+            }
+        }
+    }
+    text
+}
+
+/// `p` as a table writes it: `blocked group 8 block 16 8`, `tiled group 16 block 8 8 tile_k 16`.
+pub fn describe(p: &GemmParams) -> String {
+    let kind = if p.tiled { "tiled" } else { "blocked" };
+    let [m, n] = p.block;
+    let mut text = format!("{kind} group {} block {m} {n}", p.group);
+    if p.tiled {
+        text.push_str(&format!(" tile_k {}", p.tile_k));
+    }
+    text
+}
+
+/// The parameters [`describe`] wrote, if glblas can build them (`GemmParams::valid`).
+fn parse_params(text: &str) -> Option<GemmParams> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let num = |s: &str| s.parse::<i64>().ok();
+    let p = match words[..] {
+        ["blocked", "group", g, "block", m, n] => GemmParams {
+            tiled: false,
+            group: num(g)?,
+            block: [num(m)?, num(n)?],
+            tile_k: 0,
+        },
+        ["tiled", "group", g, "block", m, n, "tile_k", k] => GemmParams {
+            tiled: true,
+            group: num(g)?,
+            block: [num(m)?, num(n)?],
+            tile_k: num(k)?,
+        },
+        _ => return None,
+    };
+    p.valid().then_some(p)
+}
+
+/// Whether the device runs `p` for elements of `size` bytes within the limits set for it
+/// (`GLBLAS_LIMIT_GEMM_ROWS`, `GLBLAS_GEMM_KERNEL`): those settings win over any table.
+pub fn allowed(p: &GemmParams, info: &DeviceInfo, limits: &Limits, size: i64) -> bool {
+    p.fit(info, size)
+        && p.block.iter().all(|&b| b <= limits.gemm_rows)
+        && limits.gemm_tiled.is_none_or(|t| t == p.tiled)
+}
+
+/// The user's table: `GLBLAS_TUNING`, else `tuning.txt` in glblas's cache directory
+/// (`$XDG_CACHE_HOME/glblas`, else `~/.cache/glblas`); None where `GLBLAS_TUNING=off`, or
+/// where there is no cache directory.
+pub fn user_table() -> Option<PathBuf> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(path) = var("GLBLAS_TUNING") {
+        return (path != "off").then(|| PathBuf::from(path));
+    }
+    let cache = var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| var("HOME").map(|h| Path::new(&h).join(".cache")))?;
+    Some(cache.join("glblas").join("tuning.txt"))
+}
+
+/// The device's parameters and where they came from.
+pub struct Loaded {
+    pub tuning: Tuning,
+    /// "defaults", "shipped", or the user's table's path.
+    pub source: String,
+    /// Why the user's table was not used, where it exists but is corrupt or has no entry for
+    /// this device, driver and glblas.
+    pub warning: Option<String>,
+}
+
+/// The parameters for the device: the user's table's entry for it, else the shipped tables',
+/// else the defaults, each parameter only where the device allows it ([`allowed`]).
+pub fn load(info: &DeviceInfo, limits: &Limits) -> Loaded {
+    let defaults = Tuning::defaults(info.software, limits);
+    let Some(path) = user_table() else {
+        return Loaded {
+            tuning: defaults,
+            source: "defaults (GLBLAS_TUNING=off)".to_string(),
+            warning: None,
+        };
+    };
+    let key = Key::of(info);
+    let shown = path.display();
+    let (user, warning) = match std::fs::read_to_string(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, None),
+        Err(e) => (None, Some(format!("cannot read {shown}: {e}"))),
+        Ok(text) => match parse(&text) {
+            Err(why) => (None, Some(format!("{shown} is corrupt ({why})"))),
+            Ok(entries) => match entries.iter().find(|e| e.matches(&key)) {
+                Some(e) => (Some(e.clone()), None),
+                None => (None, Some(format!("{shown} {}", not_for(&entries, &key)))),
+            },
+        },
+    };
+    let shipped = || {
+        let entries = parse(SHIPPED).unwrap_or_default();
+        entries.into_iter().find(|e| e.matches(&key))
+    };
+    let (entry, source) = match user {
+        Some(e) => (Some(e), shown.to_string()),
+        None => match shipped() {
+            Some(e) => (Some(e), "shipped".to_string()),
+            None => (None, "defaults".to_string()),
+        },
+    };
+    let mut tuning = defaults;
+    if let Some(entry) = entry {
+        for (p, size) in [4, 8].into_iter().enumerate() {
+            match entry.gemm[p] {
+                Some(g) if allowed(&g, info, limits, size) => tuning.gemm[p] = g,
+                _ => {}
+            }
+        }
+    }
+    let warning = warning.map(|w| format!("{w}; using the {source} parameters"));
+    Loaded {
+        tuning,
+        source,
+        warning,
+    }
+}
+
+/// Why no entry of `entries` is for `key`.
+fn not_for(entries: &[Entry], key: &Key) -> String {
+    let field = |e: &Entry, name| e.field(name).unwrap_or("any").to_string();
+    match entries.iter().find(|e| e.same_device(key)) {
+        Some(e) => format!(
+            "was tuned on this device with driver \"{}\" and glblas {}, not driver \"{}\" \
+             and glblas {}",
+            field(e, "driver"),
+            field(e, "glblas"),
+            key.driver,
+            key.glblas
+        ),
+        None => format!("has no entry for {} ({})", key.renderer, key.vendor),
+    }
+}
+
+/// Writes `tuning` as `key`'s entry in the table at `path`, replacing an entry for the same
+/// device, driver and glblas, and keeping the others (dropping a corrupt table's); the file is
+/// replaced whole (written beside it, then renamed), so a reader never sees half of it.
+pub fn save(path: &Path, key: &Key, tuning: &Tuning) -> std::io::Result<()> {
+    let old = std::fs::read_to_string(path).unwrap_or_default();
+    let mut entries = parse(&old).unwrap_or_default();
+    let entry = Entry::new(key, tuning);
+    entries.retain(|e| e.fields != entry.fields);
+    entries.push(entry);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(format!(".{}", std::process::id()));
+    std::fs::write(&partial, format(&entries))?;
+    std::fs::rename(&partial, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(driver: &str) -> Key {
+        Key {
+            vendor: "Mesa".into(),
+            renderer: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
+            driver: driver.into(),
+            glblas: "0.1.0".into(),
+        }
+    }
+
+    fn tuning() -> Tuning {
+        let tiled = GemmParams {
+            tiled: true,
+            group: 8,
+            block: [16, 8],
+            tile_k: 32,
+        };
+        Tuning {
+            gemm: [tiled, GemmParams::blocked([4, 8])],
+        }
+    }
+
+    #[test]
+    fn an_entry_reads_back_as_written() {
+        let entries = vec![Entry::new(&key("4.5 Mesa 22.3.6"), &tuning())];
+        let parsed = parse(&format(&entries)).expect("a table");
+        assert_eq!(parsed, entries);
+        assert!(parsed[0].matches(&key("4.5 Mesa 22.3.6")));
+        // Another driver version: the entry is not for it.
+        assert!(!parsed[0].matches(&key("4.5 Mesa 24.0.1")));
+        assert!(parsed[0].same_device(&key("4.5 Mesa 24.0.1")));
+    }
+
+    #[test]
+    fn a_shipped_entry_without_driver_serves_every_driver() {
+        let text = format!(
+            "{HEADER}\ndevice\nvendor Mesa\nrenderer {}\n",
+            key("").renderer
+        );
+        let parsed = parse(&text).expect("a table");
+        assert!(parsed[0].matches(&key("4.5 Mesa 22.3.6")));
+        assert_eq!(parsed[0].gemm, [None, None]);
+    }
+
+    #[test]
+    fn corrupt_tables_say_where() {
+        let entry = format(&[Entry::new(&key("d"), &tuning())]);
+        let cases = [
+            ("", "line 1"),
+            ("glblas tuning table 2\n", "line 1"),
+            (&entry.replace("block 16 8", "block 16 7"), "cannot build"),
+            (&entry.replace("gemm double", "gemm half"), "neither"),
+            (&entry.replace("vendor", "colour"), "unknown"),
+            (
+                &format!("{entry}gemm single blocked group 8 block 8 8\n"),
+                "second",
+            ),
+            (&format!("{HEADER}\nrenderer x\n"), "before the first"),
+            (
+                &format!("{HEADER}\ndevice\nvendor x\n"),
+                "without its renderer",
+            ),
+        ];
+        for (text, why) in cases {
+            let err = parse(text).expect_err(text);
+            assert!(err.contains(why), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_shipped_tables_parse() {
+        let entries = parse(SHIPPED).expect("tuning/shipped.txt");
+        assert!(entries.iter().all(|e| e.field("renderer").is_some()));
+    }
+}
