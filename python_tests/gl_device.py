@@ -88,14 +88,16 @@ LEVEL3_BEYOND_GEMM = ("symm", "syrk", "syr2k", "trmm", "trsm")
 # it (LP_NUM_THREADS on zink). A test that starts a process with an environment of its own
 # passes these on, so that the child runs on the configuration under test (GLES, GL 3.3, zink,
 # virgl) rather than on the default device.
+# GLBLAS_TUNING too, which scripts/test.sh points away from the user's own tuning table, whose
+# crossovers would change the routes the tests expect.
 DRIVER_VARS = ("GALLIUM_DRIVER", "LIBGL_ALWAYS_SOFTWARE", "GLBLAS_GL_API",
                "MESA_GL_VERSION_OVERRIDE", "MESA_GLSL_VERSION_OVERRIDE", "MESA_EXTENSION_OVERRIDE",
-               "XDG_RUNTIME_DIR", "LP_NUM_THREADS")
+               "XDG_RUNTIME_DIR", "LP_NUM_THREADS", "GLBLAS_TUNING")
 
 
 def is_glblas_setting(name):
     """A glblas variable a test must not let through to a child it sets up itself: any
-    GLBLAS_* except the configuration's GLBLAS_GL_API."""
+    GLBLAS_* except the configuration's GLBLAS_GL_API and the tests' GLBLAS_TUNING."""
     return name.startswith("GLBLAS_") and name not in DRIVER_VARS
 
 

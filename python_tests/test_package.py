@@ -872,6 +872,40 @@ def test_python_m_glblas_tune_writes_a_table_that_info_then_names(tmp_path):
     assert table.read_text().startswith("glblas tuning table 1\n")
 
 
+def test_auto_routes_by_the_tuned_crossover(tmp_path):
+    """Under `auto`, a tuning table's crossovers for this device decide: sgemm to GL from 2·128³
+    flops, dgemm never, `reason=tuned` either way, once the first call over the estimate
+    (2·512³ flops) has learnt the device; the results right."""
+    described = dict(line.split(":", 1) for line in glblas.describe_device().splitlines()
+                     if ":" in line and not line.startswith(" "))
+    table = tmp_path / "tuning.txt"
+    table.write_text("glblas tuning table 1\ndevice\n"
+                     f"vendor {described['vendor'].strip()}\n"
+                     f"renderer {described['renderer'].strip()}\n"
+                     f"crossover single from {2 * 128**3}\ncrossover double never {2 * 512**3}\n")
+    run = run_python("""
+        import ctypes, numpy as np, glblas
+        from ctypes import c_int, c_void_p
+        rng = np.random.default_rng(0)
+        for name, dtype, n in (("cblas_sgemm", np.float32, 512), ("cblas_sgemm", np.float32, 128),
+                               ("cblas_sgemm", np.float32, 127), ("cblas_dgemm", np.float64, 512)):
+            real = np.ctypeslib.as_ctypes_type(dtype)
+            f = getattr(glblas.lib, name)
+            f.argtypes = [c_int] * 6 + [real, c_void_p, c_int, c_void_p, c_int, real, c_void_p,
+                                        c_int]
+            a, b = (rng.standard_normal((n, n)).astype(dtype, order="F") for _ in range(2))
+            c = np.zeros((n, n), dtype, order="F")
+            f(102, 111, 111, n, n, n, 1.0, a.ctypes.data, n, b.ctypes.data, n, 0.0,
+              c.ctypes.data, n)
+            assert np.allclose(c, a @ b, rtol=1e-4, atol=1e-3 * n**0.5), name
+        """, env={"GLBLAS_TUNING": str(table), "GLBLAS_TRACE": "1", "GLBLAS_BACKEND": "auto"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    routes = [(line.split(" route=")[1].split()[0], line.split(" reason=")[1].split()[0])
+              for line in run.stderr.splitlines() if line.startswith("glblas-trace:")]
+    assert routes == [("gl", "tuned"), ("gl", "tuned"), ("cpu", "tuned"), ("cpu", "tuned")], \
+        run.stderr
+
+
 # ---- symm, syrk, syr2k, trmm, trsm ---------------------------------------------------------------
 
 ALL_DTYPES = DTYPES + [np.complex64, np.complex128]

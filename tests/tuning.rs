@@ -1,7 +1,7 @@
 //! The tuner (`glblasTune`) and the tuning tables: a quick search reports its progress, rejects
 //! a candidate whose launches the driver dropped (its result wrong), keeps the fastest right
-//! parameters for this process and writes them as this device's entry, which the next context
-//! reads; a corrupt table, or one tuned with another driver, is not used, and says why; the
+//! parameters for this process, measures gemm's crossover beside the CPU BLAS, and writes both
+//! as this device's entry, which the next context reads; a corrupt table, or one tuned with another driver, is not used, and says why; the
 //! device's limits (`GLBLAS_LIMIT_GEMM_ROWS` on llvmpipe-board) bound what the search tries and
 //! what a table may set; NOT_SUPPORTED on the fragment pipeline (llvmpipe-gl33). Also
 //! `glblasDescribeDevice`. One test: the engine and the environment are the process's.
@@ -88,9 +88,13 @@ fn tuning_is_searched_checked_kept_and_read_back() {
     );
     assert!(!summary.contains("left at the time limit"), "{summary}");
     assert_eq!(DONE.load(Ordering::Relaxed), TOTAL.load(Ordering::Relaxed));
+    // gemm beside the CPU BLAS, where there is one (OpenBLAS, in the tests).
+    let cpu = glblas::blas::cpu::resolve(c"cblas_sgemm").is_some();
+    assert_eq!(summary.contains("sgemm beside "), cpu, "{summary}");
 
     // The search's choice is the device's now, and its table entry.
     let tuned = with_engine(|e| Ok(e.tuning)).unwrap();
+    assert_eq!(tuned.crossover[0].is_some(), cpu);
     let key = Key::of(&info);
     let entries = tuning_table::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(entries, [Entry::new(&key, &tuned)]);

@@ -241,7 +241,7 @@ def tune(quick=False, seconds=0.0, progress=None):
     for this process and in the user's tuning table (glblasTune); returns its summary.
     ``quick``: fewer candidates, in a quarter of the time; ``seconds``: the time limit instead
     of the default (2 minutes on a GPU, 10 on a software rasterizer); ``progress(done, total)``
-    is called after each candidate."""
+    is called after each step of the search."""
     summary = c_char_p()
     # Kept referenced until the call returns: the library calls it meanwhile.
     callback = TuneProgress(progress) if progress else TuneProgress()

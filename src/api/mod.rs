@@ -45,13 +45,15 @@ pub unsafe extern "C" fn glblasWarm(programs: *mut c_int) -> glblasStatus_t {
 
 /// Searches the compute gemm's parameters on this device, for single precision and, where the
 /// device has it, double: every candidate's result is checked exactly, and the fastest right
-/// one is used from now on and written to the user's tuning table (`GLBLAS_TUNING`, else
-/// `$XDG_CACHE_HOME/glblas/tuning.txt`), which later processes on this device, driver and glblas
-/// read. Takes up to 2 minutes on a GPU, 10 on a software rasterizer; `quick` != 0 searches
+/// one is used from now on; then times gemm on host operands beside the CPU BLAS, at growing
+/// sizes, to find where GL starts to win. Both go to the user's tuning table (`GLBLAS_TUNING`,
+/// else `$XDG_CACHE_HOME/glblas/tuning.txt`), which later processes on this device, driver and
+/// glblas read. Takes up to 2 minutes on a GPU, 10 on a software rasterizer; `quick` != 0 searches
 /// fewer candidates in a quarter of that, and `seconds` > 0 sets the limit instead. `progress`,
-/// if not NULL, is called after each candidate with how many are done and how many there are.
+/// if not NULL, is called after each step (a candidate checked, a round of timings, a size
+/// measured beside the CPU BLAS) with how many are done and how many there are.
 /// `summary`, if not NULL, receives a text for people (each precision's rate before and after,
-/// the parameters chosen, the table written), kept for the life of the process. NOT_SUPPORTED
+/// the parameters chosen, the crossover, the table written), kept for the life of the process. NOT_SUPPORTED
 /// on the fragment pipeline, which has no parameters to tune. Stops kernel timing
 /// (`glblasTimeKernels`).
 ///

@@ -175,6 +175,11 @@ impl Call {
         each_precision!(self, a => a.gpu_wins_when_large())
     }
 
+    /// Whether it computes in double precision (real or complex).
+    pub fn doubles(&self) -> bool {
+        matches!(self, Call::Double(_) | Call::ComplexDouble(_))
+    }
+
     /// See [`Describe::row_major_exchanges`].
     pub fn row_major_exchanges(&self) -> &'static [(i32, i32)] {
         each_precision!(self, a => a.row_major_exchanges())

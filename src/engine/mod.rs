@@ -166,6 +166,11 @@ pub fn kernel_time() -> Result<(f64, u64)> {
     with_engine(|e| e.timer.read(&e.ctx.gl))
 }
 
+/// The kernels' parameters and crossovers on the device, if a context exists or can be created.
+pub fn tuning() -> Option<tuning::Tuning> {
+    with_engine(|e| Ok(e.tuning)).ok()
+}
+
 /// What the device is and can do, if a context exists or can be created.
 pub fn device_info() -> Option<DeviceInfo> {
     with_engine(|e| Ok(e.ctx.info.clone())).ok()

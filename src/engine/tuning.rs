@@ -68,12 +68,24 @@ impl GemmParams {
     }
 }
 
+/// Where GL, on host operands, starts to beat the CPU BLAS at gemm, as the tuner measured it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crossover {
+    /// From calls of this many flops: 2n³ for the first n at which GL won, and won at every
+    /// larger n measured.
+    From(u64),
+    /// GL won at no n measured, up to calls of this many flops.
+    Never(u64),
+}
+
 /// The kernels' parameters on one device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// The compute gemm's, for single precision and for double (complex gemm runs on the real
     /// kernels: the 1m method).
     pub gemm: [GemmParams; 2],
+    /// gemm's crossover, for single precision and for double, where it was measured.
+    pub crossover: [Option<Crossover>; 2],
 }
 
 impl Tuning {
@@ -125,6 +137,7 @@ impl Tuning {
         };
         Tuning {
             gemm: [gemm(true), gemm(false)],
+            crossover: [None; 2],
         }
     }
 }

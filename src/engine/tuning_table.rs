@@ -5,7 +5,7 @@
 
 use super::device::DeviceInfo;
 use super::limits::Limits;
-use super::tuning::{GemmParams, Tuning};
+use super::tuning::{Crossover, GemmParams, Tuning};
 use std::path::{Path, PathBuf};
 
 /// The tables glblas ships: devices the project measured itself.
@@ -47,11 +47,13 @@ impl Key {
 }
 
 /// One device's entry: its key's fields (a shipped entry may leave out `driver` and `glblas`,
-/// and then serves every driver version and glblas), and the compute gemm's parameters.
+/// and then serves every driver version and glblas), the compute gemm's parameters and its
+/// crossovers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub fields: Vec<(String, String)>,
     pub gemm: [Option<GemmParams>; 2],
+    pub crossover: [Option<Crossover>; 2],
 }
 
 impl Entry {
@@ -61,6 +63,7 @@ impl Entry {
         Entry {
             fields: fields.map(|(k, v)| (k.to_string(), v.to_string())).to_vec(),
             gemm: tuning.gemm.map(Some),
+            crossover: tuning.crossover,
         }
     }
 
@@ -118,6 +121,17 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
                     None => return bad("gemm parameters glblas cannot build"),
                 }
             }
+            "crossover" => {
+                let (precision, value) = rest.split_once(' ').unwrap_or((rest, ""));
+                let Some(p) = PRECISIONS.iter().position(|&n| n == precision) else {
+                    return bad("a crossover line names neither single nor double");
+                };
+                match parse_crossover(value) {
+                    Some(c) if entry.crossover[p].is_none() => entry.crossover[p] = Some(c),
+                    Some(_) => return bad("a second crossover line for one precision"),
+                    None => return bad("a crossover neither \"from N\" nor \"never N\""),
+                }
+            }
             _ => return bad("an unknown or repeated line"),
         }
     }
@@ -140,6 +154,17 @@ pub fn format(entries: &[Entry]) -> String {
         for (name, p) in PRECISIONS.iter().zip(&e.gemm) {
             if let Some(p) = p {
                 text.push_str(&format!("gemm {name} {}\n", describe(p)));
+            }
+        }
+        for (name, c) in PRECISIONS.iter().zip(&e.crossover) {
+            match c {
+                Some(Crossover::From(flops)) => {
+                    text.push_str(&format!("crossover {name} from {flops}\n"))
+                }
+                Some(Crossover::Never(flops)) => {
+                    text.push_str(&format!("crossover {name} never {flops}\n"))
+                }
+                None => {}
             }
         }
     }
@@ -177,6 +202,17 @@ fn parse_params(text: &str) -> Option<GemmParams> {
         _ => return None,
     };
     p.valid().then_some(p)
+}
+
+/// The crossover `format` wrote: `from N` or `never N`, N flops.
+fn parse_crossover(text: &str) -> Option<Crossover> {
+    let (kind, flops) = text.split_once(' ')?;
+    let flops = flops.parse().ok()?;
+    match kind {
+        "from" => Some(Crossover::From(flops)),
+        "never" => Some(Crossover::Never(flops)),
+        _ => None,
+    }
 }
 
 /// Whether the device runs `p` for elements of `size` bytes within the limits set for it
@@ -248,6 +284,7 @@ pub fn load(info: &DeviceInfo, limits: &Limits) -> Loaded {
     };
     let mut tuning = defaults;
     if let Some(entry) = entry {
+        tuning.crossover = entry.crossover;
         for (p, size) in [4, 8].into_iter().enumerate() {
             match entry.gemm[p] {
                 Some(g) if allowed(&g, info, limits, size) => tuning.gemm[p] = g,
@@ -319,6 +356,10 @@ mod tests {
         };
         Tuning {
             gemm: [tiled, GemmParams::blocked([4, 8])],
+            crossover: [
+                Some(Crossover::From(1 << 28)),
+                Some(Crossover::Never(1 << 31)),
+            ],
         }
     }
 
@@ -353,6 +394,14 @@ mod tests {
             (&entry.replace("block 16 8", "block 16 7"), "cannot build"),
             (&entry.replace("gemm double", "gemm half"), "neither"),
             (&entry.replace("vendor", "colour"), "unknown"),
+            (
+                &entry.replace("from 268435456", "after 268435456"),
+                "neither \"from",
+            ),
+            (
+                &entry.replace("crossover double", "crossover triple"),
+                "neither single",
+            ),
             (
                 &format!("{entry}gemm single blocked group 8 block 8 8\n"),
                 "second",

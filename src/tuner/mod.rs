@@ -8,11 +8,15 @@ use crate::engine::element::{Precision, Real};
 use crate::engine::tuning::GemmParams;
 use crate::engine::tuning_table::{self, Key};
 use crate::engine::{with_engine, Engine};
-use crate::kernels::gemm_call::{Gemm, Rules};
-use crate::kernels::{gemm, precision_available};
+use crate::kernels::precision_available;
 use crate::status::{Error, Result, Status};
-use std::ffi::c_void;
 use std::time::{Duration, Instant};
+
+mod crossover;
+mod problem;
+
+use crate::engine::tuning::Crossover;
+use problem::Problem;
 
 /// What one search costs at most, by default: on a GPU, and on a software rasterizer.
 const GPU_SECONDS: f64 = 120.0;
@@ -26,7 +30,8 @@ pub struct Options<'a> {
     pub quick: bool,
     /// The most seconds the search may take, or 0 for the default.
     pub seconds: f64,
-    /// Called after each candidate with how many are done and how many there are.
+    /// Called after each step (a candidate checked, a round of timings, a size measured beside
+    /// the CPU BLAS) with how many are done and how many there are.
     pub progress: &'a mut dyn FnMut(usize, usize),
 }
 
@@ -40,6 +45,8 @@ struct Found {
     tried: usize,
     wrong: usize,
     skipped: usize,
+    /// Beside the CPU BLAS, where there is one.
+    beside: Option<crossover::Measured>,
 }
 
 /// Searches the gemm parameters for each precision the device computes, makes the fastest
@@ -83,26 +90,27 @@ pub fn tune(options: Options) -> Result<String> {
         let double = doubles.then(|| candidates::<f64>(e, options.quick));
         Ok((candidates::<f32>(e, options.quick), double))
     })?;
+    let cap = side_cap(software, options.quick);
+    let steps =
+        |c: &Vec<GemmParams>| c.len() + rounds(software, options.quick) + crossover::sides(cap);
     let mut search = Search {
         quick: options.quick,
         progress: options.progress,
         done: 0,
-        total: [Some(&single), double.as_ref()]
-            .iter()
-            .flatten()
-            .map(|c| c.len() + rounds(software, options.quick))
-            .sum(),
+        total: steps(&single) + double.as_ref().map_or(0, steps),
     };
     (search.progress)(0, search.total);
-    // Single precision's search may take the first half (all, without doubles), and leaves
-    // double's what it does not use.
-    let first = match double {
-        Some(_) => start + (deadline - start) / 2,
-        None => deadline,
+    // Of the time: each precision's search 80%, its crossover 20%; single precision's half of
+    // that where there are doubles, leaving double's what it does not use.
+    let at = |share: f64| start + (deadline - start).mul_f64(share);
+    let shares = if double.is_some() {
+        [0.4, 0.5]
+    } else {
+        [0.8, 1.0]
     };
-    let mut found = vec![search.gemm::<f32>(&single, first)?];
+    let mut found = vec![search.gemm::<f32>(&single, at(shares[0]), at(shares[1]))?];
     if let Some(double) = double {
-        found.push(search.gemm::<f64>(&double, deadline)?);
+        found.push(search.gemm::<f64>(&double, at(0.9), deadline)?);
     }
     let tuning = with_engine(|e| Ok(e.tuning))?;
     tuning_table::save(&path, &key, &tuning).map_err(|err| {
@@ -136,8 +144,53 @@ pub fn tune(options: Options) -> Result<String> {
             f.tried,
         ));
     }
+    for f in &found {
+        summary.push_str(&format!("  {} {}\n", f.name, beside(f.beside.as_ref())));
+    }
     summary.push_str(&format!("table: {}\n", path.display()));
     Ok(summary)
+}
+
+/// What a summary says of GL beside the CPU BLAS.
+fn beside(m: Option<&crossover::Measured>) -> String {
+    let Some(m) = m else {
+        return "not measured beside a CPU BLAS: there is none".to_string();
+    };
+    let ms = |s: f64| s * 1e3;
+    let at = |n: i64| m.sides.iter().find(|s| s.0 == n).copied();
+    let side = |flops: u64| (flops as f64 / 2.0).cbrt().round() as i64;
+    match m.crossover {
+        Crossover::From(flops) => {
+            let (n, gl, cpu) = at(side(flops)).unwrap_or_default();
+            format!(
+                "beside {} on host operands: GL wins from n = {n} ({:.3} against {:.3} ms)",
+                m.library,
+                ms(gl),
+                ms(cpu)
+            )
+        }
+        Crossover::Never(flops) => {
+            let (n, gl, cpu) = at(side(flops)).unwrap_or_default();
+            format!(
+                "beside {} on host operands: the CPU BLAS wins at every n up to {n} ({:.3} \
+                 against {:.3} ms there)",
+                m.library,
+                ms(gl),
+                ms(cpu)
+            )
+        }
+    }
+}
+
+/// The largest side searched and measured: what a device is asked to run in one call (half
+/// that, `quick`).
+fn side_cap(software: bool, quick: bool) -> i64 {
+    let cap = if software { 1024 } else { 4096 };
+    if quick {
+        cap / 2
+    } else {
+        cap
+    }
 }
 
 /// The right candidates' median times, and how many were wrong or left at the time limit.
@@ -156,16 +209,21 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// `T`'s search among `candidates` (the current parameters first), until `deadline`: the
-    /// size, then the candidates.
-    fn gemm<T: Real>(&mut self, candidates: &[GemmParams], deadline: Instant) -> Result<Found> {
+    /// size, then the candidates; then, until `end`, the crossover with the parameters chosen.
+    fn gemm<T: Real>(
+        &mut self,
+        candidates: &[GemmParams],
+        deadline: Instant,
+        end: Instant,
+    ) -> Result<Found> {
         let which = usize::from(T::PRECISION != Precision::Single);
         let name = ["sgemm", "dgemm"][which];
         let (software, most) = with_engine(|e| Ok((e.ctx.info.software, e.max_window())))?;
         let current = candidates[0];
-        // The side where the current parameters take long enough to time well, up to what a
-        // device is asked to run in one call (half that, `quick`) and one window holds.
-        let (target, cap) = if software { (0.05, 1024) } else { (0.01, 4096) };
-        let cap = if self.quick { cap / 2 } else { cap };
+        // The side where the current parameters take long enough to time well, up to
+        // `side_cap` and what one window holds.
+        let target = if software { 0.05 } else { 0.01 };
+        let cap = side_cap(software, self.quick);
         let mut n = 256;
         let mut problem = Problem::<T>::new(n)?;
         let probe = |problem: &Problem<T>| -> Result<Option<f64>> {
@@ -207,6 +265,19 @@ impl Search<'_> {
             e.tuning.gemm[which] = chosen;
             Ok(())
         })?;
+        let rounds = rounds(software, self.quick);
+        let mut measured = 0;
+        let beside = crossover::measure::<T>(cap, rounds, end, &mut || {
+            measured += 1;
+            self.advance(1);
+        })?;
+        self.advance(crossover::sides(cap) - measured);
+        if let Some(m) = &beside {
+            with_engine(|e| {
+                e.tuning.crossover[which] = Some(m.crossover);
+                Ok(())
+            })?;
+        }
         let flops = 2.0 * (n as f64).powi(3) / 1e9;
         Ok(Found {
             name,
@@ -217,6 +288,7 @@ impl Search<'_> {
             tried: timed.len(),
             wrong,
             skipped,
+            beside,
         })
     }
 
@@ -267,8 +339,10 @@ impl Search<'_> {
     }
 
     fn advance(&mut self, steps: usize) {
-        self.done += steps;
-        (self.progress)(self.done, self.total);
+        if steps > 0 {
+            self.done += steps;
+            (self.progress)(self.done, self.total);
+        }
     }
 }
 
@@ -337,208 +411,4 @@ fn candidates<T: Real>(e: &Engine, quick: bool) -> Vec<GemmParams> {
         }
     }
     unique
-}
-
-/// A product to time: A, B and C, n × n, in device memory, of small whole numbers, whose every
-/// product is exact in either precision, so that a right result is known exactly: its rows'
-/// and columns' sums, plain and weighted, which any wrong element (or NaN) changes. A
-/// candidate's first call computes a ragged part (edge blocks and tiles), which is checked with
-/// the rest of C untouched; its last timed call the whole, checked too.
-struct Problem<T: Real> {
-    n: i64,
-    software: bool,
-    ptrs: [*mut c_void; 3],
-    a: Vec<T>,
-    b: Vec<T>,
-}
-
-/// The ragged part: rows, columns and steps of k short of n.
-const RAGGED: [i64; 3] = [3, 1, 5];
-/// What C holds outside the ragged part, which no whole-number result equals.
-const UNTOUCHED: f64 = 0.5;
-
-impl<T: Real> Problem<T> {
-    fn new(n: i64) -> Result<Problem<T>> {
-        let values = |seed: u64| {
-            let mut s = seed;
-            (0..n * n)
-                .map(|_| {
-                    s = s
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let v = ((s >> 33) % 8) as i64 - 4;
-                    // -4..=4 without 0: no term of a sum is missing unnoticed.
-                    T::from_f64((if v >= 0 { v + 1 } else { v }) as f64)
-                })
-                .collect::<Vec<T>>()
-        };
-        let (a, b) = (values(1), values(2));
-        let bytes = (n * n * T::SIZE) as usize;
-        let (ptrs, software) = with_engine(|e| {
-            let mut ptrs = [std::ptr::null_mut(); 3];
-            for (i, p) in ptrs.iter_mut().enumerate() {
-                match e.memory.alloc(&e.ctx.gl, &e.ext, bytes) {
-                    Ok(q) => *p = q,
-                    Err(err) => {
-                        for q in &ptrs[..i] {
-                            e.memory.free(&e.ctx.gl, &e.ext, *q as usize)?;
-                        }
-                        return Err(err);
-                    }
-                }
-            }
-            e.write(e.mem(ptrs[0].cast::<T>(), n * n)?, &a)?;
-            e.write(e.mem(ptrs[1].cast::<T>(), n * n)?, &b)?;
-            Ok((ptrs, e.ctx.info.software))
-        })?;
-        Ok(Problem {
-            n,
-            software,
-            ptrs,
-            a,
-            b,
-        })
-    }
-
-    fn free(&self) {
-        // A failure leaves the allocations to the context's end; the search goes on.
-        let _ = with_engine(|e| {
-            for p in self.ptrs {
-                e.memory.free(&e.ctx.gl, &e.ext, p as usize)?;
-            }
-            Ok(())
-        });
-    }
-
-    /// Runs `f` with `p` as the device's parameters for `T`, only while the engine's lock is
-    /// held.
-    fn with<R>(&self, p: GemmParams, f: impl FnOnce(&mut Engine) -> Result<R>) -> Result<R> {
-        let which = usize::from(T::PRECISION != Precision::Single);
-        with_engine(|e| {
-            let saved = e.tuning.gemm[which];
-            e.tuning.gemm[which] = p;
-            let result = f(e);
-            e.tuning.gemm[which] = saved;
-            result
-        })
-    }
-
-    /// Whether `p` computes the ragged part right, leaving the rest of C untouched, then the
-    /// whole product (which may take other programs).
-    fn check(&self, p: GemmParams) -> Result<bool> {
-        let n = self.n;
-        self.with(p, |e| {
-            let c = e.mem(self.ptrs[2].cast::<T>(), n * n)?;
-            e.write(c, &vec![T::from_f64(UNTOUCHED); (n * n) as usize])?;
-            let [m, cols, k] = RAGGED.map(|r| n - r);
-            self.run(e, m, cols, k)?;
-            if !self.right(e, m, cols, k)? {
-                return Ok(false);
-            }
-            self.run(e, n, n, n)?;
-            self.right(e, n, n, n)
-        })
-    }
-
-    /// The seconds of one call with `p`: the device's time in its launches, from timer
-    /// queries, where it has them, else the wall time up to a wait for the device.
-    fn time(&self, p: GemmParams) -> Result<f64> {
-        let n = self.n;
-        self.with(p, |e| {
-            let gl = &e.ctx.gl;
-            if !e.ctx.info.timer_queries {
-                let start = Instant::now();
-                self.run(e, n, n, n)?;
-                e.sync()?;
-                return Ok(start.elapsed().as_secs_f64());
-            }
-            e.timer.set(gl, true)?;
-            let run = self.run(e, n, n, n);
-            let time = run.and_then(|()| e.timer.read(&e.ctx.gl));
-            let stop = e.timer.set(&e.ctx.gl, false);
-            let (seconds, _) = time?;
-            stop?;
-            Ok(seconds)
-        })
-    }
-
-    /// C's leading m × cols := A's m × k times B's k × cols.
-    fn run(&self, e: &mut Engine, m: i64, cols: i64, k: i64) -> Result<()> {
-        let n = self.n;
-        let a = e.matrix(self.ptrs[0].cast_const().cast::<T>(), m, k, n)?;
-        let b = e.matrix(self.ptrs[1].cast_const().cast::<T>(), k, cols, n)?;
-        let c = e.matrix(self.ptrs[2].cast_const().cast::<T>(), m, cols, n)?;
-        gemm::gemm(
-            e,
-            &Gemm {
-                ta: false,
-                tb: false,
-                m,
-                n: cols,
-                k,
-                alpha: T::ONE,
-                beta: T::ZERO,
-                ab: Some((a, b)),
-                c,
-                rules: Rules::default(),
-                complex: None,
-            },
-        )
-    }
-
-    /// Whether C holds the m × cols product over k steps, and [`UNTOUCHED`] around it.
-    fn right(&self, e: &mut Engine, m: i64, cols: i64, k: i64) -> Result<bool> {
-        let n = self.n as usize;
-        let mut c = vec![T::ZERO; n * n];
-        e.read(e.mem(self.ptrs[2].cast::<T>(), self.n * self.n)?, &mut c)?;
-        let (m, cols, k) = (m as usize, cols as usize, k as usize);
-        let at = |x: &[T], i: usize, j: usize| x[i + j * n].to_f64();
-        // A's columns' sums (plain, and rows weighted i + 1) and B's rows' (columns weighted
-        // j + 1), over the part.
-        let mut a_sums = vec![[0.0; 2]; k];
-        let mut b_sums = vec![[0.0; 2]; k];
-        for l in 0..k {
-            for i in 0..m {
-                let v = at(&self.a, i, l);
-                a_sums[l][0] += v;
-                a_sums[l][1] += (i + 1) as f64 * v;
-            }
-            for j in 0..cols {
-                let v = at(&self.b, l, j);
-                b_sums[l][0] += v;
-                b_sums[l][1] += (j + 1) as f64 * v;
-            }
-        }
-        for j in 0..n {
-            for i in 0..n {
-                let inside = i < m && j < cols;
-                if !inside && at(&c, i, j) != UNTOUCHED {
-                    return Ok(false);
-                }
-            }
-        }
-        let columns = (0..cols).all(|j| {
-            let want = (0..k).fold([0.0; 2], |s, l| {
-                let v = at(&self.b, l, j);
-                [s[0] + a_sums[l][0] * v, s[1] + a_sums[l][1] * v]
-            });
-            let got = (0..m).fold([0.0; 2], |s, i| {
-                let v = at(&c, i, j);
-                [s[0] + v, s[1] + (i + 1) as f64 * v]
-            });
-            got == want
-        });
-        let rows = (0..m).all(|i| {
-            let want = (0..k).fold([0.0; 2], |s, l| {
-                let v = at(&self.a, i, l);
-                [s[0] + v * b_sums[l][0], s[1] + v * b_sums[l][1]]
-            });
-            let got = (0..cols).fold([0.0; 2], |s, j| {
-                let v = at(&c, i, j);
-                [s[0] + v, s[1] + (j + 1) as f64 * v]
-            });
-            got == want
-        });
-        Ok(columns && rows)
-    }
 }
