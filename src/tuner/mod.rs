@@ -50,8 +50,8 @@ struct Found {
 }
 
 /// Searches the gemm parameters for each precision the device computes, makes the fastest
-/// right ones the device's, writes them to the user's table, and returns a summary (lines of
-/// text: each precision's rate before and after, and the table written).
+/// right ones the device's, measures gemm's crossover beside the CPU BLAS, writes both to the
+/// user's table, and returns a summary ([`summarize`]).
 pub fn tune(options: Options) -> Result<String> {
     let start = Instant::now();
     let (software, key, timed_by, doubles) = with_engine(|e| {
@@ -119,13 +119,24 @@ pub fn tune(options: Options) -> Result<String> {
             format!("cannot write the tuning table {}: {err}", path.display()),
         )
     })?;
+    let elapsed = start.elapsed().as_secs_f64();
+    Ok(summarize(&key, elapsed, timed_by, &found, &path))
+}
+
+/// The search's summary for people: each precision's rate before and after, its crossover, and
+/// the table written.
+fn summarize(
+    key: &Key,
+    elapsed: f64,
+    timed_by: &str,
+    found: &[Found],
+    path: &std::path::Path,
+) -> String {
     let mut summary = format!(
         "glblas tune on {} ({}), {:.0} s, {timed_by}:\n",
-        key.renderer,
-        key.driver,
-        start.elapsed().as_secs_f64()
+        key.renderer, key.driver, elapsed
     );
-    for f in &found {
+    for f in found {
         let rejected = match f.wrong {
             0 => String::new(),
             w => format!(", {w} wrong and rejected"),
@@ -144,11 +155,11 @@ pub fn tune(options: Options) -> Result<String> {
             f.tried,
         ));
     }
-    for f in &found {
+    for f in found {
         summary.push_str(&format!("  {} {}\n", f.name, beside(f.beside.as_ref())));
     }
     summary.push_str(&format!("table: {}\n", path.display()));
-    Ok(summary)
+    summary
 }
 
 /// What a summary says of GL beside the CPU BLAS.
