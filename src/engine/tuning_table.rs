@@ -110,26 +110,17 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
             "vendor" | "renderer" | "driver" | "glblas" if entry.field(word).is_none() => {
                 entry.fields.push((word.to_string(), rest.to_string()))
             }
-            "gemm" => {
-                let (precision, params) = rest.split_once(' ').unwrap_or((rest, ""));
-                let Some(p) = PRECISIONS.iter().position(|&n| n == precision) else {
-                    return bad("a gemm line names neither single nor double");
-                };
-                match parse_params(params) {
-                    Some(params) if entry.gemm[p].is_none() => entry.gemm[p] = Some(params),
-                    Some(_) => return bad("a second gemm line for one precision"),
-                    None => return bad("gemm parameters glblas cannot build"),
-                }
-            }
-            "crossover" => {
+            "gemm" | "crossover" => {
                 let (precision, value) = rest.split_once(' ').unwrap_or((rest, ""));
                 let Some(p) = PRECISIONS.iter().position(|&n| n == precision) else {
-                    return bad("a crossover line names neither single nor double");
+                    return bad(&format!("a {word} line names neither single nor double"));
                 };
-                match parse_crossover(value) {
-                    Some(c) if entry.crossover[p].is_none() => entry.crossover[p] = Some(c),
-                    Some(_) => return bad("a second crossover line for one precision"),
-                    None => return bad("a crossover neither \"from N\" nor \"never N\""),
+                let set = match word {
+                    "gemm" => set_once(&mut entry.gemm[p], parse_params(value)),
+                    _ => set_once(&mut entry.crossover[p], parse_crossover(value)),
+                };
+                if let Err(why) = set {
+                    return bad(&format!("a {word} line {why}"));
                 }
             }
             _ => return bad("an unknown or repeated line"),
@@ -138,6 +129,18 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
     match entries.iter().position(|e| e.field("renderer").is_none()) {
         Some(_) => Err("an entry without its renderer".to_string()),
         None => Ok(entries),
+    }
+}
+
+/// Sets `slot` to `value`, or says why not: there is none, or `slot` is set.
+fn set_once<T>(slot: &mut Option<T>, value: Option<T>) -> std::result::Result<(), &'static str> {
+    match (value, slot.is_some()) {
+        (None, _) => Err("glblas cannot read"),
+        (Some(_), true) => Err("repeated for one precision"),
+        (Some(v), false) => {
+            *slot = Some(v);
+            Ok(())
+        }
     }
 }
 
@@ -391,12 +394,15 @@ mod tests {
         let cases = [
             ("", "line 1"),
             ("glblas tuning table 2\n", "line 1"),
-            (&entry.replace("block 16 8", "block 16 7"), "cannot build"),
+            (
+                &entry.replace("block 16 8", "block 16 7"),
+                "gemm line glblas cannot read",
+            ),
             (&entry.replace("gemm double", "gemm half"), "neither"),
             (&entry.replace("vendor", "colour"), "unknown"),
             (
                 &entry.replace("from 268435456", "after 268435456"),
-                "neither \"from",
+                "crossover line glblas cannot read",
             ),
             (
                 &entry.replace("crossover double", "crossover triple"),
@@ -404,7 +410,7 @@ mod tests {
             ),
             (
                 &format!("{entry}gemm single blocked group 8 block 8 8\n"),
-                "second",
+                "gemm line repeated",
             ),
             (&format!("{HEADER}\nrenderer x\n"), "before the first"),
             (

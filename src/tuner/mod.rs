@@ -206,7 +206,7 @@ fn side_cap(software: bool, quick: bool) -> i64 {
 
 /// The right candidates' median times, and how many were wrong or left at the time limit.
 struct Measured {
-    timed: Vec<(GemmParams, f64)>,
+    timed: Vec<(GemmParams, Times)>,
     wrong: usize,
     skipped: usize,
 }
@@ -261,7 +261,10 @@ impl Search<'_> {
             wrong,
             skipped,
         } = result?;
-        let Some(&fastest) = timed.iter().min_by(|x, y| x.1.total_cmp(&y.1)) else {
+        let fastest = timed
+            .iter()
+            .min_by(|x, y| x.1.median.total_cmp(&y.1.median));
+        let Some(&(fastest, times)) = fastest else {
             return Err(Error::new(
                 Status::ExecutionFailed,
                 format!("no {name} kernel gave a right result"),
@@ -269,8 +272,8 @@ impl Search<'_> {
         };
         let before = timed.iter().find(|(p, _)| *p == current).map(|t| t.1);
         let (chosen, best) = match before {
-            Some(t) if t <= fastest.1 * KEEP => (current, t),
-            _ => fastest,
+            Some(b) if !times.beat(&b) => (current, b.median),
+            _ => (fastest, times.median),
         };
         with_engine(|e| {
             e.tuning.gemm[which] = chosen;
@@ -293,7 +296,7 @@ impl Search<'_> {
         Ok(Found {
             name,
             n,
-            before: before.map_or(0.0, |t| flops / t),
+            before: before.map_or(0.0, |t| flops / t.median),
             after: flops / best,
             chosen,
             tried: timed.len(),
@@ -333,17 +336,25 @@ impl Search<'_> {
                 self.advance(rounds - round);
                 break;
             }
-            for (&p, t) in right.iter().zip(&mut times) {
-                t.push(problem.time(p)?);
+            // Forward, then backward: no candidate always follows the same one.
+            let order: Vec<usize> = match round % 2 {
+                0 => (0..right.len()).collect(),
+                _ => (0..right.len()).rev().collect(),
+            };
+            for i in order {
+                times[i].push(problem.time(right[i])?);
             }
             self.advance(1);
         }
-        let medians = times.into_iter().map(|mut t| {
+        let spread = times.into_iter().map(|mut t| {
             t.sort_by(f64::total_cmp);
-            t[t.len() / 2]
+            Times {
+                median: t[t.len() / 2],
+                upper_quartile: t[t.len() * 3 / 4],
+            }
         });
         Ok(Measured {
-            timed: right.into_iter().zip(medians).collect(),
+            timed: right.into_iter().zip(spread).collect(),
             wrong,
             skipped,
         })
@@ -367,9 +378,22 @@ fn rounds(software: bool, quick: bool) -> usize {
     }
 }
 
-/// The current parameters are kept unless a candidate is faster by more than this factor:
-/// closer than that is within the timings' noise.
-const KEEP: f64 = 1.03;
+/// A candidate's times over the rounds.
+#[derive(Clone, Copy)]
+struct Times {
+    median: f64,
+    upper_quartile: f64,
+}
+
+impl Times {
+    /// Whether these times beat `current`'s clearly enough to replace the parameters in use:
+    /// a median more than 3% lower, and three quarters of the calls faster than its median.
+    /// Closer than that is within the timings' noise: on llvmpipe with 2 cores, one dgemm
+    /// kernel's 7 calls at n = 1024 spread over 114-145 ms (BENCHMARKS.md, "Tuning").
+    fn beat(&self, current: &Times) -> bool {
+        self.median * 1.03 < current.median && self.upper_quartile < current.median
+    }
+}
 
 /// The family's members the device can run for `T`, its current parameters first: blocked
 /// kernels of each block at two workgroup sides, and tiled ones: on a GPU, of each block at
