@@ -13,14 +13,68 @@ use std::time::Instant;
 /// A product to time: A, B and C, n × n, in device memory, of small whole numbers, whose every
 /// product is exact in either precision, so that a right result is known exactly: its rows'
 /// and columns' sums, plain and weighted, which any wrong element (or NaN) changes. A
-/// candidate's first call computes a ragged part (edge blocks and tiles), which is checked with
-/// the rest of C untouched; its last timed call the whole, checked too.
+/// candidate's check computes a ragged part (edge blocks and tiles), checked with the rest of C
+/// untouched, then the whole, checked too.
 pub(super) struct Problem<T: Real> {
     pub n: i64,
     pub software: bool,
     ptrs: [*mut c_void; 3],
-    a: Vec<T>,
-    b: Vec<T>,
+    /// The right sums of the ragged part and of the whole, computed once for every candidate.
+    ragged: Sums,
+    whole: Sums,
+    _elements: std::marker::PhantomData<T>,
+}
+
+/// Each column's sums of a product (plain, and rows weighted i + 1), then each row's (columns
+/// weighted j + 1), in double precision: exact for whole numbers.
+#[derive(PartialEq)]
+struct Sums {
+    columns: Vec<[f64; 2]>,
+    rows: Vec<[f64; 2]>,
+}
+
+impl Sums {
+    /// The sums of C's leading `m` × `cols`, its leading dimension `ld`.
+    fn of<T: Real>(c: &[T], ld: usize, m: usize, cols: usize) -> Sums {
+        let at = |i: usize, j: usize| c[i + j * ld].to_f64();
+        let weighted = |s: [f64; 2], v: f64, w: usize| [s[0] + v, s[1] + (w + 1) as f64 * v];
+        Sums {
+            columns: (0..cols)
+                .map(|j| (0..m).fold([0.0; 2], |s, i| weighted(s, at(i, j), i)))
+                .collect(),
+            rows: (0..m)
+                .map(|i| (0..cols).fold([0.0; 2], |s, j| weighted(s, at(i, j), j)))
+                .collect(),
+        }
+    }
+
+    /// The sums of A's leading `m` × `k` times B's leading `k` × `cols` (leading dimension
+    /// `ld` both), from A's columns' sums and B's rows' in O(n²).
+    fn of_product<T: Real>(a: &[T], b: &[T], ld: usize, [m, cols, k]: [usize; 3]) -> Sums {
+        // A's columns' sums (plain, and rows weighted i + 1) and B's rows' (columns weighted
+        // j + 1), over the part.
+        let a_sums = Sums::of(a, ld, m, k).columns;
+        let b_sums = Sums::of(b, ld, k, cols).rows;
+        let at = |x: &[T], i: usize, j: usize| x[i + j * ld].to_f64();
+        Sums {
+            columns: (0..cols)
+                .map(|j| {
+                    (0..k).fold([0.0; 2], |s, l| {
+                        let v = at(b, l, j);
+                        [s[0] + a_sums[l][0] * v, s[1] + a_sums[l][1] * v]
+                    })
+                })
+                .collect(),
+            rows: (0..m)
+                .map(|i| {
+                    (0..k).fold([0.0; 2], |s, l| {
+                        let v = at(a, i, l);
+                        [s[0] + v * b_sums[l][0], s[1] + v * b_sums[l][1]]
+                    })
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The ragged part: rows, columns and steps of k short of n.
@@ -49,12 +103,15 @@ impl<T: Real> Problem<T> {
             e.write(e.mem(ptrs[1].cast::<T>(), n * n)?, &b)?;
             Ok((ptrs, e.ctx.info.software))
         })?;
+        let whole = n as usize;
+        let sums = |part: [i64; 3]| Sums::of_product(&a, &b, whole, part.map(|v| v as usize));
         Ok(Problem {
             n,
             software,
             ptrs,
-            a,
-            b,
+            ragged: sums(RAGGED.map(|r| n - r)),
+            whole: sums([n; 3]),
+            _elements: std::marker::PhantomData,
         })
     }
 
@@ -90,11 +147,11 @@ impl<T: Real> Problem<T> {
             e.write(c, &vec![T::from_f64(UNTOUCHED); (n * n) as usize])?;
             let [m, cols, k] = RAGGED.map(|r| n - r);
             self.run(e, m, cols, k)?;
-            if !self.right(e, m, cols, k)? {
+            if !self.right(e, [m, cols], &self.ragged)? {
                 return Ok(false);
             }
             self.run(e, n, n, n)?;
-            self.right(e, n, n, n)
+            self.right(e, [n, n], &self.whole)
         })
     }
 
@@ -144,60 +201,20 @@ impl<T: Real> Problem<T> {
         )
     }
 
-    /// Whether C holds the m × cols product over k steps, and [`UNTOUCHED`] around it.
-    fn right(&self, e: &mut Engine, m: i64, cols: i64, k: i64) -> Result<bool> {
+    /// Whether C's leading m × cols has the product's sums `want`, and C holds [`UNTOUCHED`]
+    /// around it.
+    fn right(&self, e: &mut Engine, [m, cols]: [i64; 2], want: &Sums) -> Result<bool> {
         let n = self.n as usize;
         let mut c = vec![T::ZERO; n * n];
         e.read(e.mem(self.ptrs[2].cast::<T>(), self.n * self.n)?, &mut c)?;
-        let (m, cols, k) = (m as usize, cols as usize, k as usize);
-        let at = |x: &[T], i: usize, j: usize| x[i + j * n].to_f64();
-        // A's columns' sums (plain, and rows weighted i + 1) and B's rows' (columns weighted
-        // j + 1), over the part.
-        let mut a_sums = vec![[0.0; 2]; k];
-        let mut b_sums = vec![[0.0; 2]; k];
-        for l in 0..k {
-            for i in 0..m {
-                let v = at(&self.a, i, l);
-                a_sums[l][0] += v;
-                a_sums[l][1] += (i + 1) as f64 * v;
-            }
-            for j in 0..cols {
-                let v = at(&self.b, l, j);
-                b_sums[l][0] += v;
-                b_sums[l][1] += (j + 1) as f64 * v;
-            }
-        }
-        for j in 0..n {
-            for i in 0..n {
-                let inside = i < m && j < cols;
-                if !inside && at(&c, i, j) != UNTOUCHED {
-                    return Ok(false);
-                }
-            }
-        }
-        let columns = (0..cols).all(|j| {
-            let want = (0..k).fold([0.0; 2], |s, l| {
-                let v = at(&self.b, l, j);
-                [s[0] + a_sums[l][0] * v, s[1] + a_sums[l][1] * v]
-            });
-            let got = (0..m).fold([0.0; 2], |s, i| {
-                let v = at(&c, i, j);
-                [s[0] + v, s[1] + (i + 1) as f64 * v]
-            });
-            got == want
-        });
-        let rows = (0..m).all(|i| {
-            let want = (0..k).fold([0.0; 2], |s, l| {
-                let v = at(&self.a, i, l);
-                [s[0] + v * b_sums[l][0], s[1] + v * b_sums[l][1]]
-            });
-            let got = (0..cols).fold([0.0; 2], |s, j| {
-                let v = at(&c, i, j);
-                [s[0] + v, s[1] + (j + 1) as f64 * v]
-            });
-            got == want
-        });
-        Ok(columns && rows)
+        let (m, cols) = (m as usize, cols as usize);
+        let outside = (0..n)
+            .flat_map(|j| (0..n).map(move |i| (i, j)))
+            .filter(|&(i, j)| i >= m || j >= cols);
+        let untouched = outside
+            .into_iter()
+            .all(|(i, j)| c[i + j * n].to_f64() == UNTOUCHED);
+        Ok(untouched && Sums::of(&c, n, m, cols) == *want)
     }
 }
 
