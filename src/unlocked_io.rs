@@ -8,6 +8,7 @@ use std::fs::File;
 use std::io::Write;
 use std::mem::ManuallyDrop;
 use std::os::fd::{FromRawFd, RawFd};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Writes `bytes` to descriptor `fd`; a failure is ignored (a diagnostic never fails a call).
 pub fn write_fd(fd: RawFd, bytes: &[u8]) {
@@ -19,4 +20,12 @@ pub fn write_fd(fd: RawFd, bytes: &[u8]) {
 /// Writes `text` to stderr.
 pub fn to_stderr(text: &str) {
     write_fd(libc::STDERR_FILENO, text.as_bytes());
+}
+
+/// Writes `line()` to stderr the first time `warned` is asked: a warning printed once per
+/// process.
+pub fn warn_once(warned: &AtomicBool, line: impl FnOnce() -> String) {
+    if !warned.swap(true, Ordering::Relaxed) {
+        to_stderr(&line());
+    }
 }

@@ -6,7 +6,7 @@
 use std::cell::Cell;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::abi::Answer;
@@ -196,13 +196,6 @@ fn answer<R: Answer + Copy>(
     }
 }
 
-/// Prints `line()` on stderr the first time `warned` is asked.
-fn warn_once_of(warned: &AtomicBool, line: impl FnOnce() -> String) {
-    if !warned.swap(true, Ordering::Relaxed) {
-        crate::unlocked_io::to_stderr(&line());
-    }
-}
-
 /// The one line a panic prints, once per process: a bug in glblas, which the program survives.
 fn warn_of_panic(sym: &Symbol, answered: bool) {
     static WARNED: AtomicBool = AtomicBool::new(false);
@@ -211,7 +204,7 @@ fn warn_of_panic(sym: &Symbol, answered: bool) {
     } else {
         "it was left unanswered"
     };
-    warn_once_of(&WARNED, || {
+    crate::unlocked_io::warn_once(&WARNED, || {
         format!(
             "glblas: warning: {} panicked (a glblas bug); {then}\n",
             sym.name()
@@ -227,7 +220,7 @@ fn warn_once(e: &Error, has_cpu: bool) {
     } else {
         "there is no CPU BLAS to answer them instead"
     };
-    warn_once_of(&WARNED, || {
+    crate::unlocked_io::warn_once(&WARNED, || {
         format!(
             "glblas: warning: GL failed ({:?}: {}); {then}\n",
             e.status, e.detail

@@ -477,7 +477,7 @@ impl Engine {
 /// The one line a user's tuning table that cannot be used prints, once per process.
 fn warn_of_table(why: &str) {
     static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        crate::unlocked_io::to_stderr(&format!("glblas: warning: tuning table: {why}\n"));
-    }
+    crate::unlocked_io::warn_once(&WARNED, || {
+        format!("glblas: warning: tuning table: {why}\n")
+    });
 }
