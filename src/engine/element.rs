@@ -33,6 +33,13 @@ pub enum Precision {
     Double,
 }
 
+impl Precision {
+    /// Its place in what is kept per precision (`tuning::Tuning`'s arrays): single first.
+    pub fn index(self) -> usize {
+        usize::from(self == Precision::Double)
+    }
+}
+
 /// A BLAS element type: `f32`, `f64`, or the [`Complex`] of either.
 pub trait Scalar:
     Element

@@ -10,7 +10,7 @@
 
 use super::gemm_call::{Gemm, Shape, Triangle};
 use super::gemm_scratch::{copy_out, COPY, OUT, PANELS};
-use crate::engine::element::{Precision, Real, Scalar};
+use crate::engine::element::{Real, Scalar};
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::tuning::GemmParams;
 use crate::engine::Engine;
@@ -55,7 +55,7 @@ impl Kernel {
     /// tiles do not fit the device, or its panels, padded to whole tiles (`pad`), do not fit a
     /// window (under small emulated windows, `GLBLAS_LIMIT_WINDOW`).
     fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
-        let mut p = e.tuning.gemm[usize::from(T::PRECISION != Precision::Single)];
+        let mut p = e.tuning.gemm[T::PRECISION.index()];
         if g.rules.triangle.is_some() {
             let side = p.block[0].max(p.block[1]);
             p.block = [side, side];

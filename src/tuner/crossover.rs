@@ -4,6 +4,7 @@
 //! its CBLAS name.
 
 use super::problem::whole_numbers;
+use super::Times;
 use crate::blas::cpu;
 use crate::engine::element::{Precision, Real};
 use crate::engine::tuning::Crossover;
@@ -141,8 +142,8 @@ pub(super) fn measure<T: Real>(
             times_gl.push(gl(c_gl)?);
             times_cpu.push(on_cpu(c_cpu));
         }
-        let cpu_time = median(times_cpu);
-        sides.push((n, median(times_gl), cpu_time));
+        let cpu_time = Times::of(times_cpu).median;
+        sides.push((n, Times::of(times_gl).median, cpu_time));
         step();
         if cpu_time > LONGEST_CPU_CALL || Instant::now() >= deadline {
             break;
@@ -160,9 +161,4 @@ pub(super) fn measure<T: Real>(
         library,
         sides,
     }))
-}
-
-fn median(mut times: Vec<f64>) -> f64 {
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
 }

@@ -4,7 +4,7 @@
 //! device's parameters at once, and its entry in the user's tuning table
 //! (`engine::tuning_table`) for the contexts made after. Method and limits: `docs/tuning.md`.
 
-use crate::engine::element::{Precision, Real};
+use crate::engine::element::Real;
 use crate::engine::tuning::GemmParams;
 use crate::engine::tuning_table::{self, Key};
 use crate::engine::{with_engine, Engine};
@@ -227,7 +227,7 @@ impl Search<'_> {
         deadline: Instant,
         end: Instant,
     ) -> Result<Found> {
-        let which = usize::from(T::PRECISION != Precision::Single);
+        let which = T::PRECISION.index();
         let name = ["sgemm", "dgemm"][which];
         let (software, most) = with_engine(|e| Ok((e.ctx.info.software, e.max_window())))?;
         let current = candidates[0];
@@ -346,15 +346,11 @@ impl Search<'_> {
             }
             self.advance(1);
         }
-        let spread = times.into_iter().map(|mut t| {
-            t.sort_by(f64::total_cmp);
-            Times {
-                median: t[t.len() / 2],
-                upper_quartile: t[t.len() * 3 / 4],
-            }
-        });
         Ok(Measured {
-            timed: right.into_iter().zip(spread).collect(),
+            timed: right
+                .into_iter()
+                .zip(times.into_iter().map(Times::of))
+                .collect(),
             wrong,
             skipped,
         })
@@ -386,6 +382,15 @@ struct Times {
 }
 
 impl Times {
+    /// Of one or more calls' seconds.
+    fn of(mut times: Vec<f64>) -> Times {
+        times.sort_by(f64::total_cmp);
+        Times {
+            median: times[times.len() / 2],
+            upper_quartile: times[times.len() * 3 / 4],
+        }
+    }
+
     /// Whether these times beat `current`'s clearly enough to replace the parameters in use:
     /// a median more than 3% lower, and three quarters of the calls faster than its median.
     /// Closer than that is within the timings' noise: on llvmpipe with 2 cores, one dgemm
@@ -401,7 +406,7 @@ impl Times {
 /// memory is slow (`Tuning::defaults`), of 4×4 and 8×8 blocks at one (none, `quick`). Each
 /// within what the device's registers, invocations and shared memory allow.
 fn candidates<T: Real>(e: &Engine, quick: bool) -> Vec<GemmParams> {
-    let current = e.tuning.gemm[usize::from(T::PRECISION != Precision::Single)];
+    let current = e.tuning.gemm[T::PRECISION.index()];
     let info = &e.ctx.info;
     let blocks: &[[i64; 2]] = if info.software {
         &[[4, 4], [8, 8], [16, 8], [8, 16], [16, 16]]

@@ -1,7 +1,7 @@
 //! The tuner's product: operands in device memory whose right result is known exactly, the
 //! check of a result against it, and one call timed.
 
-use crate::engine::element::{Precision, Real};
+use crate::engine::element::Real;
 use crate::engine::tuning::GemmParams;
 use crate::engine::{with_engine, Engine};
 use crate::kernels::gemm;
@@ -128,7 +128,7 @@ impl<T: Real> Problem<T> {
     /// Runs `f` with `p` as the device's parameters for `T`, only while the engine's lock is
     /// held.
     fn with<R>(&self, p: GemmParams, f: impl FnOnce(&mut Engine) -> Result<R>) -> Result<R> {
-        let which = usize::from(T::PRECISION != Precision::Single);
+        let which = T::PRECISION.index();
         with_engine(|e| {
             let saved = e.tuning.gemm[which];
             e.tuning.gemm[which] = p;
