@@ -12,7 +12,14 @@
 // TILED reads panels only.
 // With TILED, a workgroup of GROUP×GROUP invocations shares its rows of both panels through
 // shared memory, TILE_K steps of l at a time, and each invocation runs its block from there (the
-// tiling GPUs need to reach full speed; on llvmpipe shared memory is slow).
+// tiling GPUs need to reach full speed; on llvmpipe shared memory is slow). Its options
+// (engine/tuning.rs, GemmParams):
+// - STRIDED: an invocation's groups of 4 rows (columns) lie GROUP groups apart in the tile, not
+//   side by side, so that neighbouring invocations read neighbouring texels of shared memory
+//   (no bank conflicts) and store neighbouring groups of C;
+// - PREFETCH: the next tile's loads are held in registers while the current one's products run;
+// - ALIGNED (per pass, gemm_compute.rs): C is whole tiles and k whole TILE_K steps, so that no
+//   load or store is checked against their ends.
 #define AT (BLOCK_M / 4)
 #define BT (BLOCK_N / 4)
 layout(local_size_x = GROUP, local_size_y = GROUP) in;
@@ -170,10 +177,97 @@ ivec2 tile() {
 // Texels of op(A) (op(B)) per step of l in the workgroup's tile.
 #define TILE_A (GROUP * AT)
 #define TILE_B (GROUP * BT)
+// A group of doubles lies in shared memory as two dvec2, stored and read apart: virgl's
+// NIR-to-TGSI (Mesa 22.3) cannot hold a dvec4 stored whole ("error: 4-component NIR r20"), and
+// dgemm's tiled kernel computed garbage there.
+#ifdef DOUBLE
+shared dvec2 sA[2 * TILE_K * TILE_A];
+shared dvec2 sB[2 * TILE_K * TILE_B];
+#define PUT_SHARED(arr, s, v) { REAL4 v_ = (v); arr[2 * (s)] = v_.xy; arr[2 * (s) + 1] = v_.zw; }
+#define GET_SHARED(arr, s) REAL4(arr[2 * (s)], arr[2 * (s) + 1])
+#else
 shared REAL4 sA[TILE_K * TILE_A];
 shared REAL4 sB[TILE_K * TILE_B];
-#define LOAD_A(t, x) a[t] = sA[(x) + (t)];
-#define LOAD_B(v, x) b[v] = sB[(x) + (v)];
+#define PUT_SHARED(arr, s, v) arr[s] = (v);
+#define GET_SHARED(arr, s) arr[s]
+#endif
+// The invocation's texel t of op(A) (v of op(B)) within one step of its tile.
+#ifdef STRIDED
+#define A_TEXEL(t) ((t) * GROUP + int(id.x))
+#define B_TEXEL(v) ((v) * GROUP + int(id.y))
+#else
+#define A_TEXEL(t) (int(id.x) * AT + (t))
+#define B_TEXEL(v) (int(id.y) * BT + (v))
+#endif
+#define LOAD_A(t, x) a[t] = GET_SHARED(sA, (x) + A_TEXEL(t));
+#define LOAD_B(v, x) b[v] = GET_SHARED(sB, (x) + B_TEXEL(v));
+// Each tile's loads, shared among the invocations: LOADS_A (LOADS_B) each, the last of them past
+// the tile for some invocations where the tile is not a multiple of the workgroup.
+#define INVOCATIONS (GROUP * GROUP)
+#define LOADS_A ((TILE_K * TILE_A + INVOCATIONS - 1) / INVOCATIONS)
+#define LOADS_B ((TILE_K * TILE_B + INVOCATIONS - 1) / INVOCATIONS)
+// Texel s of the tile of steps l0.. of a panel (`P` uAp or uBp, `T` TILE_A or TILE_B, from
+// `first`, `step` apart per step of l), zero past k or where `within` is false.
+#define TILE_TEXEL(P, T, first, step, l0, s, within) ((within) && (l0) + (s) / T < uK ? \
+    FETCH4(P, ((l0) + (s) / T) * step + first + (s) % T) : REAL4(0.0))
+// The same within k's whole tiles (ALIGNED), where every texel of a tile is read.
+#ifdef ALIGNED
+#define WHOLE_TILE_TEXEL(P, T, first, step, l0, s) \
+    FETCH4(P, ((l0) + (s) / T) * step + first + (s) % T)
+#else
+#define WHOLE_TILE_TEXEL(P, T, first, step, l0, s) TILE_TEXEL(P, T, first, step, l0, s, true)
+#endif
+#ifdef PREFETCH
+// PREFETCH's registers, nextA[r] (nextB[r]) texel self + r * INVOCATIONS of the next tile, zero
+// past the tile (where invocations hold a last load the tile has no texel for): their loops are
+// unrolled by macros, as the accumulators' are, so that the arrays are only ever indexed by
+// constants and stay in registers. LOADS_A and LOADS_B are powers of 2, as TILE_K, BLOCK_M,
+// BLOCK_N and GROUP are.
+#define REPEAT_1(F, o) F(o)
+#define REPEAT_2(F, o) REPEAT_1(F, o) REPEAT_1(F, (o) + 1)
+#define REPEAT_4(F, o) REPEAT_2(F, o) REPEAT_2(F, (o) + 2)
+#define REPEAT_8(F, o) REPEAT_4(F, o) REPEAT_4(F, (o) + 4)
+#define REPEAT_16(F, o) REPEAT_8(F, o) REPEAT_8(F, (o) + 8)
+#define REPEAT_32(F, o) REPEAT_16(F, o) REPEAT_16(F, (o) + 16)
+#if LOADS_A == 1
+#define FOR_LOADS_A(F) REPEAT_1(F, 0)
+#elif LOADS_A == 2
+#define FOR_LOADS_A(F) REPEAT_2(F, 0)
+#elif LOADS_A == 4
+#define FOR_LOADS_A(F) REPEAT_4(F, 0)
+#elif LOADS_A == 8
+#define FOR_LOADS_A(F) REPEAT_8(F, 0)
+#elif LOADS_A == 16
+#define FOR_LOADS_A(F) REPEAT_16(F, 0)
+#elif LOADS_A == 32
+#define FOR_LOADS_A(F) REPEAT_32(F, 0)
+#else
+#error "LOADS_A is not a power of 2 up to 32"
+#endif
+#if LOADS_B == 1
+#define FOR_LOADS_B(F) REPEAT_1(F, 0)
+#elif LOADS_B == 2
+#define FOR_LOADS_B(F) REPEAT_2(F, 0)
+#elif LOADS_B == 4
+#define FOR_LOADS_B(F) REPEAT_4(F, 0)
+#elif LOADS_B == 8
+#define FOR_LOADS_B(F) REPEAT_8(F, 0)
+#elif LOADS_B == 16
+#define FOR_LOADS_B(F) REPEAT_16(F, 0)
+#elif LOADS_B == 32
+#define FOR_LOADS_B(F) REPEAT_32(F, 0)
+#else
+#error "LOADS_B is not a power of 2 up to 32"
+#endif
+// The texel of register r (of the tile of steps `next`..), and its place in shared memory.
+#define NEXT_AT(r) (self + (r) * INVOCATIONS)
+#define FETCH_A(r) nextA[r] = \
+    TILE_TEXEL(uAp, TILE_A, tileA, uApStep, next, NEXT_AT(r), NEXT_AT(r) < TILE_K * TILE_A);
+#define FETCH_B(r) nextB[r] = \
+    TILE_TEXEL(uBp, TILE_B, tileB, uBpStep, next, NEXT_AT(r), NEXT_AT(r) < TILE_K * TILE_B);
+#define KEEP_A(r) if (NEXT_AT(r) < TILE_K * TILE_A) PUT_SHARED(sA, NEXT_AT(r), nextA[r])
+#define KEEP_B(r) if (NEXT_AT(r) < TILE_K * TILE_B) PUT_SHARED(sB, NEXT_AT(r), nextB[r])
+#endif
 #else
 #define LOAD_A(t, x) a[t] = FETCH4(uAp, (x) + (t));
 #define LOAD_B(v, x) b[v] = FETCH4(uBp, (x) + (v));
@@ -182,11 +276,25 @@ shared REAL4 sB[TILE_K * TILE_B];
 #define MAD_COLUMN(u, x) FOR_A(MAD, u)
 
 // The stores are unrolled too: a loop after the k loop would share llvmpipe's loop budget with it
-// (see MAX_LOOP_ITERATIONS in kernels/mod.rs).
+// (see MAX_LOOP_ITERATIONS in kernels/mod.rs). ROW(t): the first row of the block's group t of
+// rows; COLUMN(u): its column u (from the block's corner, i0 and j0).
+#if defined(TILED) && defined(STRIDED)
+#define ROW(t) (i0 + 4 * GROUP * (t))
+#define COLUMN(u) (j0 + 4 * GROUP * ((u) / 4) + (u) % 4)
+#else
+#define ROW(t) (i0 + 4 * (t))
+#define COLUMN(u) (j0 + (u))
+#endif
+// IN_C(i, j): whether element (i, j) lies in C (with ALIGNED every element does).
+#ifdef ALIGNED
+#define IN_C(i, j) true
+#else
+#define IN_C(i, j) ((i) < uM && (j) < uN)
+#endif
 #ifdef C_GROUPS
 // Rows i..i+3 of column j of C from their accumulated products v.
 void store4(int i, int j, REAL4 v) {
-    if (i < uM && j < uN) {
+    if (IN_C(i, j)) {
         REAL4 r = uUseAB ? UNIFORM(uAlpha) * v : REAL4(0.0);
 #ifdef READ_C
         REAL4 c = FETCH4(uC, (uCStart + i + j * uCCol) / 4);
@@ -198,11 +306,11 @@ void store4(int i, int j, REAL4 v) {
         STORE_GROUP(uOut, (uOutStart + i + j * uOutLd) / 4, r);
     }
 }
-#define STORE4(t, u) store4(i0 + 4 * (t), j0 + (u), acc[(u) * AT + (t)]);
+#define STORE4(t, u) store4(ROW(t), COLUMN(u), acc[(u) * AT + (t)]);
 #else
 // Element (i, j) of C from its accumulated product v.
 void store(int i, int j, REAL v) {
-    if (i < uM && j < uN && in_triangle(i, j)) {
+    if (IN_C(i, j) && in_triangle(i, j)) {
         REAL r = uUseAB ? UNIFORM(uAlpha) * v : REAL(0.0);
 #ifdef READ_C
         r += UNIFORM(uBeta) * FETCH(uC, uCStart + i * uCRow + j * uCCol);
@@ -214,7 +322,7 @@ void store(int i, int j, REAL v) {
 // Rows i and i + 1 (i even: one complex element) of column j of C from their accumulated
 // products: both parts are read before either is written, since C may be the output itself.
 void store_pair(int i, int j, REAL vr, REAL vi) {
-    if (i < uM && j < uN && in_triangle(i, j)) {
+    if (IN_C(i, j) && in_triangle(i, j)) {
         REAL cr = FETCH(uC, uCStart + i * uCRow + j * uCCol);
         REAL ci = FETCH(uC, uCStart + (i + 1) * uCRow + j * uCCol);
         REAL alpha = uUseAB ? UNIFORM(uAlpha) : REAL(0.0);
@@ -226,14 +334,14 @@ void store_pair(int i, int j, REAL vr, REAL vi) {
     }
 }
 #define STORE4(t, u) \
-    store_pair(i0 + 4 * (t), j0 + (u), acc[(u) * AT + (t)].x, acc[(u) * AT + (t)].y); \
-    store_pair(i0 + 4 * (t) + 2, j0 + (u), acc[(u) * AT + (t)].z, acc[(u) * AT + (t)].w);
+    store_pair(ROW(t), COLUMN(u), acc[(u) * AT + (t)].x, acc[(u) * AT + (t)].y); \
+    store_pair(ROW(t) + 2, COLUMN(u), acc[(u) * AT + (t)].z, acc[(u) * AT + (t)].w);
 #else
 #define STORE4(t, u) \
-    store(i0 + 4 * (t), j0 + (u), acc[(u) * AT + (t)].x); \
-    store(i0 + 4 * (t) + 1, j0 + (u), acc[(u) * AT + (t)].y); \
-    store(i0 + 4 * (t) + 2, j0 + (u), acc[(u) * AT + (t)].z); \
-    store(i0 + 4 * (t) + 3, j0 + (u), acc[(u) * AT + (t)].w);
+    store(ROW(t), COLUMN(u), acc[(u) * AT + (t)].x); \
+    store(ROW(t) + 1, COLUMN(u), acc[(u) * AT + (t)].y); \
+    store(ROW(t) + 2, COLUMN(u), acc[(u) * AT + (t)].z); \
+    store(ROW(t) + 3, COLUMN(u), acc[(u) * AT + (t)].w);
 #endif
 #endif
 #define STORE_COLUMN(u, x) FOR_A(STORE4, u)
@@ -259,19 +367,36 @@ void main() {
         REAL4 a[AT];
         REAL4 b[BT];
         int self = int(gl_LocalInvocationIndex);
+#ifdef PREFETCH
+        REAL4 nextA[LOADS_A];
+        REAL4 nextB[LOADS_B];
+        int next = 0;
+        FOR_LOADS_A(FETCH_A)
+        FOR_LOADS_B(FETCH_B)
+#endif
         for (int l0 = 0; l0 < DYNAMIC(uK); l0 += TILE_K) {
-            for (int s = self; s < TILE_K * TILE_A; s += GROUP * GROUP) {
-                int l = l0 + s / TILE_A;
-                sA[s] = l < uK ? FETCH4(uAp, l * uApStep + tileA + s % TILE_A) : REAL4(0.0);
+#ifdef PREFETCH
+            FOR_LOADS_A(KEEP_A)
+            FOR_LOADS_B(KEEP_B)
+            barrier();
+            // The next tile's loads, in flight during this one's products.
+            next = l0 + TILE_K;
+            if (next < uK) {
+                FOR_LOADS_A(FETCH_A)
+                FOR_LOADS_B(FETCH_B)
             }
-            for (int s = self; s < TILE_K * TILE_B; s += GROUP * GROUP) {
-                int l = l0 + s / TILE_B;
-                sB[s] = l < uK ? FETCH4(uBp, l * uBpStep + tileB + s % TILE_B) : REAL4(0.0);
+#else
+            for (int s = self; s < TILE_K * TILE_A; s += INVOCATIONS) {
+                PUT_SHARED(sA, s, WHOLE_TILE_TEXEL(uAp, TILE_A, tileA, uApStep, l0, s))
+            }
+            for (int s = self; s < TILE_K * TILE_B; s += INVOCATIONS) {
+                PUT_SHARED(sB, s, WHOLE_TILE_TEXEL(uBp, TILE_B, tileB, uBpStep, l0, s))
             }
             barrier();
+#endif
             for (int k = 0; k < TILE_K; k++) {
-                FOR_A(LOAD_A, k * TILE_A + int(id.x) * AT)
-                FOR_B(LOAD_B, k * TILE_B + int(id.y) * BT)
+                FOR_A(LOAD_A, k * TILE_A)
+                FOR_B(LOAD_B, k * TILE_B)
                 FOR_COLUMNS(MAD_COLUMN, 0)
             }
             barrier();
@@ -280,8 +405,8 @@ void main() {
     // The block's corner from the tiles' corners, after the loop: held through it, or computed
     // from the workgroup's tile apart from them, the two kept Mali's compilers (Mesa 25.0) at
     // one thread per core (`BENCHMARKS.md`, "The boards' own compilers").
-    int i0 = (tileA + int(id.x) * AT) * 4;
-    int j0 = (tileB + int(id.y) * BT) * 4;
+    int i0 = (tileA + A_TEXEL(0)) * 4;
+    int j0 = (tileB + B_TEXEL(0)) * 4;
 #else
     int i0 = (group.x * GROUP + int(id.x)) * BLOCK_M;
     int j0 = (group.y * GROUP + int(id.y)) * BLOCK_N;

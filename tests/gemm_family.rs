@@ -1,9 +1,10 @@
-//! The compute gemm's kernel family (`engine::tuning::GemmParams`): each block, workgroup side
-//! and tile depth a tuning may choose, set as the device's parameters, gives sgemm's and
-//! dgemm's results within their error bounds, on shapes with ragged edges (C element by
-//! element) and whole groups of 4 rows (C in groups, beta != 0), over more steps of k than one
-//! tile holds, and ssyrk's on its triangle (square blocks, tiles enumerated along it); and the
-//! program that ran is the family member's (its defines).
+//! The compute gemm's kernel family (`engine::tuning::GemmParams`): each block, workgroup side,
+//! tile depth and tile option (strided, prefetch) a tuning may choose, set as the device's
+//! parameters, gives sgemm's and dgemm's results within their error bounds, on shapes with
+//! ragged edges (C element by element), whole groups of 4 rows (C in groups, beta != 0) and
+//! whole tiles (the tiled kernel's aligned variant), over more steps of k than one tile holds,
+//! and ssyrk's on its triangle (square blocks, tiles enumerated along it); and the programs that
+//! ran are the family member's (its defines).
 
 mod common;
 
@@ -19,34 +20,38 @@ fn family() -> Vec<GemmParams> {
     let blocked = [[4, 4], [8, 4], [4, 8], [8, 8], [16, 8], [16, 16]]
         .into_iter()
         .map(GemmParams::blocked);
+    // (group, block, tile_k, strided, prefetch): each option with and without the other.
     let tiled = [
-        (16, [4, 4], 16),
-        (8, [8, 8], 8),
-        (16, [8, 4], 32),
-        (8, [4, 8], 4),
-        (4, [16, 16], 8),
-        (32, [4, 4], 4),
-        (8, [16, 8], 16),
+        (16, [4, 4], 16, false, false),
+        (8, [8, 8], 8, true, false),
+        (16, [8, 4], 32, false, true),
+        (8, [4, 8], 4, true, true),
+        (4, [16, 16], 8, true, false),
+        (32, [4, 4], 4, false, true),
+        (8, [16, 8], 16, true, true),
     ]
     .into_iter()
-    .map(|(group, block, tile_k)| GemmParams {
-        tiled: true,
+    .map(|(group, block, tile_k, strided, prefetch)| GemmParams {
         group,
-        block,
         tile_k,
+        strided,
+        prefetch,
+        ..GemmParams::tiled(block)
     });
     blocked.chain(tiled).collect()
 }
 
-/// The shapes: (m, n, k, beta).
-const SHAPES: [(usize, usize, usize, f64); 2] = [(37, 29, 45, 0.0), (64, 36, 70, 0.5)];
+/// The shapes: (m, n, k, beta); sgemm's last is whole tiles of every member, and k whole tiles
+/// of k (the tiled kernel's ALIGNED variant).
+const SHAPES: [(usize, usize, usize, f64); 3] =
+    [(37, 29, 45, 0.0), (64, 36, 70, 0.5), (128, 128, 64, 0.5)];
 
 fn programs() -> Vec<String> {
     with_engine(|e| Ok(e.programs.names())).expect("the engine")
 }
 
 fn sgemm_with(p: &GemmParams) {
-    for (ta, (m, n, k, beta)) in [false, true].into_iter().zip(SHAPES) {
+    for (ta, (m, n, k, beta)) in [false, true, false].into_iter().zip(SHAPES) {
         let lda = if ta { k } else { m };
         let (a, b, c0) = (fill(m * k, 3), fill(k * n, 4), fill(m * n, 5));
         let mut c = c0.clone();
@@ -163,12 +168,24 @@ fn every_member_of_the_family_is_right() {
             if p.tiled {
                 wanted.push(format!("#define TILE_K {}", p.tile_k));
             }
-            let ran = programs().into_iter().any(|name| {
+            let options = [("STRIDED", p.strided), ("PREFETCH", p.prefetch)];
+            let member = |name: &String| {
                 name.starts_with("gemm.comp")
                     && wanted.iter().all(|w| name.contains(w.as_str()))
                     && name.contains("TILED") == p.tiled
-            });
-            assert!(ran, "no gemm.comp program of {p:?}: {:?}", programs());
+                    && options.iter().all(|(o, taken)| name.contains(o) == *taken)
+            };
+            let ran: Vec<String> = programs().into_iter().filter(member).collect();
+            assert!(
+                !ran.is_empty(),
+                "no gemm.comp program of {p:?}: {:?}",
+                programs()
+            );
+            // The aligned shape took the ALIGNED variant, and the others did not.
+            for aligned in [false, true] {
+                let took = ran.iter().any(|name| name.contains("ALIGNED") == aligned);
+                assert!(took || !p.tiled, "{p:?} aligned {aligned}: {ran:?}");
+            }
         }
     }
     with_engine(|e| {

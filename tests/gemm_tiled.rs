@@ -2,7 +2,7 @@
 //! default in single precision, software rasterizers do not, see `gemm_compute::Kernel`): this
 //! process asks for it, then checks sizes around the edges of its 128×128 tiles and of its steps
 //! of 16 values of k, every transpose pair, device operands with C in place, a k longer than one
-//! pass takes, a triangular op(A) (strmm), and windows too narrow for its tiles.
+//! pass takes, a triangular op(A) (strmm), dgemm on it, and windows too narrow for its tiles.
 
 mod common;
 
@@ -87,6 +87,42 @@ fn tiled_sgemm_matches_the_reference() {
     assert_eq!(s, Status::Success);
     let want = sgemm_ref(false, false, m, n, m, 1.5, &dense, m, &b, m, 0.0, &b, m);
     assert_sgemm(&got, m, m, n, m, &want);
+
+    // Doubles on the tiled kernel (which the setting takes for them too): across the edges of
+    // its tiles and steps of k, with C read.
+    if doubles_here() {
+        let (m, n, k) = (129, 70, 37);
+        let (a, b, c0) = (fill64(k * m, 42), fill64(k * n, 43), fill64(m * n, 44));
+        let mut c = c0.clone();
+        let s = unsafe {
+            glblas::api::glblasDgemm(
+                OperationArg(1),
+                OperationArg(0),
+                m as i32,
+                n as i32,
+                k as i32,
+                1.25,
+                a.as_ptr(),
+                k as i32,
+                b.as_ptr(),
+                k as i32,
+                -0.5,
+                c.as_mut_ptr(),
+                m as i32,
+            )
+        };
+        assert_eq!(s, Status::Success);
+        let want = dgemm_ref(
+            (true, false),
+            (m, n, k),
+            1.25,
+            (&a, k),
+            (&b, k),
+            -0.5,
+            (&c0, m),
+        );
+        assert_dgemm(&c, m, (m, n, k), &want);
+    }
 
     // Under windows narrower than a 128-row tile (GLBLAS_LIMIT_WINDOW, which the fault and
     // small-limit tests lower), no tiling fits the tiled kernel's panels: the blocked kernel

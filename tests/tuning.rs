@@ -1,9 +1,10 @@
 //! The tuner (`glblasTune`) and the tuning tables: a quick search reports its progress, rejects
 //! a candidate whose launches the driver dropped (its result wrong), keeps the fastest right
-//! parameters for this process, measures gemm's crossover beside the CPU BLAS, and writes both
-//! as this device's entry, which the next context reads; a corrupt table, or one tuned with another driver, is not used, and says why; the
-//! device's limits (`GLBLAS_LIMIT_GEMM_ROWS` on llvmpipe-board) bound what the search tries and
-//! what a table may set; NOT_SUPPORTED on the fragment pipeline (llvmpipe-gl33). Also
+//! parameters for this process, searches the tiled kernel's options in a second stage, measures
+//! gemm's crossover beside the CPU BLAS, and writes both as this device's entry, which the next
+//! context reads; a corrupt table, or one tuned with another driver, is not used, and says why;
+//! the device's limits (`GLBLAS_LIMIT_GEMM_ROWS` on llvmpipe-board) bound what the search tries
+//! and what a table may set; NOT_SUPPORTED on the fragment pipeline (llvmpipe-gl33). Also
 //! `glblasDescribeDevice`. One test: the engine and the environment are the process's.
 
 use std::ffi::{c_char, c_int, CStr};
@@ -11,6 +12,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 use glblas::api::*;
 use glblas::engine::fault::{self, Fault};
+use glblas::engine::tuning::GemmParams;
 use glblas::engine::tuning_table::{self, Entry, Key};
 use glblas::engine::with_engine;
 use glblas::status::Status;
@@ -65,6 +67,15 @@ fn tuning_is_searched_checked_kept_and_read_back() {
     assert!(tuning_table::load(&info, &limits).warning.is_none());
     let text = describe();
     assert!(text.contains(&info.renderer) && text.contains(&format!("tuning:        {untuned}")));
+    // Single precision's search from a tiled kernel (within every configuration's limits), so
+    // that its second stage, the tiles' options, has one to start from even where the quick
+    // search tries no tiled kernel (a software rasterizer's).
+    let tiled = GemmParams::tiled([4, 4]);
+    with_engine(|e| {
+        e.tuning.gemm[0] = tiled;
+        Ok(())
+    })
+    .unwrap();
 
     let mut summary: *const c_char = std::ptr::null();
     let status = unsafe { glblasTune(1, 120.0, Some(progress), &mut summary) };
@@ -88,6 +99,14 @@ fn tuning_is_searched_checked_kept_and_read_back() {
     );
     assert!(!summary.contains("left at the time limit"), "{summary}");
     assert_eq!(DONE.load(Ordering::Relaxed), TOTAL.load(Ordering::Relaxed));
+    // The second stage built the tiled kernel with each option.
+    let programs = with_engine(|e| Ok(e.programs.names())).unwrap();
+    for option in ["STRIDED", "PREFETCH"] {
+        let built = programs
+            .iter()
+            .any(|p| p.starts_with("gemm.comp") && p.contains(option) && p.contains("TILED"));
+        assert!(built, "no {option} program: {programs:?}");
+    }
     // gemm beside the CPU BLAS, where there is one (OpenBLAS, in the tests).
     let cpu = glblas::blas::cpu::resolve(c"cblas_sgemm").is_some();
     assert_eq!(summary.contains("sgemm beside "), cpu, "{summary}");

@@ -9,13 +9,20 @@ use super::limits::Limits;
 /// How the compute gemm (`shaders/gemm.comp`) runs: each invocation computes a `block[0]` ×
 /// `block[1]` block of C (4, 8 or 16 each), in workgroups of `group` × `group` invocations;
 /// `tiled`, the workgroup shares its rows of the panels through shared memory, `tile_k` steps
-/// of k at a time (4, 8, 16 or 32).
+/// of k at a time (4, 8, 16 or 32), and, tiled only:
+/// - `strided`: each invocation's groups of 4 rows (columns) lie `group` groups apart in the
+///   workgroup's tile rather than side by side (CLBlast's STRM and STRN), so that neighbouring
+///   invocations read neighbouring texels of shared memory and store neighbouring groups of C;
+/// - `prefetch`: the next tile's loads are held in registers while the current tile's products
+///   run (double buffering), so that their latency is hidden behind them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmParams {
     pub tiled: bool,
     pub group: i64,
     pub block: [i64; 2],
     pub tile_k: i64,
+    pub strided: bool,
+    pub prefetch: bool,
 }
 
 impl GemmParams {
@@ -26,6 +33,8 @@ impl GemmParams {
             group: 8,
             block,
             tile_k: 0,
+            strided: false,
+            prefetch: false,
         }
     }
 
@@ -36,17 +45,30 @@ impl GemmParams {
             group: 16,
             block,
             tile_k: 16,
+            strided: false,
+            prefetch: false,
         }
     }
 
     /// Whether gemm.comp can be built with these parameters at all (its register loops unroll
     /// 1, 2 or 4 groups of 4 rows or columns; its tiles take whole steps of the loops that
-    /// load them).
+    /// load them; only they have the tiles' options).
     pub fn valid(&self) -> bool {
         let blocks = self.block.iter().all(|b| [4, 8, 16].contains(b));
         let group = [4, 8, 16, 32].contains(&self.group);
-        let tile_k = !self.tiled || [4, 8, 16, 32].contains(&self.tile_k);
-        blocks && group && tile_k
+        let tiles = match self.tiled {
+            true => [4, 8, 16, 32].contains(&self.tile_k),
+            false => !self.strided && !self.prefetch,
+        };
+        blocks && group && tiles
+    }
+
+    /// Loads of each panel's tile per invocation, for `which` panel (0: op(A)'s, 1: op(B)'s):
+    /// `tile_k` steps of `group` blocks' groups of 4, shared among the workgroup's invocations
+    /// (gemm.comp's LOADS_A and LOADS_B).
+    pub fn tile_loads(&self, which: usize) -> i64 {
+        let invocations = self.group * self.group;
+        (self.tile_k * self.group * self.block[which] / 4 + invocations - 1) / invocations
     }
 
     /// Whether the device runs these parameters as they are: the tiled kernel's workgroup and

@@ -174,13 +174,19 @@ pub fn format(entries: &[Entry]) -> String {
     text
 }
 
-/// `p` as a table writes it: `blocked group 8 block 16 8`, `tiled group 16 block 8 8 tile_k 16`.
+/// `p` as a table writes it: `blocked group 8 block 16 8`, `tiled group 16 block 8 8 tile_k 16`,
+/// the tiles' options after that (`strided`, `prefetch`) where they are taken.
 pub fn describe(p: &GemmParams) -> String {
     let kind = if p.tiled { "tiled" } else { "blocked" };
     let [m, n] = p.block;
     let mut text = format!("{kind} group {} block {m} {n}", p.group);
     if p.tiled {
         text.push_str(&format!(" tile_k {}", p.tile_k));
+    }
+    for (option, taken) in [("strided", p.strided), ("prefetch", p.prefetch)] {
+        if taken {
+            text.push_str(&format!(" {option}"));
+        }
     }
     text
 }
@@ -189,22 +195,30 @@ pub fn describe(p: &GemmParams) -> String {
 fn parse_params(text: &str) -> Option<GemmParams> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let num = |s: &str| s.parse::<i64>().ok();
-    let p = match words[..] {
-        ["blocked", "group", g, "block", m, n] => GemmParams {
-            tiled: false,
-            group: num(g)?,
-            block: [num(m)?, num(n)?],
-            tile_k: 0,
-        },
-        ["tiled", "group", g, "block", m, n, "tile_k", k] => GemmParams {
-            tiled: true,
-            group: num(g)?,
-            block: [num(m)?, num(n)?],
-            tile_k: num(k)?,
-        },
+    let (mut p, options) = match words[..] {
+        ["blocked", "group", g, "block", m, n] => (
+            GemmParams {
+                group: num(g)?,
+                ..GemmParams::blocked([num(m)?, num(n)?])
+            },
+            &[][..],
+        ),
+        ["tiled", "group", g, "block", m, n, "tile_k", k, ref options @ ..] => (
+            GemmParams {
+                group: num(g)?,
+                tile_k: num(k)?,
+                ..GemmParams::tiled([num(m)?, num(n)?])
+            },
+            options,
+        ),
         _ => return None,
     };
-    p.valid().then_some(p)
+    // Each option at most once, in `describe`'s order.
+    let mut rest = options.iter().peekable();
+    for (option, taken) in [("strided", &mut p.strided), ("prefetch", &mut p.prefetch)] {
+        *taken = rest.next_if(|w| **w == option).is_some();
+    }
+    (rest.next().is_none() && p.valid()).then_some(p)
 }
 
 /// The crossover `format` wrote: `from N` or `never N`, N flops.
@@ -353,6 +367,8 @@ mod tests {
     fn tuning() -> Tuning {
         let tiled = GemmParams {
             tiled: true,
+            strided: true,
+            prefetch: false,
             group: 8,
             block: [16, 8],
             tile_k: 32,
@@ -396,6 +412,19 @@ mod tests {
             ("glblas tuning table 2\n", "line 1"),
             (
                 &entry.replace("block 16 8", "block 16 7"),
+                "gemm line glblas cannot read",
+            ),
+            // The tiles' options: out of order, repeated, or of the blocked kernel.
+            (
+                &entry.replace("tile_k 32 strided", "tile_k 32 prefetch strided"),
+                "gemm line glblas cannot read",
+            ),
+            (
+                &entry.replace("tile_k 32 strided", "tile_k 32 strided strided"),
+                "gemm line glblas cannot read",
+            ),
+            (
+                &entry.replace("block 4 8", "block 4 8 prefetch"),
                 "gemm line glblas cannot read",
             ),
             (&entry.replace("gemm double", "gemm half"), "neither"),

@@ -91,18 +91,35 @@ impl Kernel {
     }
 
     /// The most steps of k one pass may take: gemm.comp's loops over them share llvmpipe's
-    /// loop budget (`MAX_LOOP_ITERATIONS`); the tiled loop runs about 1.3 iterations per step
-    /// (a step of the outer loop per TILE_K, plus the loops loading and reading the tiles).
+    /// loop budget (`MAX_LOOP_ITERATIONS`). The tiled kernel runs, per tile of TILE_K steps, a
+    /// step of the outer loop, TILE_K steps of the loop reading the tiles, and, without
+    /// `prefetch` (whose loads macros unroll), its loads' loops, each counted here as not
+    /// unrolled, plus one for each loop's exit.
     fn max_depth(&self) -> i64 {
-        if self.p.tiled {
-            super::MAX_LOOP_ITERATIONS / 2
-        } else {
-            super::MAX_LOOP_ITERATIONS
+        if !self.p.tiled {
+            return super::MAX_LOOP_ITERATIONS;
         }
+        let loads = match self.p.prefetch {
+            true => 0,
+            false => self.p.tile_loads(0) + self.p.tile_loads(1) + 2,
+        };
+        let per_tile = 2 + self.p.tile_k + loads;
+        super::MAX_LOOP_ITERATIONS / per_tile * self.p.tile_k
     }
 
-    /// gemm.comp's defines, with how it reads and writes C.
-    fn defines<T: Real>(&self, store: Store) -> Vec<(&'static str, String)> {
+    /// Whether a pass of `depth` steps over an m × n C (no triangle) takes the tiled kernel's
+    /// ALIGNED variant: whole tiles of C and of k, so that no load or store is checked against
+    /// C's edges or k's end.
+    fn aligned<T: Real>(&self, g: &Gemm<T>, depth: i64) -> bool {
+        self.p.tiled
+            && g.rules.triangle.is_none()
+            && g.m % self.pad(0) == 0
+            && g.n % self.pad(1) == 0
+            && depth % self.p.tile_k == 0
+    }
+
+    /// gemm.comp's defines, with how it reads and writes C, and whether the pass is `aligned`.
+    fn defines<T: Real>(&self, store: Store, aligned: bool) -> Vec<(&'static str, String)> {
         let mut d = vec![
             ("BLOCK_M", self.p.block[0].to_string()),
             ("BLOCK_N", self.p.block[1].to_string()),
@@ -126,6 +143,15 @@ impl Kernel {
         if self.p.tiled {
             d.push(("TILED", String::new()));
             d.push(("TILE_K", self.p.tile_k.to_string()));
+            for (name, taken) in [
+                ("STRIDED", self.p.strided),
+                ("PREFETCH", self.p.prefetch),
+                ("ALIGNED", aligned),
+            ] {
+                if taken {
+                    d.push((name, String::new()));
+                }
+            }
         }
         d.extend(super::real_defines::<T>());
         d
@@ -454,7 +480,8 @@ fn multiply<T: Real>(
     let (m, n) = (g.m, g.n);
     let depth = l1 - l0;
     let store = Store::of(e, g, (beta_im, c_in), out);
-    let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>(store))?;
+    let defines = kernel.defines::<T>(store, kernel.aligned(g, depth));
+    let p = e.compute_program("gemm.comp", COMP, &defines)?;
     if let Some((stored, sources)) = operands {
         for (which, (name, width)) in [("uAp", m), ("uBp", n)].into_iter().enumerate() {
             let panel = &PANELS[which];

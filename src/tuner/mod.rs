@@ -91,8 +91,9 @@ pub fn tune(options: Options) -> Result<String> {
         Ok((candidates::<f32>(e, options.quick), double))
     })?;
     let cap = side_cap(software, options.quick);
+    let rounds = rounds(software, options.quick);
     let steps =
-        |c: &Vec<GemmParams>| c.len() + rounds(software, options.quick) + crossover::sides(cap);
+        |c: &Vec<GemmParams>| c.len() + rounds + OPTIONS_STAGE + rounds + crossover::sides(cap);
     let mut search = Search {
         quick: options.quick,
         progress: options.progress,
@@ -254,17 +255,16 @@ impl Search<'_> {
             problem = Problem::new(n)?;
             took = probe(&problem);
         }
-        let result = took.and_then(|_| self.measure(&problem, candidates, deadline));
+        let result = took
+            .and_then(|_| self.measure(&problem, candidates, deadline))
+            .and_then(|first| self.tile_options(&problem, current, first, deadline));
         problem.free();
         let Measured {
             timed,
             wrong,
             skipped,
         } = result?;
-        let fastest = timed
-            .iter()
-            .min_by(|x, y| x.1.median.total_cmp(&y.1.median));
-        let Some(&(fastest, times)) = fastest else {
+        let Some((fastest, times)) = fastest(&timed) else {
             return Err(Error::new(
                 Status::ExecutionFailed,
                 format!("no {name} kernel gave a right result"),
@@ -356,12 +356,75 @@ impl Search<'_> {
         })
     }
 
+    /// The second stage, after `first` (the first's measurements): its fastest tiled kernel
+    /// with the other choices of the tiles' options (`strided`, `prefetch`) is checked and
+    /// timed in rounds of its own beside it and the `current` parameters, whose measurements
+    /// then replace the first's. The options are searched apart, on the fastest tiled shape
+    /// only, rather than multiplying the first stage's tiled candidates by four.
+    fn tile_options<T: Real>(
+        &mut self,
+        problem: &Problem<T>,
+        current: GemmParams,
+        first: Measured,
+        deadline: Instant,
+    ) -> Result<Measured> {
+        let rounds = rounds(problem.software, self.quick);
+        let skip = |search: &mut Self, first| {
+            search.advance(OPTIONS_STAGE + rounds);
+            Ok(first)
+        };
+        let tiled: Vec<_> = first.timed.iter().filter(|t| t.0.tiled).copied().collect();
+        let Some((best, _)) = fastest(&tiled) else {
+            return skip(self, first);
+        };
+        if Instant::now() >= deadline {
+            return skip(self, first);
+        }
+        let mut stage = vec![current];
+        let allowed = |p: &GemmParams| {
+            with_engine(|e| Ok(tuning_table::allowed(p, &e.ctx.info, &e.limits, T::SIZE)))
+        };
+        for strided in [false, true] {
+            for prefetch in [false, true] {
+                let p = GemmParams {
+                    strided,
+                    prefetch,
+                    ..best
+                };
+                if !stage.contains(&p) && allowed(&p)? {
+                    stage.push(p);
+                }
+            }
+        }
+        self.advance(OPTIONS_STAGE - stage.len());
+        let second = self.measure(problem, &stage, deadline)?;
+        let mut timed = second.timed;
+        timed.extend(first.timed.into_iter().filter(|t| !stage.contains(&t.0)));
+        Ok(Measured {
+            timed,
+            wrong: first.wrong + second.wrong,
+            skipped: first.skipped + second.skipped,
+        })
+    }
+
     fn advance(&mut self, steps: usize) {
         if steps > 0 {
             self.done += steps;
             (self.progress)(self.done, self.total);
         }
     }
+}
+
+/// The most candidates of the second stage (`Search::tile_options`): the current parameters,
+/// and the fastest tiled kernel with each choice of the tiles' two options.
+const OPTIONS_STAGE: usize = 5;
+
+/// The fastest of `timed` by median.
+fn fastest(timed: &[(GemmParams, Times)]) -> Option<(GemmParams, Times)> {
+    timed
+        .iter()
+        .min_by(|x, y| x.1.median.total_cmp(&y.1.median))
+        .copied()
 }
 
 /// Timing rounds: more on a software rasterizer, whose times vary more (it shares the CPU's
@@ -431,10 +494,9 @@ fn candidates<T: Real>(e: &Engine, quick: bool) -> Vec<GemmParams> {
         for &group in groups.iter().filter(|_| tiled) {
             for &tile_k in depths {
                 all.push(GemmParams {
-                    tiled: true,
                     group,
-                    block,
                     tile_k,
+                    ..GemmParams::tiled(block)
                 });
             }
         }
