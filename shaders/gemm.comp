@@ -17,9 +17,7 @@
 // - STRIDED: an invocation's groups of 4 rows (columns) lie GROUP groups apart in the tile, not
 //   side by side, so that neighbouring invocations read neighbouring texels of shared memory
 //   (no bank conflicts) and store neighbouring groups of C;
-// - PREFETCH: the next tile's loads are held in registers while the current one's products run;
-// - ALIGNED (per pass, gemm_compute.rs): C is whole tiles and k whole TILE_K steps, so that no
-//   load or store is checked against their ends.
+// - PREFETCH: the next tile's loads are held in registers while the current one's products run.
 #define AT (BLOCK_M / 4)
 #define BT (BLOCK_N / 4)
 layout(local_size_x = GROUP, local_size_y = GROUP) in;
@@ -210,13 +208,6 @@ shared REAL4 sB[TILE_K * TILE_B];
 // `first`, `step` apart per step of l), zero past k or where `within` is false.
 #define TILE_TEXEL(P, T, first, step, l0, s, within) ((within) && (l0) + (s) / T < uK ? \
     FETCH4(P, ((l0) + (s) / T) * step + first + (s) % T) : REAL4(0.0))
-// The same within k's whole tiles (ALIGNED), where every texel of a tile is read.
-#ifdef ALIGNED
-#define WHOLE_TILE_TEXEL(P, T, first, step, l0, s) \
-    FETCH4(P, ((l0) + (s) / T) * step + first + (s) % T)
-#else
-#define WHOLE_TILE_TEXEL(P, T, first, step, l0, s) TILE_TEXEL(P, T, first, step, l0, s, true)
-#endif
 #ifdef PREFETCH
 // PREFETCH's registers, nextA[r] (nextB[r]) texel self + r * INVOCATIONS of the next tile, zero
 // past the tile (where invocations hold a last load the tile has no texel for): their loops are
@@ -285,16 +276,10 @@ shared REAL4 sB[TILE_K * TILE_B];
 #define ROW(t) (i0 + 4 * (t))
 #define COLUMN(u) (j0 + (u))
 #endif
-// IN_C(i, j): whether element (i, j) lies in C (with ALIGNED every element does).
-#ifdef ALIGNED
-#define IN_C(i, j) true
-#else
-#define IN_C(i, j) ((i) < uM && (j) < uN)
-#endif
 #ifdef C_GROUPS
 // Rows i..i+3 of column j of C from their accumulated products v.
 void store4(int i, int j, REAL4 v) {
-    if (IN_C(i, j)) {
+    if (i < uM && j < uN) {
         REAL4 r = uUseAB ? UNIFORM(uAlpha) * v : REAL4(0.0);
 #ifdef READ_C
         REAL4 c = FETCH4(uC, (uCStart + i + j * uCCol) / 4);
@@ -310,7 +295,7 @@ void store4(int i, int j, REAL4 v) {
 #else
 // Element (i, j) of C from its accumulated product v.
 void store(int i, int j, REAL v) {
-    if (IN_C(i, j) && in_triangle(i, j)) {
+    if (i < uM && j < uN && in_triangle(i, j)) {
         REAL r = uUseAB ? UNIFORM(uAlpha) * v : REAL(0.0);
 #ifdef READ_C
         r += UNIFORM(uBeta) * FETCH(uC, uCStart + i * uCRow + j * uCCol);
@@ -322,7 +307,7 @@ void store(int i, int j, REAL v) {
 // Rows i and i + 1 (i even: one complex element) of column j of C from their accumulated
 // products: both parts are read before either is written, since C may be the output itself.
 void store_pair(int i, int j, REAL vr, REAL vi) {
-    if (IN_C(i, j) && in_triangle(i, j)) {
+    if (i < uM && j < uN && in_triangle(i, j)) {
         REAL cr = FETCH(uC, uCStart + i * uCRow + j * uCCol);
         REAL ci = FETCH(uC, uCStart + (i + 1) * uCRow + j * uCCol);
         REAL alpha = uUseAB ? UNIFORM(uAlpha) : REAL(0.0);
@@ -387,10 +372,10 @@ void main() {
             }
 #else
             for (int s = self; s < TILE_K * TILE_A; s += INVOCATIONS) {
-                PUT_SHARED(sA, s, WHOLE_TILE_TEXEL(uAp, TILE_A, tileA, uApStep, l0, s))
+                PUT_SHARED(sA, s, TILE_TEXEL(uAp, TILE_A, tileA, uApStep, l0, s, true))
             }
             for (int s = self; s < TILE_K * TILE_B; s += INVOCATIONS) {
-                PUT_SHARED(sB, s, WHOLE_TILE_TEXEL(uBp, TILE_B, tileB, uBpStep, l0, s))
+                PUT_SHARED(sB, s, TILE_TEXEL(uBp, TILE_B, tileB, uBpStep, l0, s, true))
             }
             barrier();
 #endif

@@ -2,9 +2,9 @@
 //! tile depth and tile option (strided, prefetch) a tuning may choose, set as the device's
 //! parameters, gives sgemm's and dgemm's results within their error bounds, on shapes with
 //! ragged edges (C element by element), whole groups of 4 rows (C in groups, beta != 0) and
-//! whole tiles (the tiled kernel's aligned variant), over more steps of k than one tile holds,
-//! and ssyrk's on its triangle (square blocks, tiles enumerated along it); and the programs that
-//! ran are the family member's (its defines).
+//! whole tiles, over more steps of k than one tile holds, and ssyrk's on its triangle (square
+//! blocks, tiles enumerated along it); and the program that ran is the family member's (its
+//! defines).
 
 mod common;
 
@@ -42,7 +42,7 @@ fn family() -> Vec<GemmParams> {
 }
 
 /// The shapes: (m, n, k, beta); sgemm's last is whole tiles of every member, and k whole tiles
-/// of k (the tiled kernel's ALIGNED variant).
+/// of k.
 const SHAPES: [(usize, usize, usize, f64); 3] =
     [(37, 29, 45, 0.0), (64, 36, 70, 0.5), (128, 128, 64, 0.5)];
 
@@ -175,17 +175,8 @@ fn every_member_of_the_family_is_right() {
                     && name.contains("TILED") == p.tiled
                     && options.iter().all(|(o, taken)| name.contains(o) == *taken)
             };
-            let ran: Vec<String> = programs().into_iter().filter(member).collect();
-            assert!(
-                !ran.is_empty(),
-                "no gemm.comp program of {p:?}: {:?}",
-                programs()
-            );
-            // The aligned shape took the ALIGNED variant, and the others did not.
-            for aligned in [false, true] {
-                let took = ran.iter().any(|name| name.contains("ALIGNED") == aligned);
-                assert!(took || !p.tiled, "{p:?} aligned {aligned}: {ran:?}");
-            }
+            let ran = programs().iter().any(member);
+            assert!(ran, "no gemm.comp program of {p:?}: {:?}", programs());
         }
     }
     with_engine(|e| {

@@ -107,19 +107,8 @@ impl Kernel {
         super::MAX_LOOP_ITERATIONS / per_tile * self.p.tile_k
     }
 
-    /// Whether a pass of `depth` steps over an m × n C (no triangle) takes the tiled kernel's
-    /// ALIGNED variant: whole tiles of C and of k, so that no load or store is checked against
-    /// C's edges or k's end.
-    fn aligned<T: Real>(&self, g: &Gemm<T>, depth: i64) -> bool {
-        self.p.tiled
-            && g.rules.triangle.is_none()
-            && g.m % self.pad(0) == 0
-            && g.n % self.pad(1) == 0
-            && depth % self.p.tile_k == 0
-    }
-
-    /// gemm.comp's defines, with how it reads and writes C, and whether the pass is `aligned`.
-    fn defines<T: Real>(&self, store: Store, aligned: bool) -> Vec<(&'static str, String)> {
+    /// gemm.comp's defines, with how it reads and writes C.
+    fn defines<T: Real>(&self, store: Store) -> Vec<(&'static str, String)> {
         let mut d = vec![
             ("BLOCK_M", self.p.block[0].to_string()),
             ("BLOCK_N", self.p.block[1].to_string()),
@@ -143,11 +132,7 @@ impl Kernel {
         if self.p.tiled {
             d.push(("TILED", String::new()));
             d.push(("TILE_K", self.p.tile_k.to_string()));
-            for (name, taken) in [
-                ("STRIDED", self.p.strided),
-                ("PREFETCH", self.p.prefetch),
-                ("ALIGNED", aligned),
-            ] {
+            for (name, taken) in [("STRIDED", self.p.strided), ("PREFETCH", self.p.prefetch)] {
                 if taken {
                     d.push((name, String::new()));
                 }
@@ -480,8 +465,7 @@ fn multiply<T: Real>(
     let (m, n) = (g.m, g.n);
     let depth = l1 - l0;
     let store = Store::of(e, g, (beta_im, c_in), out);
-    let defines = kernel.defines::<T>(store, kernel.aligned(g, depth));
-    let p = e.compute_program("gemm.comp", COMP, &defines)?;
+    let p = e.compute_program("gemm.comp", COMP, &kernel.defines::<T>(store))?;
     if let Some((stored, sources)) = operands {
         for (which, (name, width)) in [("uAp", m), ("uBp", n)].into_iter().enumerate() {
             let panel = &PANELS[which];
