@@ -10,7 +10,7 @@ mod common;
 
 use common::*;
 use glblas::api::*;
-use glblas::engine::tuning::GemmParams;
+use glblas::engine::tuning::{GemmParams, TILE_OPTIONS};
 use glblas::engine::with_engine;
 use glblas::ffi::{FillArg, OperationArg};
 use glblas::status::Status;
@@ -168,12 +168,12 @@ fn every_member_of_the_family_is_right() {
             if p.tiled {
                 wanted.push(format!("#define TILE_K {}", p.tile_k));
             }
-            let options = [("STRIDED", p.strided), ("PREFETCH", p.prefetch)];
             let member = |name: &String| {
                 name.starts_with("gemm.comp")
                     && wanted.iter().all(|w| name.contains(w.as_str()))
                     && name.contains("TILED") == p.tiled
-                    && options.iter().all(|(o, taken)| name.contains(o) == *taken)
+                    && (TILE_OPTIONS.iter().zip(p.options()))
+                        .all(|((_, define), taken)| name.contains(define) == taken)
             };
             let ran = programs().iter().any(member);
             assert!(ran, "no gemm.comp program of {p:?}: {:?}", programs());

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 use glblas::api::*;
 use glblas::engine::fault::{self, Fault};
-use glblas::engine::tuning::GemmParams;
+use glblas::engine::tuning::{GemmParams, TILE_OPTIONS};
 use glblas::engine::tuning_table::{self, Entry, Key};
 use glblas::engine::with_engine;
 use glblas::status::Status;
@@ -101,7 +101,7 @@ fn tuning_is_searched_checked_kept_and_read_back() {
     assert_eq!(DONE.load(Ordering::Relaxed), TOTAL.load(Ordering::Relaxed));
     // The second stage built the tiled kernel with each option.
     let programs = with_engine(|e| Ok(e.programs.names())).unwrap();
-    for option in ["STRIDED", "PREFETCH"] {
+    for (_, option) in TILE_OPTIONS {
         let built = programs
             .iter()
             .any(|p| p.starts_with("gemm.comp") && p.contains(option) && p.contains("TILED"));

@@ -25,7 +25,21 @@ pub struct GemmParams {
     pub prefetch: bool,
 }
 
+/// The tiled kernel's options, as tables write them and as gemm.comp's defines name them, in
+/// the order of [`GemmParams::options`].
+pub const TILE_OPTIONS: [(&str, &str); 2] = [("strided", "STRIDED"), ("prefetch", "PREFETCH")];
+
 impl GemmParams {
+    /// Which of [`TILE_OPTIONS`] are taken.
+    pub fn options(&self) -> [bool; 2] {
+        [self.strided, self.prefetch]
+    }
+
+    /// The same, to set.
+    pub fn options_mut(&mut self) -> [&mut bool; 2] {
+        [&mut self.strided, &mut self.prefetch]
+    }
+
     /// The blocked kernel (no shared memory) with `block`: workgroups of 8×8.
     pub fn blocked(block: [i64; 2]) -> GemmParams {
         GemmParams {
@@ -58,7 +72,7 @@ impl GemmParams {
         let group = [4, 8, 16, 32].contains(&self.group);
         let tiles = match self.tiled {
             true => [4, 8, 16, 32].contains(&self.tile_k),
-            false => !self.strided && !self.prefetch,
+            false => self.options() == [false; 2],
         };
         blocks && group && tiles
     }

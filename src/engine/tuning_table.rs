@@ -5,7 +5,7 @@
 
 use super::device::DeviceInfo;
 use super::limits::Limits;
-use super::tuning::{Crossover, GemmParams, Tuning};
+use super::tuning::{Crossover, GemmParams, Tuning, TILE_OPTIONS};
 use std::path::{Path, PathBuf};
 
 /// The tables glblas ships: devices the project measured itself.
@@ -183,7 +183,7 @@ pub fn describe(p: &GemmParams) -> String {
     if p.tiled {
         text.push_str(&format!(" tile_k {}", p.tile_k));
     }
-    for (option, taken) in [("strided", p.strided), ("prefetch", p.prefetch)] {
+    for ((option, _), taken) in TILE_OPTIONS.iter().zip(p.options()) {
         if taken {
             text.push_str(&format!(" {option}"));
         }
@@ -215,8 +215,8 @@ fn parse_params(text: &str) -> Option<GemmParams> {
     };
     // Each option at most once, in `describe`'s order.
     let mut rest = options.iter().peekable();
-    for (option, taken) in [("strided", &mut p.strided), ("prefetch", &mut p.prefetch)] {
-        *taken = rest.next_if(|w| **w == option).is_some();
+    for ((option, _), taken) in TILE_OPTIONS.iter().zip(p.options_mut()) {
+        *taken = rest.next_if(|w| *w == option).is_some();
     }
     (rest.next().is_none() && p.valid()).then_some(p)
 }

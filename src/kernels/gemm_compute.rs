@@ -12,7 +12,7 @@ use super::gemm_call::{Gemm, Shape, Triangle};
 use super::gemm_scratch::{copy_out, COPY, OUT, PANELS};
 use crate::engine::element::{Real, Scalar};
 use crate::engine::operand::{Matrix, Mem, Window};
-use crate::engine::tuning::GemmParams;
+use crate::engine::tuning::{GemmParams, TILE_OPTIONS};
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -132,9 +132,9 @@ impl Kernel {
         if self.p.tiled {
             d.push(("TILED", String::new()));
             d.push(("TILE_K", self.p.tile_k.to_string()));
-            for (name, taken) in [("STRIDED", self.p.strided), ("PREFETCH", self.p.prefetch)] {
+            for ((_, define), taken) in TILE_OPTIONS.iter().zip(self.p.options()) {
                 if taken {
-                    d.push((name, String::new()));
+                    d.push((define, String::new()));
                 }
             }
         }

@@ -5,7 +5,7 @@
 //! (`engine::tuning_table`) for the contexts made after. Method and limits: `docs/tuning.md`.
 
 use crate::engine::element::Real;
-use crate::engine::tuning::GemmParams;
+use crate::engine::tuning::{GemmParams, TILE_OPTIONS};
 use crate::engine::tuning_table::{self, Key};
 use crate::engine::{with_engine, Engine};
 use crate::kernels::precision_available;
@@ -368,32 +368,24 @@ impl Search<'_> {
         first: Measured,
         deadline: Instant,
     ) -> Result<Measured> {
-        let rounds = rounds(problem.software, self.quick);
-        let skip = |search: &mut Self, first| {
-            search.advance(OPTIONS_STAGE + rounds);
-            Ok(first)
-        };
         let tiled: Vec<_> = first.timed.iter().filter(|t| t.0.tiled).copied().collect();
-        let Some((best, _)) = fastest(&tiled) else {
-            return skip(self, first);
+        let best = fastest(&tiled).filter(|_| Instant::now() < deadline);
+        let Some((best, _)) = best else {
+            self.advance(OPTIONS_STAGE + rounds(problem.software, self.quick));
+            return Ok(first);
         };
-        if Instant::now() >= deadline {
-            return skip(self, first);
-        }
         let mut stage = vec![current];
         let allowed = |p: &GemmParams| {
             with_engine(|e| Ok(tuning_table::allowed(p, &e.ctx.info, &e.limits, T::SIZE)))
         };
-        for strided in [false, true] {
-            for prefetch in [false, true] {
-                let p = GemmParams {
-                    strided,
-                    prefetch,
-                    ..best
-                };
-                if !stage.contains(&p) && allowed(&p)? {
-                    stage.push(p);
-                }
+        // Every choice of the options: bit i of `choice` takes option i.
+        for choice in 0..1 << TILE_OPTIONS.len() {
+            let mut p = best;
+            for (i, taken) in p.options_mut().into_iter().enumerate() {
+                *taken = choice >> i & 1 == 1;
+            }
+            if !stage.contains(&p) && allowed(&p)? {
+                stage.push(p);
             }
         }
         self.advance(OPTIONS_STAGE - stage.len());
@@ -416,8 +408,8 @@ impl Search<'_> {
 }
 
 /// The most candidates of the second stage (`Search::tile_options`): the current parameters,
-/// and the fastest tiled kernel with each choice of the tiles' two options.
-const OPTIONS_STAGE: usize = 5;
+/// and the fastest tiled kernel with each choice of the tiles' options.
+const OPTIONS_STAGE: usize = 1 + (1 << TILE_OPTIONS.len());
 
 /// The fastest of `timed` by median.
 fn fastest(timed: &[(GemmParams, Times)]) -> Option<(GemmParams, Times)> {
