@@ -127,9 +127,9 @@ impl GpuContext {
         // and terminating it would destroy the host's own contexts.
         egl.initialize(display)
             .map_err(|e| format!("eglInitialize: {e}"))?;
-        let saved = SavedCurrent::save(egl);
+        let saved = SavedCurrent::save(egl, egl::OPENGL_API);
         let result = Self::try_apis(egl, display, platform);
-        saved.restore(egl);
+        saved.restore(egl, None);
         result
     }
 
@@ -276,18 +276,19 @@ impl GpuContext {
     /// Makes the context current on the calling thread until the guard drops, when whatever
     /// the thread had current before (its own context, or nothing) is current again.
     pub fn make_current(&self) -> Result<Current, Error> {
-        let saved = SavedCurrent::save(self.egl);
-        let made = self.egl.bind_api(self.api).and_then(|()| {
+        // `save` leaves our API bound.
+        let saved = SavedCurrent::save(self.egl, self.api);
+        let made =
             self.egl
-                .make_current(self.display, self.surface, self.surface, Some(self.context))
-        });
+                .make_current(self.display, self.surface, self.surface, Some(self.context));
         match made {
             Ok(()) => Ok(Current {
                 egl: self.egl,
+                ours: (self.display, self.api),
                 saved: Some(saved),
             }),
             Err(e) => {
-                saved.restore(self.egl);
+                saved.restore(self.egl, None);
                 Err(Error::new(
                     Status::ExecutionFailed,
                     format!("eglMakeCurrent: {e}"),
@@ -332,13 +333,15 @@ fn load_egl() -> Result<&'static Egl, Error> {
 /// The context is current on this thread while this lives.
 pub struct Current {
     egl: &'static Egl,
+    /// Our context's display and client API.
+    ours: (egl::Display, egl::Enum),
     saved: Option<SavedCurrent>,
 }
 
 impl Drop for Current {
     fn drop(&mut self) {
         if let Some(saved) = self.saved.take() {
-            saved.restore(self.egl);
+            saved.restore(self.egl, Some(self.ours));
         }
     }
 }
@@ -358,12 +361,18 @@ struct SavedCurrent {
 }
 
 impl SavedCurrent {
-    fn save(egl: &Egl) -> SavedCurrent {
+    /// Saves the thread's contexts under each client API, leaving `last` bound (so that making
+    /// ours current under it needs no other bind: each EGL call costs a tiny call time).
+    fn save(egl: &Egl, last: egl::Enum) -> SavedCurrent {
         let bound_api = egl.query_api();
         let mut per_api = Vec::with_capacity(2);
         // OpenGL and OpenGL ES have separate bindings in EGL; some implementations share one slot,
         // so both are saved and restored.
-        for api in [egl::OPENGL_API, egl::OPENGL_ES_API] {
+        let first = match last {
+            egl::OPENGL_API => egl::OPENGL_ES_API,
+            _ => egl::OPENGL_API,
+        };
+        for api in [first, last] {
             if egl.bind_api(api).is_err() {
                 continue;
             }
@@ -378,27 +387,31 @@ impl SavedCurrent {
             });
             per_api.push((api, current));
         }
-        let _ = egl.bind_api(bound_api);
         SavedCurrent { bound_api, per_api }
     }
 
-    fn restore(self, egl: &Egl) {
-        // Release ours first (under each API), then put back the thread's own contexts.
-        for (api, _) in &self.per_api {
-            if egl.bind_api(*api).is_ok() {
-                if let Some(d) = egl.get_current_display() {
-                    let _ = egl.make_current(d, None, None, None);
-                }
-            }
+    /// Puts the saved contexts back. `ours`: the display and API of our context, current and
+    /// still bound, which is released first; none when ours is not current and the bound API
+    /// is not known.
+    fn restore(self, egl: &Egl, ours: Option<(egl::Display, egl::Enum)>) {
+        let mut bound = None;
+        if let Some((display, api)) = ours {
+            // Releasing under the bound API releases ours, whether the implementation keeps one
+            // current context per API or one per thread.
+            let _ = egl.make_current(display, None, None, None);
+            bound = Some(api);
         }
         for (api, current) in &self.per_api {
             if let Some((d, draw, read, c)) = current {
                 if egl.bind_api(*api).is_ok() {
+                    bound = Some(*api);
                     let _ = egl.make_current(*d, *draw, *read, Some(*c));
                 }
             }
         }
-        let _ = egl.bind_api(self.bound_api);
+        if bound != Some(self.bound_api) {
+            let _ = egl.bind_api(self.bound_api);
+        }
     }
 }
 
