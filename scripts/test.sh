@@ -237,6 +237,10 @@ suite() {
       # NIR-to-TGSI, which no other configuration runs, computed garbage for its shared tiles of
       # doubles, and no test above takes that kernel for doubles.
       [ "$1" = zink-gles ] || tests="$tests gemm_tiled"
+      # On virgl, Level 1's and gemv's kernels in every workgroup size the tuner may choose
+      # (tests/vector_groups.rs, 21 s): the reductions' shared arrays go through that same
+      # translation.
+      [ "$1" = zink-gles ] || tests="$tests vector_groups"
       cargo_tests $tests -- "${skip[@]}" || status=1
       unset GLBLAS_C_TEST_TIMEOUT
       local suites="$PYTHON_SUITES"

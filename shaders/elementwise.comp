@@ -6,8 +6,9 @@
 // (on llvmpipe buffer textures and storage blocks were the fastest load and
 // store paths). With VEC4 both operands are unit-stride and their windows share alignment, so
 // whole groups of four elements (a texel of floats, two of doubles) are loaded and stored at a
-// time and only the partial groups at the ends go element by element.
-layout(local_size_x = 64) in;
+// time and only the partial groups at the ends go element by element. GROUP: invocations per
+// workgroup (Tuning::vector_group).
+layout(local_size_x = GROUP) in;
 
 // SWAP reads y through its storage block: a texture fetch of y could legally be moved after
 // the store to y, since texture reads are not ordered with storage writes.
@@ -103,32 +104,32 @@ void main() {
     // first..last-1 are whole, and the elements outside them go one by one.
     int first = (uYStart + 3) / 4;
     int last = (uN + uYStart) / 4;
-    int run = ((last - first + groups - 1) / groups + 63) / 64 * 64;
+    int run = ((last - first + groups - 1) / groups + GROUP - 1) / GROUP * GROUP;
     int begin = first + int(gl_WorkGroupID.x) * run;
     int end = min(begin + run, last);
     int t = begin + lid;
-    for (; t + 192 < end; t += 256) {
+    for (; t + 3 * GROUP < end; t += 4 * GROUP) {
         texel(t);
-        texel(t + 64);
-        texel(t + 128);
-        texel(t + 192);
+        texel(t + GROUP);
+        texel(t + 2 * GROUP);
+        texel(t + 3 * GROUP);
     }
-    for (; t < end; t += 64) {
+    for (; t < end; t += GROUP) {
         texel(t);
     }
     if (gl_WorkGroupID.x == 0u) {
-        for (int i = lid; i < 4 * first - uYStart; i += 64) {
+        for (int i = lid; i < 4 * first - uYStart; i += GROUP) {
             element(i);
         }
-        for (int i = 4 * last - uYStart + lid; i < uN; i += 64) {
+        for (int i = 4 * last - uYStart + lid; i < uN; i += GROUP) {
             element(i);
         }
     }
 #else
-    int run = ((uN + groups - 1) / groups + 63) / 64 * 64;
+    int run = ((uN + groups - 1) / groups + GROUP - 1) / GROUP * GROUP;
     int begin = int(gl_WorkGroupID.x) * run;
     int end = min(begin + run, uN);
-    for (int i = begin + lid; i < end; i += 64) {
+    for (int i = begin + lid; i < end; i += GROUP) {
         element(i);
     }
 #endif

@@ -8,7 +8,8 @@
 // Without A (alpha = 0) the inner range is empty: y := beta*y. One launch takes the part
 // uL0..uL1-1 of the inner dimension (llvmpipe gives all loops of an invocation
 // MAX_LOOP_ITERATIONS in all); with TRANS, uL0 is a multiple of 4, so groups stay aligned.
-layout(local_size_x = 64) in;
+// GROUP: invocations per workgroup (Tuning::vector_group).
+layout(local_size_x = GROUP) in;
 
 OPERAND(AIn1, uA1, 6)
 #ifdef VEC4

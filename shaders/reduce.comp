@@ -4,8 +4,9 @@
 // adds its invocations' sums as a tree, and one partial sum per workgroup is stored for the
 // host to add. Logical element i of an operand is element uStart + i*uInc of its window; with
 // VEC4 (real only) both operands are unit-stride and share alignment, so whole groups (a texel
-// of floats, two of doubles) are read four terms at a time.
-layout(local_size_x = 64) in;
+// of floats, two of doubles) are read four terms at a time. GROUP: invocations per workgroup
+// (Tuning::vector_group), a power of 2.
+layout(local_size_x = GROUP) in;
 
 OPERAND(XIn1, uX1, 4)
 OPERAND(YIn1, uY1, 5)
@@ -36,7 +37,7 @@ uniform int uXStart, uXInc, uYStart, uYInc;
 #define TERM4(t) abs(FETCH4(uX4, t))
 #endif
 
-shared ELEM sums[64];
+shared ELEM sums[GROUP];
 
 void main() {
     // Each workgroup takes one contiguous run of the terms, its invocations interleaved in it.
@@ -48,44 +49,44 @@ void main() {
     // first..last-1 are whole, and the elements outside them go one by one.
     int first = (uXStart + 3) / 4;
     int last = (uN + uXStart) / 4;
-    int run = ((last - first + groups - 1) / groups + 63) / 64 * 64;
+    int run = ((last - first + groups - 1) / groups + GROUP - 1) / GROUP * GROUP;
     int begin = first + int(gl_WorkGroupID.x) * run;
     int end = min(begin + run, last);
     int t = begin + lid;
-    for (; t + 64 < end; t += 128) {
-        acc += TERM4(t) + TERM4(t + 64);
+    for (; t + GROUP < end; t += 2 * GROUP) {
+        acc += TERM4(t) + TERM4(t + GROUP);
     }
     if (t < end) {
         acc += TERM4(t);
     }
     if (gl_WorkGroupID.x == 0u) {
-        for (int i = lid; i < 4 * first - uXStart; i += 64) {
+        for (int i = lid; i < 4 * first - uXStart; i += GROUP) {
             acc.x += TERM(i);
         }
-        for (int i = 4 * last - uXStart + lid; i < uN; i += 64) {
+        for (int i = 4 * last - uXStart + lid; i < uN; i += GROUP) {
             acc.y += TERM(i);
         }
     }
     sums[lid] = (acc.x + acc.y) + (acc.z + acc.w);
 #else
     ELEM a0 = ELEM(0.0), a1 = ELEM(0.0), a2 = ELEM(0.0), a3 = ELEM(0.0);
-    int run = ((uN + groups - 1) / groups + 63) / 64 * 64;
+    int run = ((uN + groups - 1) / groups + GROUP - 1) / GROUP * GROUP;
     int begin = int(gl_WorkGroupID.x) * run;
     int end = min(begin + run, uN);
     int i = begin + lid;
-    for (; i + 192 < end; i += 256) {
+    for (; i + 3 * GROUP < end; i += 4 * GROUP) {
         a0 += TERM(i);
-        a1 += TERM(i + 64);
-        a2 += TERM(i + 128);
-        a3 += TERM(i + 192);
+        a1 += TERM(i + GROUP);
+        a2 += TERM(i + 2 * GROUP);
+        a3 += TERM(i + 3 * GROUP);
     }
-    for (; i < end; i += 64) {
+    for (; i < end; i += GROUP) {
         a0 += TERM(i);
     }
     sums[lid] = (a0 + a1) + (a2 + a3);
 #endif
     barrier();
-    for (int w = 32; w > 0; w >>= 1) {
+    for (int w = GROUP / 2; w > 0; w >>= 1) {
         if (lid < w) {
             sums[lid] += sums[lid + w];
         }

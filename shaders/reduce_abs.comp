@@ -17,7 +17,8 @@
 //    a NaN first element). Partial: (key low word, key high word, index, 0).
 // Thresholds and scales come from dot.rs as defines (biased exponents SMALL_BELOW and BIG_FROM,
 // power-of-two exponents SMALL_SCALE, BIG_SCALE and MIN_EXP, the least normal exponent).
-layout(local_size_x = 64) in;
+// GROUP: invocations per workgroup (Tuning::vector_group), a power of 2.
+layout(local_size_x = GROUP) in;
 
 OPERAND(XIn1, uX1, 4)
 #ifdef VEC4
@@ -114,29 +115,29 @@ void add(inout REAL4 acc, ELEM x, int i) {
 }
 
 // The invocations' states one accumulator at a time: component c of invocation i's state is
-// states[64 * c + i], so that each shared load and store moves one REAL. Mesa 22.3's
+// states[GROUP * c + i], so that each shared load and store moves one REAL. Mesa 22.3's
 // translation to TGSI (virgl's) moves a shared dvec4 as one TGSI access of two doubles, which
 // lost big and class: dnrm2 of a vector holding a NaN was finite.
-shared REAL states[4 * 64];
+shared REAL states[4 * GROUP];
 
 void share(int i, REAL4 s) {
     states[i] = s.x;
-    states[64 + i] = s.y;
-    states[128 + i] = s.z;
-    states[192 + i] = s.w;
+    states[GROUP + i] = s.y;
+    states[2 * GROUP + i] = s.z;
+    states[3 * GROUP + i] = s.w;
 }
 
 void combine(int a, int b) {
-    for (int c = 0; c < 192; c += 64) {
+    for (int c = 0; c < 3 * GROUP; c += GROUP) {
         states[c + a] += states[c + b];
     }
-    states[192 + a] = max(states[192 + a], states[192 + b]);
+    states[3 * GROUP + a] = max(states[3 * GROUP + a], states[3 * GROUP + b]);
 }
 
 // Stores invocation 0's state, the workgroup's.
 void store() {
     for (int c = 0; c < 4; ++c) {
-        partials[4 * int(gl_WorkGroupID.x) + c] = states[64 * c];
+        partials[4 * int(gl_WorkGroupID.x) + c] = states[GROUP * c];
     }
 }
 #elif defined(IAMAX)
@@ -170,7 +171,7 @@ void add(inout Best best, ELEM x, int i) {
     }
 }
 
-shared Best states[64];
+shared Best states[GROUP];
 
 void share(int i, Best s) {
     states[i] = s;
@@ -203,37 +204,37 @@ void main() {
     // Group t of x holds logical elements 4t - uXStart .. 4t - uXStart + 3 (reduce.comp).
     int first = (uXStart + 3) / 4;
     int last = (uN + uXStart) / 4;
-    int run = ((last - first + groups - 1) / groups + 63) / 64 * 64;
+    int run = ((last - first + groups - 1) / groups + GROUP - 1) / GROUP * GROUP;
     int begin = first + int(gl_WorkGroupID.x) * run;
     int end = min(begin + run, last);
     if (gl_WorkGroupID.x == 0u) {
         // The elements before the first whole group come first in index order.
-        for (int i = lid; i < 4 * first - uXStart; i += 64) {
+        for (int i = lid; i < 4 * first - uXStart; i += GROUP) {
             add(acc, ELEMENT(i), i);
         }
     }
-    for (int t = begin + lid; t < end; t += 64) {
+    for (int t = begin + lid; t < end; t += GROUP) {
         REAL4 v = FETCH4(uX4, t);
         for (int c = 0; c < 4; ++c) {
             add(acc, v[c], 4 * t - uXStart + c);
         }
     }
     if (gl_WorkGroupID.x == 0u) {
-        for (int i = 4 * last - uXStart + lid; i < uN; i += 64) {
+        for (int i = 4 * last - uXStart + lid; i < uN; i += GROUP) {
             add(acc, ELEMENT(i), i);
         }
     }
 #else
-    int run = ((uN + groups - 1) / groups + 63) / 64 * 64;
+    int run = ((uN + groups - 1) / groups + GROUP - 1) / GROUP * GROUP;
     int begin = int(gl_WorkGroupID.x) * run;
     int end = min(begin + run, uN);
-    for (int i = begin + lid; i < end; i += 64) {
+    for (int i = begin + lid; i < end; i += GROUP) {
         add(acc, ELEMENT(i), i);
     }
 #endif
     share(lid, acc);
     barrier();
-    for (int w = 32; w > 0; w >>= 1) {
+    for (int w = GROUP / 2; w > 0; w >>= 1) {
         if (lid < w) {
             combine(lid, lid + w);
         }

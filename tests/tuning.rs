@@ -1,7 +1,8 @@
 //! The tuner (`glblasTune`) and the tuning tables: a quick search reports its progress, rejects
 //! a candidate whose launches the driver dropped (its result wrong), keeps the fastest right
 //! parameters for this process, searches the tiled kernel's options in a second stage, measures
-//! gemm's crossover beside the CPU BLAS, and writes both as this device's entry, which the next
+//! gemm's crossover beside the CPU BLAS, searches Level 1's and gemv's workgroups (none of whose
+//! sizes may be wrong), and writes all as this device's entry, which the next
 //! context reads; a corrupt table, or one tuned with another driver, is not used, and says why;
 //! the device's limits (`GLBLAS_LIMIT_GEMM_ROWS` on llvmpipe-board) bound what the search tries
 //! and what a table may set; NOT_SUPPORTED on the fragment pipeline (llvmpipe-gl33). Also
@@ -12,7 +13,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 use glblas::api::*;
 use glblas::engine::fault::{self, Fault};
-use glblas::engine::tuning::{GemmParams, TILE_OPTIONS};
+use glblas::engine::tuning::{GemmParams, Vectors, TILE_OPTIONS};
 use glblas::engine::tuning_table::{self, Entry, Key};
 use glblas::engine::with_engine;
 use glblas::status::Status;
@@ -106,6 +107,14 @@ fn tuning_is_searched_checked_kept_and_read_back() {
             .iter()
             .any(|p| p.starts_with("gemm.comp") && p.contains(option) && p.contains("TILED"));
         assert!(built, "no {option} program: {programs:?}");
+    }
+    // The kernels over vectors' workgroups, each size right.
+    for kind in Vectors::ALL {
+        let line = summary
+            .lines()
+            .find(|l| l.starts_with(&format!("  {} (", kind.name())));
+        let line = line.unwrap_or_else(|| panic!("no {} line: {summary}", kind.name()));
+        assert!(!line.contains("wrong"), "{line}");
     }
     // gemm beside the CPU BLAS, where there is one (OpenBLAS, in the tests).
     let cpu = glblas::blas::cpu::resolve(c"cblas_sgemm").is_some();

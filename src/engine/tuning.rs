@@ -122,6 +122,39 @@ pub struct Tuning {
     pub gemm: [GemmParams; 2],
     /// gemm's crossover, for single precision and for double, where it was measured.
     pub crossover: [Option<Crossover>; 2],
+    /// Invocations per workgroup of the kernels over vectors, in every precision, for each of
+    /// [`Vectors`]: one of [`VECTOR_GROUPS`].
+    pub vector_group: [i64; 2],
+}
+
+/// The kernels over vectors whose workgroups are tuned apart, in `Tuning::vector_group`'s
+/// order, as tables name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vectors {
+    /// Level 1's: `elementwise.comp`, `reduce.comp`, `reduce_abs.comp`.
+    Level1,
+    /// gemv's: `gemv.comp`.
+    Gemv,
+}
+
+impl Vectors {
+    pub const ALL: [Vectors; 2] = [Vectors::Level1, Vectors::Gemv];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Vectors::Level1 => "level1",
+            Vectors::Gemv => "gemv",
+        }
+    }
+}
+
+/// The workgroup sizes the kernels over vectors are built with (their shaders' GROUP: a power
+/// of 2, for the reductions' trees), each only where the device runs that many invocations.
+pub const VECTOR_GROUPS: [i64; 4] = [32, 64, 128, 256];
+
+/// Whether the device runs the kernels over vectors in workgroups of `group`.
+pub fn vector_group_fits(group: i64, info: &DeviceInfo) -> bool {
+    VECTOR_GROUPS.contains(&group) && group <= info.max_compute_invocations
 }
 
 impl Tuning {
@@ -174,6 +207,9 @@ impl Tuning {
         Tuning {
             gemm: [gemm(true), gemm(false)],
             crossover: [None; 2],
+            // The size the kernels over vectors had before it was tuned: unmeasured against
+            // others but on the tuner's searches (docs/tuning.md).
+            vector_group: [64; 2],
         }
     }
 }

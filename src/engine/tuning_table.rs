@@ -5,7 +5,9 @@
 
 use super::device::DeviceInfo;
 use super::limits::Limits;
-use super::tuning::{Crossover, GemmParams, Tuning, TILE_OPTIONS};
+use super::tuning::{
+    vector_group_fits, Crossover, GemmParams, Tuning, Vectors, TILE_OPTIONS, VECTOR_GROUPS,
+};
 use std::path::{Path, PathBuf};
 
 /// The tables glblas ships: devices the project measured itself.
@@ -47,13 +49,14 @@ impl Key {
 }
 
 /// One device's entry: its key's fields (a shipped entry may leave out `driver` and `glblas`,
-/// and then serves every driver version and glblas), the compute gemm's parameters and its
-/// crossovers.
+/// and then serves every driver version and glblas), the compute gemm's parameters, its
+/// crossovers, and the workgroups of the kernels over vectors.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub fields: Vec<(String, String)>,
     pub gemm: [Option<GemmParams>; 2],
     pub crossover: [Option<Crossover>; 2],
+    pub vector_group: [Option<i64>; 2],
 }
 
 impl Entry {
@@ -64,6 +67,7 @@ impl Entry {
             fields: fields.map(|(k, v)| (k.to_string(), v.to_string())).to_vec(),
             gemm: tuning.gemm.map(Some),
             crossover: tuning.crossover,
+            vector_group: tuning.vector_group.map(Some),
         }
     }
 
@@ -123,6 +127,15 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
                     return bad(&format!("a {word} line {why}"));
                 }
             }
+            "level1" | "gemv" => {
+                let which = Vectors::ALL.iter().position(|v| v.name() == word);
+                let group = rest.strip_prefix("group ").and_then(|g| g.parse().ok());
+                let slot = &mut entry.vector_group[which.expect("a kernel over vectors")];
+                let group = group.filter(|g| VECTOR_GROUPS.contains(g));
+                if let Err(why) = set_once(slot, group) {
+                    return bad(&format!("a {word} line {why}"));
+                }
+            }
             _ => return bad("an unknown or repeated line"),
         }
     }
@@ -136,7 +149,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
 fn set_once<T>(slot: &mut Option<T>, value: Option<T>) -> std::result::Result<(), &'static str> {
     match (value, slot.is_some()) {
         (None, _) => Err("glblas cannot read"),
-        (Some(_), true) => Err("repeated for one precision"),
+        (Some(_), true) => Err("repeated"),
         (Some(v), false) => {
             *slot = Some(v);
             Ok(())
@@ -168,6 +181,11 @@ pub fn format(entries: &[Entry]) -> String {
                     text.push_str(&format!("crossover {name} never {flops}\n"))
                 }
                 None => {}
+            }
+        }
+        for (v, group) in Vectors::ALL.iter().zip(e.vector_group) {
+            if let Some(g) = group {
+                text.push_str(&format!("{} group {g}\n", v.name()));
             }
         }
     }
@@ -308,6 +326,12 @@ pub fn load(info: &DeviceInfo, limits: &Limits) -> Loaded {
                 _ => {}
             }
         }
+        for (slot, group) in tuning.vector_group.iter_mut().zip(entry.vector_group) {
+            match group {
+                Some(g) if vector_group_fits(g, info) => *slot = g,
+                _ => {}
+            }
+        }
     }
     let warning = warning.map(|w| format!("{w}; using the {source} parameters"));
     Loaded {
@@ -379,6 +403,7 @@ mod tests {
                 Some(Crossover::From(1 << 28)),
                 Some(Crossover::Never(1 << 31)),
             ],
+            vector_group: [128, 32],
         }
     }
 
@@ -402,6 +427,7 @@ mod tests {
         let parsed = parse(&text).expect("a table");
         assert!(parsed[0].matches(&key("4.5 Mesa 22.3.6")));
         assert_eq!(parsed[0].gemm, [None, None]);
+        assert_eq!(parsed[0].vector_group, [None, None]);
     }
 
     #[test]
@@ -441,6 +467,16 @@ mod tests {
                 &format!("{entry}gemm single blocked group 8 block 8 8\n"),
                 "gemm line repeated",
             ),
+            // The kernels over vectors' workgroups: sizes glblas builds, each line once.
+            (
+                &entry.replace("level1 group 128", "level1 group 96"),
+                "level1 line glblas cannot read",
+            ),
+            (
+                &entry.replace("gemv group 32", "gemv groups 32"),
+                "gemv line glblas cannot read",
+            ),
+            (&format!("{entry}level1 group 64\n"), "level1 line repeated"),
             (&format!("{HEADER}\nrenderer x\n"), "before the first"),
             (
                 &format!("{HEADER}\ndevice\nvendor x\n"),

@@ -7,6 +7,7 @@ use super::dot_sums::{Squares, Variant};
 use super::stream::{self, Access};
 use crate::engine::element::{Real, Scalar};
 use crate::engine::operand::{Mem, Vector, Window};
+use crate::engine::tuning::Vectors;
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -46,7 +47,9 @@ pub fn reduce<T: Scalar>(
     };
     let (xd, yd) = (ops[0], *ops.last().expect("one operand or two"));
     let vec4 = stream::vec4(&[&xd, &yd]);
+    let (group, group_define) = stream::group(e, Vectors::Level1);
     let mut defines = super::real_defines::<T>();
+    defines.push(group_define);
     defines.extend(variant.defines().iter().map(|&d| (d, "1".to_string())));
     if vec4 {
         defines.push(("VEC4", "1".to_string()));
@@ -57,7 +60,7 @@ pub fn reduce<T: Scalar>(
         yd.sample(e, &p, "Y", SAMPLE_Y, vec4)?;
     }
     let items = stream::items(&xd, vec4);
-    let most_groups = stream::groups(e, items);
+    let most_groups = stream::groups(e, items, group);
     let partials = e
         .staging
         .output::<T>(&e.ctx.gl, &e.ext, UNIT_PARTIALS, most_groups)?;
@@ -70,7 +73,7 @@ pub fn reduce<T: Scalar>(
     let gl = &e.ctx.gl;
     p.set_i32(gl, "uN", xd.v.n as i32);
     p.set_i32(gl, "uYShift", ((yd.w.start - xd.w.start) / 4) as i32);
-    let groups = stream::dispatch(e, items, "reduce dispatch")?;
+    let groups = stream::dispatch(e, items, group, "reduce dispatch")?;
     e.staging.read_result(
         &e.ctx.gl,
         &e.ext,
@@ -100,7 +103,9 @@ fn reduce_abs<T: Scalar, P: Real, R>(
 ) -> Result<R> {
     let xd = stream::prepare(e, &[(x, Access::Read)])?[0];
     let vec4 = stream::vec4(&[&xd]);
+    let (group, group_define) = stream::group(e, Vectors::Level1);
     let mut all = super::real_defines::<T>();
+    all.push(group_define);
     all.push((variant, "1".to_string()));
     all.extend(defines);
     if vec4 {
@@ -109,7 +114,7 @@ fn reduce_abs<T: Scalar, P: Real, R>(
     let p = e.compute_program("reduce_abs.comp", COMP_ABS, &all)?;
     xd.sample(e, &p, "X", SAMPLE_X, vec4)?;
     let items = stream::items(&xd, vec4);
-    let most_groups = stream::groups(e, items);
+    let most_groups = stream::groups(e, items, group);
     let partials = e
         .staging
         .output::<P>(&e.ctx.gl, &e.ext, UNIT_PARTIALS, 4 * most_groups)?;
@@ -121,7 +126,7 @@ fn reduce_abs<T: Scalar, P: Real, R>(
     Window::of(&e.ctx.info, partials, 4 * most_groups).bind_storage(&e.ext, STORE_PARTIALS);
     p.set_i32(&e.ctx.gl, "uN", xd.v.n as i32);
     uniforms(e, &p);
-    let groups = stream::dispatch(e, items, "reduce_abs dispatch")?;
+    let groups = stream::dispatch(e, items, group, "reduce_abs dispatch")?;
     e.staging
         .read_result(&e.ctx.gl, &e.ext, UNIT_PARTIALS, 4 * groups, read)
 }

@@ -11,6 +11,7 @@ use super::gemv_call::Gemv;
 use super::stream::{self, Access};
 use crate::engine::element::Scalar;
 use crate::engine::operand::Window;
+use crate::engine::tuning::Vectors;
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -61,7 +62,9 @@ pub fn gemv<T: Scalar>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
         (None, true) => (0, yd.v.n),
     };
     let vec4 = !T::COMPLEX && ad.is_some_and(|a| a.columns_in_texels(&e.ctx.info) && a.rows >= 4);
+    let (group, group_define) = stream::group(e, Vectors::Gemv);
     let mut defines = super::real_defines::<T>();
+    defines.push(group_define);
     if g.trans {
         defines.push(("TRANS", "1".to_string()));
     }
@@ -105,7 +108,7 @@ pub fn gemv<T: Scalar>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
         p.set_i32(gl, "uL1", l1 as i32);
         p.set_real(gl, "uBeta", beta);
         p.set_i32(gl, "uReadY", i32::from(beta != T::ZERO));
-        stream::dispatch(e, items, "gemv dispatch")?;
+        stream::dispatch(e, items, group, "gemv dispatch")?;
         l0 = l1;
         if l0 >= k {
             break;

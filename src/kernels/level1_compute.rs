@@ -10,6 +10,7 @@
 use super::stream::{self, Access};
 use crate::engine::element::Scalar;
 use crate::engine::operand::Vector;
+use crate::engine::tuning::Vectors;
 use crate::engine::Engine;
 use crate::status::Result;
 
@@ -88,7 +89,9 @@ fn chunk<T: Scalar>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<
     };
     let (yd, xd) = (ops[0], *ops.last().expect("one operand or two"));
     let vec4 = stream::vec4(&[&yd, &xd]);
+    let (group, group_define) = stream::group(e, Vectors::Level1);
     let mut defines = super::real_defines::<T>();
+    defines.push(group_define);
     defines.push((op.define(), "1".to_string()));
     if vec4 {
         defines.push(("VEC4", "1".to_string()));
@@ -106,7 +109,7 @@ fn chunk<T: Scalar>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<
     p.set_i32(gl, "uN", yd.v.n as i32);
     p.set_real(gl, "uAlpha", alpha);
     p.set_i32(gl, "uXShift", ((xd.w.start - yd.w.start) / 4) as i32);
-    stream::dispatch(e, stream::items(&yd, vec4), "elementwise dispatch")?;
+    stream::dispatch(e, stream::items(&yd, vec4), group, "elementwise dispatch")?;
     stream::copy_back(e, 0, &yd)?;
     if op == Op::Swap {
         stream::copy_back(e, 1, &xd)?;

@@ -6,11 +6,9 @@
 use crate::engine::element::Scalar;
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::programs::Program;
+use crate::engine::tuning::Vectors;
 use crate::engine::Engine;
 use crate::status::Result;
-
-/// Invocations per workgroup, as the shaders declare it.
-const GROUP: i64 = 64;
 
 /// A vector operand on the device and its window.
 #[derive(Clone, Copy)]
@@ -126,19 +124,27 @@ pub fn vec4<T: Scalar>(ops: &[&Operand<T>]) -> bool {
             .all(|o| o.v.inc == 1 && o.v.n >= 8 && o.w.start % 4 == ops[0].w.start % 4)
 }
 
-/// Dispatches the bound program over `items` work items, each invocation looping over its
-/// share. Returns the workgroup count (see `groups`).
-pub fn dispatch(e: &Engine, items: i64, what: &str) -> Result<i64> {
-    let groups = groups(e, items);
+/// Invocations per workgroup of `kind`'s kernels on this device, and the define that builds
+/// their shaders so (`GROUP`).
+pub fn group(e: &Engine, kind: Vectors) -> (i64, (&'static str, String)) {
+    let group = e.tuning.vector_group[kind as usize];
+    (group, ("GROUP", group.to_string()))
+}
+
+/// Dispatches the bound program, built with workgroups of `group` (see [`group`]), over
+/// `items` work items, each invocation looping over its share. Returns the workgroup count
+/// (see `groups`).
+pub fn dispatch(e: &Engine, items: i64, group: i64, what: &str) -> Result<i64> {
+    let groups = groups(e, items, group);
     e.dispatch(groups, 1, what)?;
     Ok(groups)
 }
 
-/// Workgroups `dispatch` launches for `items`: a software rasterizer gets a few per core (each
-/// costs it a task), a GPU enough to fill it.
-pub fn groups(e: &Engine, items: i64) -> i64 {
+/// Workgroups of `group` invocations `dispatch` launches for `items`: a software rasterizer
+/// gets a few per core (each costs it a task), a GPU enough to fill it.
+pub fn groups(e: &Engine, items: i64, group: i64) -> i64 {
     let most = if e.ctx.info.software { 256 } else { 16384 };
-    ((items + GROUP - 1) / GROUP).clamp(1, most)
+    ((items + group - 1) / group).clamp(1, most)
 }
 
 /// Items a kernel over `o` loops over: whole groups of four plus the partial ones at both

@@ -1,11 +1,12 @@
 //! The tuner (`glblasTune`, `python -m glblas tune`): the compute gemm's parameters searched
-//! on the device in hand, for single and double precision. Each candidate's result is checked
-//! exactly before it is timed, and a wrong one is never kept; the fastest right one becomes the
-//! device's parameters at once, and its entry in the user's tuning table
-//! (`engine::tuning_table`) for the contexts made after. Method and limits: `docs/tuning.md`.
+//! on the device in hand, for single and double precision, then the workgroups of Level 1's
+//! and gemv's kernels (`vectors`). Each candidate's result is checked exactly before it is
+//! timed, and a wrong one is never kept; the fastest right one becomes the device's parameters
+//! at once, and its entry in the user's tuning table (`engine::tuning_table`) for the contexts
+//! made after. Method and limits: `docs/tuning.md`.
 
 use crate::engine::element::Real;
-use crate::engine::tuning::{GemmParams, TILE_OPTIONS};
+use crate::engine::tuning::{GemmParams, Tuning, Vectors, TILE_OPTIONS};
 use crate::engine::tuning_table::{self, Key};
 use crate::engine::{with_engine, Engine};
 use crate::kernels::precision_available;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 
 mod crossover;
 mod problem;
+mod vectors;
 
 use crate::engine::tuning::Crossover;
 use problem::Problem;
@@ -50,8 +52,9 @@ struct Found {
 }
 
 /// Searches the gemm parameters for each precision the device computes, makes the fastest
-/// right ones the device's, measures gemm's crossover beside the CPU BLAS, writes both to the
-/// user's table, and returns a summary ([`summarize`]).
+/// right ones the device's, measures gemm's crossover beside the CPU BLAS, searches the kernels
+/// over vectors' workgroups, writes all to the user's table, and returns a summary
+/// ([`summarize`]).
 pub fn tune(options: Options) -> Result<String> {
     let start = Instant::now();
     let (software, key, timed_by, doubles) = with_engine(|e| {
@@ -94,24 +97,30 @@ pub fn tune(options: Options) -> Result<String> {
     let rounds = rounds(software, options.quick);
     let steps =
         |c: &Vec<GemmParams>| c.len() + rounds + OPTIONS_STAGE + rounds + crossover::sides(cap);
+    let vector_steps = Vectors::ALL.len() * vectors::steps(software, options.quick);
     let mut search = Search {
         quick: options.quick,
         progress: options.progress,
         done: 0,
-        total: steps(&single) + double.as_ref().map_or(0, steps),
+        total: steps(&single) + double.as_ref().map_or(0, steps) + vector_steps,
     };
     (search.progress)(0, search.total);
-    // Of the time: each precision's search 80%, its crossover 20%; single precision's half of
+    // Of the time: gemm 90%, the kernels over vectors the rest (a few seconds on llvmpipe).
+    // Of gemm's, each precision's search 80%, its crossover 20%; single precision's half of
     // that where there are doubles, leaving double's what it does not use.
     let at = |share: f64| start + (deadline - start).mul_f64(share);
     let shares = if double.is_some() {
-        [0.4, 0.5]
+        [0.36, 0.45]
     } else {
-        [0.8, 1.0]
+        [0.72, 0.9]
     };
     let mut found = vec![search.gemm::<f32>(&single, at(shares[0]), at(shares[1]))?];
     if let Some(double) = double {
-        found.push(search.gemm::<f64>(&double, at(0.9), deadline)?);
+        found.push(search.gemm::<f64>(&double, at(0.81), at(0.9))?);
+    }
+    let mut vector_found = Vec::new();
+    for kind in Vectors::ALL {
+        vector_found.push(search.vectors(kind, deadline)?);
     }
     let tuning = with_engine(|e| Ok(e.tuning))?;
     tuning_table::save(&path, &key, &tuning).map_err(|err| {
@@ -121,7 +130,14 @@ pub fn tune(options: Options) -> Result<String> {
         )
     })?;
     let elapsed = start.elapsed().as_secs_f64();
-    Ok(summarize(&key, elapsed, timed_by, &found, &path))
+    Ok(summarize(
+        &key,
+        elapsed,
+        timed_by,
+        &found,
+        &vector_found,
+        &path,
+    ))
 }
 
 /// The search's summary for people: each precision's rate before and after, its crossover, and
@@ -131,6 +147,7 @@ fn summarize(
     elapsed: f64,
     timed_by: &str,
     found: &[Found],
+    vector_found: &[vectors::Found],
     path: &std::path::Path,
 ) -> String {
     let mut summary = format!(
@@ -138,29 +155,52 @@ fn summarize(
         key.renderer, key.driver, elapsed
     );
     for f in found {
-        let rejected = match f.wrong {
-            0 => String::new(),
-            w => format!(", {w} wrong and rejected"),
-        };
-        let unfinished = match f.skipped {
-            0 => String::new(),
-            s => format!(", {s} left at the time limit"),
-        };
         summary.push_str(&format!(
-            "  {} n = {}: {:.1} -> {:.1} GFLOP/s ({}; {} candidates timed{rejected}{unfinished})\n",
+            "  {} n = {}: {:.1} -> {:.1} GFLOP/s ({}; {} candidates timed{}{})\n",
             f.name,
             f.n,
             f.before,
             f.after,
             tuning_table::describe(&f.chosen),
             f.tried,
+            rejected(f.wrong),
+            unfinished(f.skipped),
         ));
     }
     for f in found {
         summary.push_str(&format!("  {} {}\n", f.name, beside(f.beside.as_ref())));
     }
+    for f in vector_found {
+        summary.push_str(&format!(
+            "  {} ({}): {:.1} -> {:.1} GB/s (group {}; {} sizes timed{}{})\n",
+            f.kind.name(),
+            f.what,
+            f.before,
+            f.after,
+            f.chosen,
+            f.tried,
+            rejected(f.wrong),
+            unfinished(f.skipped),
+        ));
+    }
     summary.push_str(&format!("table: {}\n", path.display()));
     summary
+}
+
+/// What a summary says of `wrong` candidates.
+fn rejected(wrong: usize) -> String {
+    match wrong {
+        0 => String::new(),
+        w => format!(", {w} wrong and rejected"),
+    }
+}
+
+/// What a summary says of `skipped` candidates.
+fn unfinished(skipped: usize) -> String {
+    match skipped {
+        0 => String::new(),
+        s => format!(", {s} left at the time limit"),
+    }
 }
 
 /// What a summary says of GL beside the CPU BLAS.
@@ -206,8 +246,8 @@ fn side_cap(software: bool, quick: bool) -> i64 {
 }
 
 /// The right candidates' median times, and how many were wrong or left at the time limit.
-struct Measured {
-    timed: Vec<(GemmParams, Times)>,
+struct Measured<P = GemmParams> {
+    timed: Vec<(P, Times)>,
     wrong: usize,
     skipped: usize,
 }
@@ -306,16 +346,30 @@ impl Search<'_> {
         })
     }
 
-    /// Checks each candidate on `problem`, then times the right ones in [`rounds`], each
-    /// round one call of each, so that the machine's drift over the search falls on all alike;
-    /// returns each right candidate's median time, how many were wrong, and how many were left
-    /// unchecked at `deadline` (the rounds after the first are left too).
+    /// Checks each candidate on `problem`, then times the right ones ([`Search::rounds`]).
     fn measure<T: Real>(
         &mut self,
         problem: &Problem<T>,
         candidates: &[GemmParams],
         deadline: Instant,
     ) -> Result<Measured> {
+        let rounds = rounds(problem.software, self.quick);
+        let check = |p| problem.check(p);
+        self.rounds(candidates, rounds, deadline, check, |p| problem.time(p))
+    }
+
+    /// Checks each candidate by `check`, then times the right ones by `time` in `rounds`, each
+    /// round one call of each, so that the machine's drift over the search falls on all alike;
+    /// returns each right candidate's median time, how many were wrong, and how many were left
+    /// unchecked at `deadline` (the rounds after the first are left too).
+    fn rounds<P: Copy>(
+        &mut self,
+        candidates: &[P],
+        rounds: usize,
+        deadline: Instant,
+        mut check: impl FnMut(P) -> Result<bool>,
+        mut time: impl FnMut(P) -> Result<f64>,
+    ) -> Result<Measured<P>> {
         let (mut right, mut wrong, mut skipped) = (Vec::new(), 0, 0);
         for (i, &p) in candidates.iter().enumerate() {
             if i > 0 && Instant::now() >= deadline {
@@ -323,13 +377,12 @@ impl Search<'_> {
                 self.advance(skipped);
                 break;
             }
-            match problem.check(p)? {
+            match check(p)? {
                 true => right.push(p),
                 false => wrong += 1,
             }
             self.advance(1);
         }
-        let rounds = rounds(problem.software, self.quick);
         let mut times = vec![Vec::with_capacity(rounds); right.len()];
         for round in 0..rounds {
             if round > 0 && Instant::now() >= deadline {
@@ -342,7 +395,7 @@ impl Search<'_> {
                 _ => (0..right.len()).rev().collect(),
             };
             for i in order {
-                times[i].push(problem.time(right[i])?);
+                times[i].push(time(right[i])?);
             }
             self.advance(1);
         }
@@ -407,12 +460,27 @@ impl Search<'_> {
     }
 }
 
+/// Runs `f` with the device's parameters as `set` changes them, only while the engine's lock is
+/// held: they are put back after.
+fn with_tuning<R>(
+    set: impl FnOnce(&mut Tuning),
+    f: impl FnOnce(&mut Engine) -> Result<R>,
+) -> Result<R> {
+    with_engine(|e| {
+        let saved = e.tuning;
+        set(&mut e.tuning);
+        let result = f(e);
+        e.tuning = saved;
+        result
+    })
+}
+
 /// The most candidates of the second stage (`Search::tile_options`): the current parameters,
 /// and the fastest tiled kernel with each choice of the tiles' options.
 const OPTIONS_STAGE: usize = 1 + (1 << TILE_OPTIONS.len());
 
 /// The fastest of `timed` by median.
-fn fastest(timed: &[(GemmParams, Times)]) -> Option<(GemmParams, Times)> {
+fn fastest<P: Copy>(timed: &[(P, Times)]) -> Option<(P, Times)> {
     timed
         .iter()
         .min_by(|x, y| x.1.median.total_cmp(&y.1.median))

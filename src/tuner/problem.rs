@@ -1,6 +1,7 @@
 //! The tuner's product: operands in device memory whose right result is known exactly, the
 //! check of a result against it, and one call timed.
 
+use super::with_tuning;
 use crate::engine::element::Real;
 use crate::engine::tuning::GemmParams;
 use crate::engine::{with_engine, Engine};
@@ -125,17 +126,9 @@ impl<T: Real> Problem<T> {
         });
     }
 
-    /// Runs `f` with `p` as the device's parameters for `T`, only while the engine's lock is
-    /// held.
+    /// Runs `f` with `p` as the device's parameters for `T` ([`with_tuning`]).
     fn with<R>(&self, p: GemmParams, f: impl FnOnce(&mut Engine) -> Result<R>) -> Result<R> {
-        let which = T::PRECISION.index();
-        with_engine(|e| {
-            let saved = e.tuning.gemm[which];
-            e.tuning.gemm[which] = p;
-            let result = f(e);
-            e.tuning.gemm[which] = saved;
-            result
-        })
+        with_tuning(|t| t.gemm[T::PRECISION.index()] = p, f)
     }
 
     /// Whether `p` computes the ragged part right, leaving the rest of C untouched, then the
@@ -155,26 +148,10 @@ impl<T: Real> Problem<T> {
         })
     }
 
-    /// The seconds of one call with `p`: the device's time in its launches, from timer
-    /// queries, where it has them, else the wall time up to a wait for the device.
+    /// The seconds of one call with `p` ([`time_call`]).
     pub fn time(&self, p: GemmParams) -> Result<f64> {
         let n = self.n;
-        self.with(p, |e| {
-            let gl = &e.ctx.gl;
-            if !e.ctx.info.timer_queries {
-                let start = Instant::now();
-                self.run(e, n, n, n)?;
-                e.sync()?;
-                return Ok(start.elapsed().as_secs_f64());
-            }
-            e.timer.set(gl, true)?;
-            let run = self.run(e, n, n, n);
-            let time = run.and_then(|()| e.timer.read(&e.ctx.gl));
-            let stop = e.timer.set(&e.ctx.gl, false);
-            let (seconds, _) = time?;
-            stop?;
-            Ok(seconds)
-        })
+        self.with(p, |e| time_call(e, |e| self.run(e, n, n, n)))
     }
 
     /// C's leading m × cols := A's m × k times B's k × cols.
@@ -216,6 +193,27 @@ impl<T: Real> Problem<T> {
             .all(|(i, j)| c[i + j * n].to_f64() == UNTOUCHED);
         Ok(untouched && Sums::of(&c, n, m, cols) == *want)
     }
+}
+
+/// The seconds of `call` on the device: its launches' time from timer queries, where the device
+/// has them, else the wall time up to a wait for the device.
+pub(super) fn time_call(
+    e: &mut Engine,
+    call: impl FnOnce(&mut Engine) -> Result<()>,
+) -> Result<f64> {
+    if !e.ctx.info.timer_queries {
+        let start = Instant::now();
+        call(e)?;
+        e.sync()?;
+        return Ok(start.elapsed().as_secs_f64());
+    }
+    e.timer.set(&e.ctx.gl, true)?;
+    let run = call(e);
+    let time = run.and_then(|()| e.timer.read(&e.ctx.gl));
+    let stop = e.timer.set(&e.ctx.gl, false);
+    let (seconds, _) = time?;
+    stop?;
+    Ok(seconds)
 }
 
 /// `len` whole numbers from -4 to 4 but 0, from `seed`: every product and sum of up to a million
