@@ -1,9 +1,9 @@
 //! The tuner (`glblasTune`) and the tuning tables: a quick search reports its progress, rejects
 //! a candidate whose launches the driver dropped (its result wrong), keeps the fastest right
-//! parameters for this process, searches the tiled kernel's options in a second stage, measures
-//! gemm's crossover beside the CPU BLAS, searches Level 1's and gemv's workgroups (none of whose
-//! sizes may be wrong), and writes all as this device's entry, which the next
-//! context reads; a corrupt table, or one tuned with another driver, is not used, and says why;
+//! parameters for this process, searches the tiled kernel's options in a second stage and small
+//! calls' parameters at a quarter of its side, measures gemm's crossover beside the CPU BLAS,
+//! searches Level 1's and gemv's workgroups (none of whose sizes may be wrong), and writes all
+//! as this device's entry, which the next context reads; small calls take their own parameters; a corrupt table, or one tuned with another driver, is not used, and says why;
 //! the device's limits (`GLBLAS_LIMIT_GEMM_ROWS` on llvmpipe-board) bound what the search tries
 //! and what a table may set; NOT_SUPPORTED on the fragment pipeline (llvmpipe-gl33). Also
 //! `glblasDescribeDevice`. One test: the engine and the environment are the process's.
@@ -13,9 +13,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 use glblas::api::*;
 use glblas::engine::fault::{self, Fault};
-use glblas::engine::tuning::{GemmParams, Vectors, TILE_OPTIONS};
+use glblas::engine::tuning::{GemmParams, SmallGemm, Vectors, TILE_OPTIONS};
 use glblas::engine::tuning_table::{self, Entry, Key};
 use glblas::engine::with_engine;
+use glblas::ffi::OperationArg as Op;
 use glblas::status::Status;
 
 static DONE: AtomicI32 = AtomicI32::new(-1);
@@ -99,6 +100,12 @@ fn tuning_is_searched_checked_kept_and_read_back() {
         "{summary}"
     );
     assert!(!summary.contains("left at the time limit"), "{summary}");
+    // The small calls' search, at a quarter of the main one's side (at least 256).
+    let small_line = summary
+        .lines()
+        .skip(2)
+        .any(|l| l.starts_with("  sgemm n = "));
+    assert!(small_line, "{summary}");
     assert_eq!(DONE.load(Ordering::Relaxed), TOTAL.load(Ordering::Relaxed));
     // The second stage built the tiled kernel with each option.
     let programs = with_engine(|e| Ok(e.programs.names())).unwrap();
@@ -174,4 +181,60 @@ fn tuning_is_searched_checked_kept_and_read_back() {
     std::env::set_var("GLBLAS_TUNING", "off");
     assert_eq!(load().source, "defaults (GLBLAS_TUNING=off)");
     std::fs::remove_dir_all(&dir).unwrap();
+    small_calls_take_their_own_parameters();
+}
+
+/// With parameters for small calls, a call whose C is below their size takes them and a larger
+/// one the main parameters (told apart by their workgroup side), both right.
+fn small_calls_take_their_own_parameters() {
+    assert_eq!(glblasShutdown(), Status::Success);
+    assert_eq!(glblasInit(), Status::Success);
+    let (main, small) = (GemmParams::blocked([4, 4]), GemmParams::blocked([4, 4]));
+    let small = GemmParams { group: 16, ..small };
+    with_engine(|e| {
+        e.tuning.gemm[0] = main;
+        e.tuning.gemm_small[0] = Some(SmallGemm {
+            params: small,
+            below: 100 * 100,
+        });
+        Ok(())
+    })
+    .unwrap();
+    for (n, group) in [(64, 16), (128, 8)] {
+        // Whole numbers from -2 to 2: every product exact.
+        let a: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32 - 2.0).collect();
+        let b: Vec<f32> = (0..n * n).map(|i| (i % 3) as f32 - 1.0).collect();
+        let mut c = vec![0.0f32; n * n];
+        let ni = n as i32;
+        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+        let status =
+            unsafe { glblasSgemm(Op(0), Op(0), ni, ni, ni, 1.0, ap, ni, bp, ni, 0.0, cp, ni) };
+        assert_eq!(status, Status::Success);
+        for (j, i) in (0..n).flat_map(|j| (0..n).map(move |i| (j, i))) {
+            let want: f32 = (0..n).map(|l| a[i + l * n] * b[l + j * n]).sum();
+            assert_eq!(c[i + j * n], want, "n = {n}, ({i}, {j})");
+        }
+        let programs = with_engine(|e| Ok(e.programs.names())).unwrap();
+        let built = programs.iter().filter(|p| p.starts_with("gemm.comp"));
+        let groups: Vec<i64> = built
+            .filter_map(|p| {
+                p.split("#define GROUP ")
+                    .nth(1)?
+                    .split(' ')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        assert!(groups.contains(&group), "n = {n}: {programs:?}");
+    }
+    let programs = with_engine(|e| Ok(e.programs.names())).unwrap();
+    assert_eq!(
+        programs
+            .iter()
+            .filter(|p| p.starts_with("gemm.comp"))
+            .count(),
+        2,
+        "{programs:?}"
+    );
 }

@@ -104,6 +104,15 @@ impl GemmParams {
     }
 }
 
+/// The compute gemm's parameters for calls whose C is small, where the tuner found others faster
+/// there than the device's main ones (more workgroups for a small grid, on a GPU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmallGemm {
+    pub params: GemmParams,
+    /// For calls whose C has fewer elements (m·n) than this.
+    pub below: i64,
+}
+
 /// Where GL, on host operands, starts to beat the CPU BLAS at gemm, as the tuner measured it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Crossover {
@@ -120,6 +129,9 @@ pub struct Tuning {
     /// The compute gemm's, for single precision and for double (complex gemm runs on the real
     /// kernels: the 1m method).
     pub gemm: [GemmParams; 2],
+    /// The compute gemm's for small calls, for single precision and for double, where the tuner
+    /// found them.
+    pub gemm_small: [Option<SmallGemm>; 2],
     /// gemm's crossover, for single precision and for double, where it was measured.
     pub crossover: [Option<Crossover>; 2],
     /// Invocations per workgroup of the kernels over vectors, in every precision, for each of
@@ -206,10 +218,20 @@ impl Tuning {
         };
         Tuning {
             gemm: [gemm(true), gemm(false)],
+            gemm_small: [None; 2],
             crossover: [None; 2],
             // The size the kernels over vectors had before it was tuned: unmeasured against
             // others but on the tuner's searches (docs/tuning.md).
             vector_group: [64; 2],
+        }
+    }
+
+    /// The compute gemm's parameters for precision `which` (`Precision::index`) and a C of
+    /// `elements` (m·n).
+    pub fn gemm_for(&self, which: usize, elements: i64) -> GemmParams {
+        match self.gemm_small[which] {
+            Some(small) if elements < small.below => small.params,
+            _ => self.gemm[which],
         }
     }
 }

@@ -6,7 +6,8 @@
 use super::device::DeviceInfo;
 use super::limits::Limits;
 use super::tuning::{
-    vector_group_fits, Crossover, GemmParams, Tuning, Vectors, TILE_OPTIONS, VECTOR_GROUPS,
+    vector_group_fits, Crossover, GemmParams, SmallGemm, Tuning, Vectors, TILE_OPTIONS,
+    VECTOR_GROUPS,
 };
 use std::path::{Path, PathBuf};
 
@@ -49,12 +50,13 @@ impl Key {
 }
 
 /// One device's entry: its key's fields (a shipped entry may leave out `driver` and `glblas`,
-/// and then serves every driver version and glblas), the compute gemm's parameters, its
-/// crossovers, and the workgroups of the kernels over vectors.
+/// and then serves every driver version and glblas), the compute gemm's parameters (for small
+/// calls too), its crossovers, and the workgroups of the kernels over vectors.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub fields: Vec<(String, String)>,
     pub gemm: [Option<GemmParams>; 2],
+    pub gemm_small: [Option<SmallGemm>; 2],
     pub crossover: [Option<Crossover>; 2],
     pub vector_group: [Option<i64>; 2],
 }
@@ -66,6 +68,7 @@ impl Entry {
         Entry {
             fields: fields.map(|(k, v)| (k.to_string(), v.to_string())).to_vec(),
             gemm: tuning.gemm.map(Some),
+            gemm_small: tuning.gemm_small,
             crossover: tuning.crossover,
             vector_group: tuning.vector_group.map(Some),
         }
@@ -119,8 +122,10 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
                 let Some(p) = PRECISIONS.iter().position(|&n| n == precision) else {
                     return bad(&format!("a {word} line names neither single nor double"));
                 };
-                let set = match word {
-                    "gemm" => set_once(&mut entry.gemm[p], parse_params(value)),
+                let small = value.strip_prefix("small below ");
+                let set = match (word, small) {
+                    ("gemm", None) => set_once(&mut entry.gemm[p], parse_params(value)),
+                    ("gemm", Some(small)) => set_once(&mut entry.gemm_small[p], parse_small(small)),
                     _ => set_once(&mut entry.crossover[p], parse_crossover(value)),
                 };
                 if let Err(why) = set {
@@ -172,6 +177,11 @@ pub fn format(entries: &[Entry]) -> String {
                 text.push_str(&format!("gemm {name} {}\n", describe(p)));
             }
         }
+        for (name, small) in PRECISIONS.iter().zip(&e.gemm_small) {
+            if let Some(s) = small {
+                text.push_str(&format!("gemm {name} {}\n", describe_small(s)));
+            }
+        }
         for (name, c) in PRECISIONS.iter().zip(&e.crossover) {
             match c {
                 Some(Crossover::From(flops)) => {
@@ -207,6 +217,19 @@ pub fn describe(p: &GemmParams) -> String {
         }
     }
     text
+}
+
+/// `s` as a table writes it: `small below N`, then its parameters as [`describe`] writes them.
+pub fn describe_small(s: &SmallGemm) -> String {
+    format!("small below {} {}", s.below, describe(&s.params))
+}
+
+/// What follows `small below ` in [`describe_small`]'s text.
+fn parse_small(text: &str) -> Option<SmallGemm> {
+    let (below, params) = text.split_once(' ')?;
+    let below = below.parse().ok().filter(|&b: &i64| b > 0)?;
+    let params = parse_params(params)?;
+    Some(SmallGemm { params, below })
 }
 
 /// The parameters [`describe`] wrote, if glblas can build them (`GemmParams::valid`).
@@ -325,6 +348,8 @@ pub fn load(info: &DeviceInfo, limits: &Limits) -> Loaded {
                 Some(g) if allowed(&g, info, limits, size) => tuning.gemm[p] = g,
                 _ => {}
             }
+            let small = entry.gemm_small[p];
+            tuning.gemm_small[p] = small.filter(|s| allowed(&s.params, info, limits, size));
         }
         for (slot, group) in tuning.vector_group.iter_mut().zip(entry.vector_group) {
             match group {
@@ -404,6 +429,13 @@ mod tests {
                 Some(Crossover::Never(1 << 31)),
             ],
             vector_group: [128, 32],
+            gemm_small: [
+                Some(SmallGemm {
+                    params: GemmParams::blocked([8, 4]),
+                    below: 1 << 20,
+                }),
+                None,
+            ],
         }
     }
 
@@ -477,6 +509,19 @@ mod tests {
                 "gemv line glblas cannot read",
             ),
             (&format!("{entry}level1 group 64\n"), "level1 line repeated"),
+            // Small calls' parameters: a size, then parameters glblas builds, once.
+            (
+                &entry.replace("small below 1048576", "small below -3"),
+                "gemm line glblas cannot read",
+            ),
+            (
+                &entry.replace("small below 1048576 blocked", "small below 1048576 fast"),
+                "gemm line glblas cannot read",
+            ),
+            (
+                &format!("{entry}gemm single small below 64 blocked group 8 block 8 8\n"),
+                "gemm line repeated",
+            ),
             (&format!("{HEADER}\nrenderer x\n"), "before the first"),
             (
                 &format!("{HEADER}\ndevice\nvendor x\n"),

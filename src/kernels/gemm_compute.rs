@@ -49,13 +49,13 @@ struct Kernel {
 }
 
 impl Kernel {
-    /// The device's parameters for `T` (`Engine::tuning`), adapted: square blocks for a
-    /// triangle of C, whose tiles gemm.comp enumerates as squares (`tile()`), the larger side
-    /// for both; and the blocked kernel with the same blocks where the tiled one's workgroup or
-    /// tiles do not fit the device, or its panels, padded to whole tiles (`pad`), do not fit a
-    /// window (under small emulated windows, `GLBLAS_LIMIT_WINDOW`).
+    /// The device's parameters for `T` and the size of C (`Tuning::gemm_for`), adapted: square
+    /// blocks for a triangle of C, whose tiles gemm.comp enumerates as squares (`tile()`), the
+    /// larger side for both; and the blocked kernel with the same blocks where the tiled one's
+    /// workgroup or tiles do not fit the device, or its panels, padded to whole tiles (`pad`),
+    /// do not fit a window (under small emulated windows, `GLBLAS_LIMIT_WINDOW`).
     fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Kernel {
-        let mut p = e.tuning.gemm[T::PRECISION.index()];
+        let mut p = e.tuning.gemm_for(T::PRECISION.index(), g.m * g.n);
         if g.rules.triangle.is_some() {
             let side = p.block[0].max(p.block[1]);
             p.block = [side, side];

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 mod crossover;
 mod problem;
+mod small;
 mod vectors;
 
 use crate::engine::tuning::Crossover;
@@ -47,6 +48,8 @@ struct Found {
     tried: usize,
     wrong: usize,
     skipped: usize,
+    /// For small calls, where a quarter of n is searched.
+    small: Option<small::Found>,
     /// Beside the CPU BLAS, where there is one.
     beside: Option<crossover::Measured>,
 }
@@ -95,8 +98,14 @@ pub fn tune(options: Options) -> Result<String> {
     })?;
     let cap = side_cap(software, options.quick);
     let rounds = rounds(software, options.quick);
-    let steps =
-        |c: &Vec<GemmParams>| c.len() + rounds + OPTIONS_STAGE + rounds + crossover::sides(cap);
+    let steps = |c: &Vec<GemmParams>| {
+        c.len()
+            + rounds
+            + OPTIONS_STAGE
+            + rounds
+            + small::steps(c.len(), rounds)
+            + crossover::sides(cap)
+    };
     let vector_steps = Vectors::ALL.len() * vectors::steps(software, options.quick);
     let mut search = Search {
         quick: options.quick,
@@ -168,6 +177,11 @@ fn summarize(
         ));
     }
     for f in found {
+        if let Some(s) = &f.small {
+            summary.push_str(&format!("  {} {}\n", f.name, small_calls(s)));
+        }
+    }
+    for f in found {
         summary.push_str(&format!("  {} {}\n", f.name, beside(f.beside.as_ref())));
     }
     for f in vector_found {
@@ -185,6 +199,24 @@ fn summarize(
     }
     summary.push_str(&format!("table: {}\n", path.display()));
     summary
+}
+
+/// What a summary says of the small calls' search.
+fn small_calls(s: &small::Found) -> String {
+    let wrong = rejected(s.wrong);
+    match &s.small {
+        Some((small, rate)) => format!(
+            "n = {}: {:.1} -> {rate:.1} GFLOP/s for C below {} elements ({}{wrong})",
+            s.n,
+            s.before,
+            small.below,
+            tuning_table::describe(&small.params),
+        ),
+        None => format!(
+            "n = {}: {:.1} GFLOP/s, no kernel clearly faster there{wrong}",
+            s.n, s.before
+        ),
+    }
 }
 
 /// What a summary says of `wrong` candidates.
@@ -319,6 +351,11 @@ impl Search<'_> {
             e.tuning.gemm[which] = chosen;
             Ok(())
         })?;
+        let small = self.small::<T>(candidates, chosen, n, software, deadline)?;
+        with_engine(|e| {
+            e.tuning.gemm_small[which] = small.as_ref().and_then(|s| s.small).map(|s| s.0);
+            Ok(())
+        })?;
         let rounds = rounds(software, self.quick);
         let mut measured = 0;
         let beside = crossover::measure::<T>(cap, rounds, end, &mut || {
@@ -342,6 +379,7 @@ impl Search<'_> {
             tried: timed.len(),
             wrong,
             skipped,
+            small,
             beside,
         })
     }
