@@ -17,7 +17,11 @@
 // - STRIDED: an invocation's groups of 4 rows (columns) lie GROUP groups apart in the tile, not
 //   side by side, so that neighbouring invocations read neighbouring texels of shared memory
 //   (no bank conflicts) and store neighbouring groups of C;
-// - PREFETCH: the next tile's loads are held in registers while the current one's products run.
+// - PREFETCH: the next tile's loads are held in registers while the current one's products run;
+// - UNROLL: NVIDIA's compiler is asked to unroll every loop (other compilers ignore the pragma).
+#ifdef UNROLL
+#pragma optionNV(unroll all)
+#endif
 #define AT (BLOCK_M / 4)
 #define BT (BLOCK_N / 4)
 layout(local_size_x = GROUP, local_size_y = GROUP) in;

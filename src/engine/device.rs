@@ -65,6 +65,10 @@ pub struct DeviceInfo {
     pub storage_operands: bool,
     /// A software rasterizer (llvmpipe and kin): the CPU runs the shaders.
     pub software: bool,
+    /// The shader compiler honours `#pragma optionNV(unroll all)`: NVIDIA's. Elsewhere the
+    /// pragma is ignored (GLSL ignores pragmas it does not know), so the tiled gemm's `unroll`
+    /// option (`GemmParams`) is tried and taken only here.
+    pub unroll_hints: bool,
     /// GL_AMD_pinned_memory: a buffer can be made over host memory, which kernels then use in
     /// place.
     pub pinned_memory: bool,
@@ -258,17 +262,19 @@ pub(super) fn read_info(
         let storage_wanted = !range
             || workarounds.operands_in_storage_blocks
             || std::env::var("GLBLAS_OPERANDS").is_ok_and(|v| v == "storage");
-        // Every kernel's workgroups have 64 invocations; storage reads bind up to
+        // The kernels' workgroups have 64 invocations by default; storage reads bind up to
         // `STORAGE_BINDINGS` blocks, of at least 1 MiB each.
         let compute = !fragment_only
             && compute_shaders
             && invocations >= 64
             && (!storage_wanted || (blocks >= STORAGE_BINDINGS && block_size >= 1 << 20));
         let storage_operands = compute && storage_wanted;
+        let vendor = gl.get_parameter_string(glow::VENDOR);
         let info = DeviceInfo {
             software: is_software(&renderer),
+            unroll_hints: vendor.starts_with("NVIDIA"),
             pinned_memory: has("GL_AMD_pinned_memory"),
-            vendor: gl.get_parameter_string(glow::VENDOR),
+            vendor,
             renderer,
             version: gl.get_parameter_string(glow::VERSION),
             platform: platform.to_string(),

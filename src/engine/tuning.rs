@@ -14,7 +14,9 @@ use super::limits::Limits;
 ///   workgroup's tile rather than side by side (CLBlast's STRM and STRN), so that neighbouring
 ///   invocations read neighbouring texels of shared memory and store neighbouring groups of C;
 /// - `prefetch`: the next tile's loads are held in registers while the current tile's products
-///   run (double buffering), so that their latency is hidden behind them.
+///   run (double buffering), so that their latency is hidden behind them;
+/// - `unroll`: the compiler is asked to unroll every loop (`#pragma optionNV(unroll all)`),
+///   where it honours that (`DeviceInfo::unroll_hints`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmParams {
     pub tiled: bool,
@@ -23,21 +25,26 @@ pub struct GemmParams {
     pub tile_k: i64,
     pub strided: bool,
     pub prefetch: bool,
+    pub unroll: bool,
 }
 
 /// The tiled kernel's options, as tables write them and as gemm.comp's defines name them, in
 /// the order of [`GemmParams::options`].
-pub const TILE_OPTIONS: [(&str, &str); 2] = [("strided", "STRIDED"), ("prefetch", "PREFETCH")];
+pub const TILE_OPTIONS: [(&str, &str); 3] = [
+    ("strided", "STRIDED"),
+    ("prefetch", "PREFETCH"),
+    ("unroll", "UNROLL"),
+];
 
 impl GemmParams {
     /// Which of [`TILE_OPTIONS`] are taken.
-    pub fn options(&self) -> [bool; 2] {
-        [self.strided, self.prefetch]
+    pub fn options(&self) -> [bool; 3] {
+        [self.strided, self.prefetch, self.unroll]
     }
 
     /// The same, to set.
-    pub fn options_mut(&mut self) -> [&mut bool; 2] {
-        [&mut self.strided, &mut self.prefetch]
+    pub fn options_mut(&mut self) -> [&mut bool; 3] {
+        [&mut self.strided, &mut self.prefetch, &mut self.unroll]
     }
 
     /// The blocked kernel (no shared memory) with `block`: workgroups of 8×8.
@@ -49,6 +56,7 @@ impl GemmParams {
             tile_k: 0,
             strided: false,
             prefetch: false,
+            unroll: false,
         }
     }
 
@@ -61,6 +69,7 @@ impl GemmParams {
             tile_k: 16,
             strided: false,
             prefetch: false,
+            unroll: false,
         }
     }
 
@@ -72,7 +81,7 @@ impl GemmParams {
         let group = [4, 8, 16, 32].contains(&self.group);
         let tiles = match self.tiled {
             true => [4, 8, 16, 32].contains(&self.tile_k),
-            false => self.options() == [false; 2],
+            false => self.options() == [false; TILE_OPTIONS.len()],
         };
         blocks && group && tiles
     }

@@ -203,7 +203,7 @@ pub fn format(entries: &[Entry]) -> String {
 }
 
 /// `p` as a table writes it: `blocked group 8 block 16 8`, `tiled group 16 block 8 8 tile_k 16`,
-/// the tiles' options after that (`strided`, `prefetch`) where they are taken.
+/// the tiles' options after that (`strided`, `prefetch`, `unroll`) where they are taken.
 pub fn describe(p: &GemmParams) -> String {
     let kind = if p.tiled { "tiled" } else { "blocked" };
     let [m, n] = p.block;
@@ -274,9 +274,12 @@ fn parse_crossover(text: &str) -> Option<Crossover> {
 }
 
 /// Whether the device runs `p` for elements of `size` bytes within the limits set for it
-/// (`GLBLAS_LIMIT_GEMM_ROWS`, `GLBLAS_GEMM_KERNEL`): those settings win over any table.
+/// (`GLBLAS_LIMIT_GEMM_ROWS`, `GLBLAS_GEMM_KERNEL`): those settings win over any table. The
+/// unrolling hint only where the compiler honours it: elsewhere it would be a candidate, or a
+/// table's choice, that changes nothing.
 pub fn allowed(p: &GemmParams, info: &DeviceInfo, limits: &Limits, size: i64) -> bool {
     p.fit(info, size)
+        && (!p.unroll || info.unroll_hints)
         && p.block.iter().all(|&b| b <= limits.gemm_rows)
         && limits.gemm_tiled.is_none_or(|t| t == p.tiled)
 }
@@ -418,6 +421,7 @@ mod tests {
             tiled: true,
             strided: true,
             prefetch: false,
+            unroll: true,
             group: 8,
             block: [16, 8],
             tile_k: 32,

@@ -448,10 +448,10 @@ impl Search<'_> {
     }
 
     /// The second stage, after `first` (the first's measurements): its fastest tiled kernel
-    /// with the other choices of the tiles' options (`strided`, `prefetch`) is checked and
-    /// timed in rounds of its own beside it and the `current` parameters, whose measurements
-    /// then replace the first's. The options are searched apart, on the fastest tiled shape
-    /// only, rather than multiplying the first stage's tiled candidates by four.
+    /// with the other choices of the tiles' options (`TILE_OPTIONS`, those the device allows)
+    /// is checked and timed in rounds of its own beside it and the `current` parameters, whose
+    /// measurements then replace the first's. The options are searched apart, on the fastest
+    /// tiled shape only, rather than multiplying the first stage's tiled candidates.
     fn tile_options<T: Real>(
         &mut self,
         problem: &Problem<T>,
