@@ -923,6 +923,14 @@ fn main() {
     } else {
         "none (no timer queries that time the kernels here): wall time only"
     };
+    // Which tuning table the kernels' parameters came from, and the parameters.
+    let tuning = glblas::engine::with_engine(|e| Ok((e.tuning_source.clone(), e.tuning))).map_or(
+        String::new(),
+        |(source, t)| {
+            let parameters = glblas::engine::tuning_table::parameters(&t);
+            format!("{source} ({})", parameters.join("; "))
+        },
+    );
     let runs = 5;
     let wanted = |name: &str| only.as_ref().is_none_or(|o| o.contains(&name));
     let mut rows = Vec::new();
@@ -1015,12 +1023,13 @@ fn main() {
     if json {
         let cases: Vec<String> = rows.iter().map(Row::json).collect();
         println!(
-            "{{\"driver\":{},\"device\":{},\"context\":{},\"kernel_times\":{},\"ok\":{ok},\
-             \"cases\":[{}]}}",
+            "{{\"driver\":{},\"device\":{},\"context\":{},\"kernel_times\":{},\
+             \"tuning\":{},\"ok\":{ok},\"cases\":[{}]}}",
             json_str(&driver),
             json_str(&name),
             json_str(&context),
             json_str(timer),
+            json_str(&tuning),
             cases.join(",")
         );
     } else {
@@ -1028,6 +1037,7 @@ fn main() {
         println!("device: {name}");
         println!("context: {context}");
         println!("kernel times: {timer}");
+        println!("tuning: {tuning}");
         println!(
             "{:<6} {:<22} {:<8} {:>9} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9}  unit",
             "",

@@ -250,20 +250,8 @@ pub fn describe() -> Result<&'static CStr> {
             },
             e.tuning_source,
         );
-        for (name, p) in ["single", "double"].iter().zip(&e.tuning.gemm) {
-            text.push_str(&format!("  gemm {name}:   {}\n", tuning_table::describe(p)));
-        }
-        for (name, small) in ["single", "double"].iter().zip(&e.tuning.gemm_small) {
-            if let Some(s) = small {
-                let small = tuning_table::describe_small(s);
-                text.push_str(&format!("  gemm {name}:   {small}\n"));
-            }
-        }
-        for (v, group) in tuning::Vectors::ALL.iter().zip(e.tuning.vector_group) {
-            text.push_str(&format!(
-                "  {:<15}group {group}\n",
-                format!("{}:", v.name())
-            ));
+        for line in tuning_table::parameters(&e.tuning) {
+            text.push_str(&format!("  {line}\n"));
         }
         Ok(intern(&text))
     })

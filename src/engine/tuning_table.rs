@@ -67,11 +67,51 @@ impl Entry {
         let fields = key.fields();
         Entry {
             fields: fields.map(|(k, v)| (k.to_string(), v.to_string())).to_vec(),
+            ..Entry::of(tuning)
+        }
+    }
+
+    /// An entry for no device holding `tuning`'s parameters.
+    fn of(tuning: &Tuning) -> Entry {
+        Entry {
+            fields: Vec::new(),
             gemm: tuning.gemm.map(Some),
             gemm_small: tuning.gemm_small,
             crossover: tuning.crossover,
             vector_group: tuning.vector_group.map(Some),
         }
+    }
+
+    /// Its parameters' lines, as a table writes them (`format`).
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (name, p) in PRECISIONS.iter().zip(&self.gemm) {
+            if let Some(p) = p {
+                lines.push(format!("gemm {name} {}", describe(p)));
+            }
+        }
+        for (name, small) in PRECISIONS.iter().zip(&self.gemm_small) {
+            if let Some(s) = small {
+                lines.push(format!("gemm {name} {}", describe_small(s)));
+            }
+        }
+        for (name, c) in PRECISIONS.iter().zip(&self.crossover) {
+            match c {
+                Some(Crossover::From(flops)) => {
+                    lines.push(format!("crossover {name} from {flops}"))
+                }
+                Some(Crossover::Never(flops)) => {
+                    lines.push(format!("crossover {name} never {flops}"))
+                }
+                None => {}
+            }
+        }
+        for (v, group) in Vectors::ALL.iter().zip(self.vector_group) {
+            if let Some(g) = group {
+                lines.push(format!("{} group {g}", v.name()));
+            }
+        }
+        lines
     }
 
     fn field(&self, name: &str) -> Option<&str> {
@@ -162,6 +202,12 @@ fn set_once<T>(slot: &mut Option<T>, value: Option<T>) -> std::result::Result<()
     }
 }
 
+/// `tuning`'s parameters as a table's lines write them (for `glblasDescribeDevice` and the
+/// benchmark).
+pub fn parameters(tuning: &Tuning) -> Vec<String> {
+    Entry::of(tuning).lines()
+}
+
 /// The table's text: its header, then each entry.
 pub fn format(entries: &[Entry]) -> String {
     let mut text = format!(
@@ -172,31 +218,8 @@ pub fn format(entries: &[Entry]) -> String {
         for (k, v) in &e.fields {
             text.push_str(&format!("{k} {v}\n"));
         }
-        for (name, p) in PRECISIONS.iter().zip(&e.gemm) {
-            if let Some(p) = p {
-                text.push_str(&format!("gemm {name} {}\n", describe(p)));
-            }
-        }
-        for (name, small) in PRECISIONS.iter().zip(&e.gemm_small) {
-            if let Some(s) = small {
-                text.push_str(&format!("gemm {name} {}\n", describe_small(s)));
-            }
-        }
-        for (name, c) in PRECISIONS.iter().zip(&e.crossover) {
-            match c {
-                Some(Crossover::From(flops)) => {
-                    text.push_str(&format!("crossover {name} from {flops}\n"))
-                }
-                Some(Crossover::Never(flops)) => {
-                    text.push_str(&format!("crossover {name} never {flops}\n"))
-                }
-                None => {}
-            }
-        }
-        for (v, group) in Vectors::ALL.iter().zip(e.vector_group) {
-            if let Some(g) = group {
-                text.push_str(&format!("{} group {g}\n", v.name()));
-            }
+        for line in e.lines() {
+            text.push_str(&format!("{line}\n"));
         }
     }
     text
