@@ -8,9 +8,12 @@
 #           among them (rust.log, and one line per binary in rust.txt); binaries not started
 #           within the phase's budget are listed as such
 #   python  the Python tests: API, netlib's testers under the preload, LAPACK (python.log)
+#   tune    the tuner (python -m glblas tune, at most 2 minutes on a GPU: tune.txt), its table
+#           kept on the machine for the later phases and returned (tuning.txt, for
+#           tuning/shipped.txt), then the benchmark's table with it (bench.txt)
 #   bench   the benchmark's full table (bench.txt; arguments after the phase go to it, e.g.
 #           --quick), then scripts/gpu/compare.py: glblas beside PyTorch/cuBLAS (compare.txt,
-#           compare.json)
+#           compare.json); both with the tuned table where the tune phase ran on this machine
 #   all     the four in one call of at most 560 s, for a lease too short for four: the probe
 #           (stopping there if glblas finds no device), compare.py on the idle GPU, the Rust and
 #           Python tests side by side, then the benchmark's table in what time is left
@@ -62,6 +65,9 @@ for l in EGL GL; do ln -sfn "/usr/lib/x86_64-linux-gnu/lib$l.so.1" "$kit/usr/lib
 export C_INCLUDE_PATH="$kit/usr/include${C_INCLUDE_PATH:+:$C_INCLUDE_PATH}"
 export LIBRARY_PATH="$kit/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}"
 export GLBLAS_LIBRARY="$release/libglblas.so" PYTHONUNBUFFERED=1
+# The tune phase's table, outside $OUT so that the machine keeps it for later calls while warm.
+tuned=/tmp/glblas-tuning.txt
+[ ! -f "$tuned" ] || export GLBLAS_TUNING="$tuned"
 
 run_probe() {
     {
@@ -140,6 +146,14 @@ run_bench() {
 
 case "$phase" in
   probe) run_probe ;;
+  tune)
+    GLBLAS_TUNING="$tuned" PYTHONPATH=python timeout 240 python3 -m glblas tune \
+      >"$OUT/tune.txt" 2>&1
+    echo "tune exit $?" >>"$OUT/tune.txt"
+    cat "$OUT/tune.txt"
+    [ ! -f "$tuned" ] || cp "$tuned" "$OUT/tuning.txt"
+    GLBLAS_TUNING="$tuned" run_bench 320 "$@"
+    ;;
   rust) run_rust 3 540 ;;
   python) run_python 560 1 ;;
   bench)
@@ -163,7 +177,7 @@ case "$phase" in
     ;;
   exec) TESTS="$release/deps" "$@" ;;
   *)
-    echo "usage: run.sh probe|rust|python|bench|all|exec" >&2
+    echo "usage: run.sh probe|tune|rust|python|bench|all|exec" >&2
     exit 2
     ;;
 esac
