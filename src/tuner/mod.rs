@@ -284,6 +284,23 @@ struct Measured<P = GemmParams> {
     skipped: usize,
 }
 
+impl<P: Copy + PartialEq> Measured<P> {
+    /// `p`'s times, where it was right.
+    fn of(&self, p: P) -> Option<Times> {
+        self.timed.iter().find(|t| t.0 == p).map(|t| t.1)
+    }
+
+    /// What to keep, with its times: the fastest right candidate, unless `current` was right
+    /// and the fastest does not beat it clearly (`Times::beat`); none where none was right.
+    fn choose(&self, current: P) -> Option<(P, Times)> {
+        let (fastest, times) = fastest(&self.timed)?;
+        match self.of(current) {
+            Some(before) if !times.beat(&before) => Some((current, before)),
+            _ => Some((fastest, times)),
+        }
+    }
+}
+
 struct Search<'a> {
     quick: bool,
     progress: &'a mut dyn FnMut(usize, usize),
@@ -331,22 +348,14 @@ impl Search<'_> {
             .and_then(|_| self.measure(&problem, candidates, deadline))
             .and_then(|first| self.tile_options(&problem, current, first, deadline));
         problem.free();
-        let Measured {
-            timed,
-            wrong,
-            skipped,
-        } = result?;
-        let Some((fastest, times)) = fastest(&timed) else {
+        let measured = result?;
+        let Some((chosen, best)) = measured.choose(current) else {
             return Err(Error::new(
                 Status::ExecutionFailed,
                 format!("no {name} kernel gave a right result"),
             ));
         };
-        let before = timed.iter().find(|(p, _)| *p == current).map(|t| t.1);
-        let (chosen, best) = match before {
-            Some(b) if !times.beat(&b) => (current, b.median),
-            _ => (fastest, times.median),
-        };
+        let before = measured.of(current);
         with_engine(|e| {
             e.tuning.gemm[which] = chosen;
             Ok(())
@@ -357,12 +366,12 @@ impl Search<'_> {
             Ok(())
         })?;
         let rounds = rounds(software, self.quick);
-        let mut measured = 0;
+        let mut sides = 0;
         let beside = crossover::measure::<T>(cap, rounds, end, &mut || {
-            measured += 1;
+            sides += 1;
             self.advance(1);
         })?;
-        self.advance(crossover::sides(cap) - measured);
+        self.advance(crossover::sides(cap) - sides);
         if let Some(m) = &beside {
             with_engine(|e| {
                 e.tuning.crossover[which] = Some(m.crossover);
@@ -374,11 +383,11 @@ impl Search<'_> {
             name,
             n,
             before: before.map_or(0.0, |t| flops / t.median),
-            after: flops / best,
+            after: flops / best.median,
             chosen,
-            tried: timed.len(),
-            wrong,
-            skipped,
+            tried: measured.timed.len(),
+            wrong: measured.wrong,
+            skipped: measured.skipped,
             small,
             beside,
         })

@@ -4,7 +4,7 @@
 //! numbers below 2^24 and so known exactly. isamax checks Level 1's reductions over |x[i]| too.
 
 use super::problem::time_call;
-use super::{fastest, rounds, with_tuning, Measured, Search, Times};
+use super::{rounds, with_tuning, Search, Times};
 use crate::engine::tuning::{vector_group_fits, Vectors, VECTOR_GROUPS};
 use crate::engine::{with_engine, Engine};
 use crate::kernels::gemv_call::Gemv;
@@ -234,24 +234,14 @@ impl Search<'_> {
         let check = |g| operands.check(g);
         let result = self.rounds(&candidates, rounds, deadline, check, |g| operands.time(g));
         operands.free();
-        let Measured {
-            timed,
-            wrong,
-            skipped,
-        } = result?;
-        let before = timed.iter().find(|t| t.0 == current).map(|t| t.1);
-        let (chosen, best) = match (before, fastest(&timed)) {
-            (_, None) => {
-                return Err(Error::new(
-                    Status::ExecutionFailed,
-                    format!("no {} workgroup size gave a right result", kind.name()),
-                ))
-            }
-            (Some(b), Some((g, t))) if t.beat(&b) => (g, t),
-            (Some(b), _) => (current, b),
-            // The current size was wrong: the fastest right one.
-            (None, Some((g, t))) => (g, t),
+        let measured = result?;
+        let Some((chosen, best)) = measured.choose(current) else {
+            return Err(Error::new(
+                Status::ExecutionFailed,
+                format!("no {} workgroup size gave a right result", kind.name()),
+            ));
         };
+        let before = measured.of(current);
         with_engine(|e| {
             e.tuning.vector_group[which] = chosen;
             Ok(())
@@ -263,9 +253,9 @@ impl Search<'_> {
             before: before.as_ref().map_or(0.0, gbs),
             after: gbs(&best),
             chosen,
-            tried: timed.len(),
-            wrong,
-            skipped,
+            tried: measured.timed.len(),
+            wrong: measured.wrong,
+            skipped: measured.skipped,
         })
     }
 }
