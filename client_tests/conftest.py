@@ -28,8 +28,11 @@ def plain_env(**extra):
 
 
 def preload_env(**extra):
-    """The same with glblas preloaded, GL answering every call it can, and the profile on."""
-    return plain_env(LD_PRELOAD=LIB, GLBLAS_BACKEND="gl", GLBLAS_PROFILE="1", **extra)
+    """The same with glblas preloaded, GL answering every call it can, each GL result checked
+    before it is handed back (GLBLAS_VERIFY: a check that failed would print the warning the
+    tests look for, and send the call to the CPU BLAS), and the profile on."""
+    return plain_env(LD_PRELOAD=LIB, GLBLAS_BACKEND="gl", GLBLAS_VERIFY="1", GLBLAS_PROFILE="1",
+                     **extra)
 
 
 def profile(text):

@@ -7,7 +7,9 @@ defines must pass as it does without the preload, and the profile must show that
 the calls (the double-precision ones only where the device computes in double: elsewhere the CPU
 BLAS answers every one of them; complex ones need the compute pipeline). Both runs use the
 reference BLAS itself (Debian's libblas3, not the OpenBLAS that is the system default) for every
-routine glblas does not define."""
+routine glblas does not define. The preloaded run checks each GL result before it is handed back
+(``GLBLAS_VERIFY=1``): a right result must pass its check, since one that failed would be
+answered by the CPU BLAS, which the profile would show."""
 
 import os
 import re
@@ -93,7 +95,7 @@ def run_suite(program, infile, cwd, preload):
            if not is_glblas_setting(k) and k != "LD_PRELOAD"}
     env["LD_LIBRARY_PATH"] = BLAS_TESTS  # where libblas3 puts the reference libblas.so.3
     if preload:
-        env.update(LD_PRELOAD=LIB, GLBLAS_BACKEND="gl", GLBLAS_PROFILE="1")
+        env.update(LD_PRELOAD=LIB, GLBLAS_BACKEND="gl", GLBLAS_VERIFY="1", GLBLAS_PROFILE="1")
     stdin = open(os.path.join(BLAS_TESTS, infile)) if infile else subprocess.DEVNULL
     try:
         p = subprocess.run([os.path.join(BLAS_TESTS, program)], stdin=stdin, cwd=cwd, env=env,

@@ -116,13 +116,18 @@ bool in_triangle(int i, int j) {
 #define STORED(i, j, r) (r)
 #endif
 
+// The first row of workgroups along y this dispatch runs: a pass is dispatched in bands of
+// them where one dispatch would take longer than the device's budget (gemm_compute.rs).
+uniform int uGroupRow;
+
 // This workgroup's tile of C (row, column), or (-1, -1) past the last tile of the triangle or
 // below C.
 ivec2 tile() {
+    int y = int(gl_WorkGroupID.y) + uGroupRow;
     if (DYNAMIC(uTiles) == 0) {
-        return ivec2(gl_WorkGroupID.xy);
+        return ivec2(int(gl_WorkGroupID.x), y);
     }
-    int w = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
+    int w = int(gl_WorkGroupID.x) + y * int(gl_NumWorkGroups.x);
     int t = w / TILE_ROWS;
     if (t >= uTiles * (uTiles + 1) / 2) {
         return ivec2(-1);

@@ -85,6 +85,9 @@ pub enum Cause {
     /// past the device's limits, or GL retired because the process is exiting. The CPU BLAS
     /// answers without a warning.
     Declined(&'static str),
+    /// The device's result failed its check (`GLBLAS_VERIFY`): the CPU BLAS answers, and a
+    /// warning is printed once.
+    Unverified,
     /// The caller's own operands (a refused pointer, an extent no memory can hold): nothing
     /// answers (the CPU BLAS would read those operands) and nothing is printed.
     Caller,

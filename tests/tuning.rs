@@ -150,6 +150,12 @@ fn tuning_is_searched_checked_kept_and_read_back() {
     assert_eq!(again, tuned);
     assert_eq!(source, path.display().to_string());
     assert!(describe().contains(&tuning_table::describe(&tuned.gemm[0])));
+    // The rates measured set its dispatch budget: half of them, over the default 100 ms.
+    let rate = tuned.rates.gemm[0].expect("single precision's measured rate");
+    let level1 = tuned.rates.level1.expect("Level 1's measured rate");
+    let budget = with_engine(|e| Ok(e.limits)).unwrap();
+    assert_eq!(budget.dispatch_flops[0], 0.5 * rate as f64 * 1e3 * 100.0);
+    assert_eq!(budget.dispatch_bytes, 0.5 * level1 as f64 * 1e3 * 100.0);
 
     // Tables that are not used, and why.
     let load = || tuning_table::load(&info, &limits);

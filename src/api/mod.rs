@@ -8,6 +8,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 use crate::blas::describe::Describe;
+use crate::blas::verify;
 use crate::engine::element::Scalar;
 use crate::engine::{self, with_engine};
 use crate::ffi::{guard, non_null, MemcpyKindArg, StatusArg};
@@ -264,7 +265,8 @@ pub unsafe extern "C" fn glblasGetKernelTime(
 ) -> glblasStatus_t {
     guard(|| {
         non_null(seconds, "seconds")?;
-        let (s, n) = engine::kernel_time()?;
+        let t = engine::kernel_time()?;
+        let (s, n) = (t.seconds, t.launches);
         // SAFETY: checked non-NULL, or NULL and skipped; the caller's writable storage.
         unsafe {
             *seconds = s;
@@ -304,8 +306,10 @@ unsafe fn run<T: Scalar, D: Describe<T>>(
                 fault.info
             )));
         }
-        // SAFETY: checked as the reference checks; the operands are the caller's.
-        unsafe { call.run_gl() }.map(drop)
+        // SAFETY: checked as the reference checks; the operands are the caller's. Checked
+        // before it is handed back where GLBLAS_VERIFY asks.
+        let operands = call.operands();
+        unsafe { verify::run(&operands, true, || call.checksums(), || call.run_gl()) }.map(drop)
     })
 }
 

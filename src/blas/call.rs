@@ -6,6 +6,7 @@ use std::fmt;
 
 use super::args::{each_complex_routine, each_routine, Args, ComplexArgs};
 use super::checks::Fault;
+use super::checksums::Checksums;
 use super::describe::{on_device, Describe, Operand, Value};
 use super::options::Layout;
 use crate::engine::element::{Complex, Real, Scalar};
@@ -108,6 +109,12 @@ macro_rules! describe_each {
             /// As for [`Describe::run_gl`].
             pub unsafe fn run_gl(&self) -> Result<Value> {
                 $each!(self, r, _w => r.run_gl())
+            }
+
+            /// # Safety
+            /// As for [`Describe::checksums`].
+            pub unsafe fn checksums(&self) -> Option<Checksums> {
+                $each!(self, r, _w => r.checksums())
             }
         }
 
@@ -216,6 +223,14 @@ impl Call {
     /// As for [`Args::run_gl`].
     pub unsafe fn run_gl(&self) -> Result<Value> {
         each_precision!(self, a => a.run_gl())
+    }
+
+    /// What the call's result must sum to (`verify`), where its routine has checksums.
+    ///
+    /// # Safety
+    /// As for [`Args::checksums`].
+    pub unsafe fn checksums(&self) -> Option<Checksums> {
+        each_precision!(self, a => a.checksums())
     }
 }
 

@@ -7,6 +7,7 @@
 use std::fmt;
 
 use super::checks::Fault;
+use super::checksums::Checksums;
 use super::options::Layout;
 use super::region::Region;
 use crate::engine::element::{Complex, Scalar};
@@ -63,6 +64,11 @@ impl Use {
     /// Written after being read: what a failed GL attempt must put back.
     pub fn read_first(self) -> bool {
         matches!(self, Use::Written { reads: true, .. })
+    }
+
+    /// Written, read first or not.
+    pub fn written(self) -> bool {
+        matches!(self, Use::Written { .. })
     }
 
     /// Written with computed values, which may raise floating-point flags.
@@ -152,4 +158,13 @@ pub trait Describe<T: Scalar>: Copy + fmt::Display {
     /// # Safety
     /// The operands must be valid for the call, as for the BLAS routine itself.
     unsafe fn run_gl(&self) -> Result<Value>;
+
+    /// What the (checked) call's result must sum to, from its inputs, for `GLBLAS_VERIFY`;
+    /// `None` for a routine without checksums.
+    ///
+    /// # Safety
+    /// The operands must be valid host memory for the call; called before `run_gl`.
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        None
+    }
 }

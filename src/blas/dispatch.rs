@@ -17,6 +17,7 @@ use super::route::{self, Route};
 use super::symbol::Symbol;
 use super::trace::{self, Outcome};
 use super::undo::Snapshot;
+use super::verify;
 use super::xerbla;
 use crate::engine::fault;
 use crate::status::{Cause, Error, Status};
@@ -149,7 +150,14 @@ fn answer<R: Answer + Copy>(
             let saved = (cpu.is_some() && !on_device).then(|| unsafe { Snapshot::take(&operands) });
             progress.touched.set(true);
             // SAFETY: the call passed the reference checks; operands are the caller's.
-            let run = || catch_unwind(AssertUnwindSafe(|| unsafe { call.run_gl() }));
+            // Checked before it is handed back where GLBLAS_VERIFY asks (`verify`), which puts
+            // the outputs back itself where no CPU BLAS will overwrite them.
+            let run = || {
+                catch_unwind(AssertUnwindSafe(|| unsafe {
+                    let restore = saved.is_none();
+                    verify::run(&operands, restore, || call.checksums(), || call.run_gl())
+                }))
+            };
             let ran = match route {
                 Route::GlIfReady(_) => crate::engine::programs::unless_compiling(run),
                 _ => run(),
@@ -183,6 +191,7 @@ fn answer<R: Answer + Copy>(
     let cpu = cpu.filter(|_| !on_device && failure.cause != Cause::Caller);
     let (warn, reason) = match failure.cause {
         Cause::Device => (true, "gl-failed"),
+        Cause::Unverified => (true, "verify-failed"),
         // Quiet when the CPU BLAS answers as it would have without glblas.
         Cause::Declined(reason) => (cpu.is_none(), reason),
         Cause::Caller => (false, "refused"),
@@ -212,20 +221,35 @@ fn warn_of_panic(sym: &Symbol, answered: bool) {
     });
 }
 
-/// The one line a failing GL device prints, once per process.
+/// The one line a failing GL device prints, once per process; and the one a result that
+/// failed its check prints, once.
 fn warn_once(e: &Error, has_cpu: bool) {
     static WARNED: AtomicBool = AtomicBool::new(false);
-    let then = if has_cpu {
-        "BLAS calls it cannot run are answered by the CPU BLAS"
-    } else {
-        "there is no CPU BLAS to answer them instead"
-    };
-    crate::unlocked_io::warn_once(&WARNED, || {
-        format!(
-            "glblas: warning: GL failed ({:?}: {}); {then}\n",
-            e.status, e.detail
+    static WARNED_UNVERIFIED: AtomicBool = AtomicBool::new(false);
+    let (warned, what, then) = if e.cause == Cause::Unverified {
+        let then = if has_cpu {
+            "the CPU BLAS answers such calls"
+        } else {
+            "there is no CPU BLAS to answer such calls"
+        };
+        (
+            &WARNED_UNVERIFIED,
+            format!("a GL call was wrong: {}", e.detail),
+            then,
         )
-    });
+    } else {
+        let then = if has_cpu {
+            "BLAS calls it cannot run are answered by the CPU BLAS"
+        } else {
+            "there is no CPU BLAS to answer them instead"
+        };
+        (
+            &WARNED,
+            format!("GL failed ({:?}: {})", e.status, e.detail),
+            then,
+        )
+    };
+    crate::unlocked_io::warn_once(warned, || format!("glblas: warning: {what}; {then}\n"));
 }
 
 /// Defines one exported BLAS-compatible function: `$call` builds its [`Call`] from the

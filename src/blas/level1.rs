@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::checksums::{dot, weights, Checksums, Sums, Vector, Weights};
 use super::describe::{flop_scale, Describe, Operand, Use, Value};
 use super::increments::{from_const, from_mut, wrapped};
 use super::region::Region;
@@ -56,6 +57,27 @@ impl<T: Scalar> Describe<T> for Axpy<T> {
     unsafe fn run_gl(&self) -> Result<Value> {
         let r = self;
         routines::axpy(r.n, r.alpha, r.x, r.incx, r.y, r.incy).map(|()| Value::ZERO)
+    }
+
+    /// Σ w[i]·y[i] = alpha·Σ w[i]·x[i] + Σ w[i]·y[i]; where y is one element the reference
+    /// updates n times (incy 0), y + alpha·Σ x[i].
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let x = Vector::new(self.x, self.n, self.incx);
+        let y = Vector::new(self.y.cast_const(), self.n, self.incy);
+        let alpha = self.alpha.f64_parts();
+        // SAFETY (of each read): the call's host operands, as the caller guarantees.
+        if self.incy == 0 {
+            let first = Vector::new(y.p, 1, 1);
+            let mut e = unsafe { first.sum(Weights::Ones) };
+            e.add_scaled(alpha, &unsafe { x.sum(Weights::Ones) });
+            let found = move |_| unsafe { first.sum(Weights::Ones) };
+            return Some(Checksums::new(e, found, self.n + 1, &[self.alpha], 1.0));
+        }
+        let mut e = unsafe { y.sum(Weights::Probe) };
+        e.add_scaled(alpha, &unsafe { x.sum(Weights::Probe) });
+        let found = move |_| unsafe { y.sum(Weights::Probe) };
+        let weight = weights(self.n);
+        Some(Checksums::new(e, found, 2, &[self.alpha], weight))
     }
 }
 
@@ -121,6 +143,17 @@ impl<T: Scalar> Describe<T> for Dot<T> {
         };
         dot(r.n, r.x, r.incx, r.y, r.incy, &mut v).map(|()| Value::from_f64_parts(v.f64_parts()))
     }
+
+    /// The value against the sum in double.
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let (x, y) = (
+            Vector::new(self.x, self.n, self.incx),
+            Vector::new(self.y, self.n, self.incy),
+        );
+        // SAFETY: the call's host operands, as the caller guarantees.
+        let e = unsafe { dot(&x, &y, self.conjugate) };
+        Some(Checksums::new::<T>(e, Sums::value, self.n, &[], 1.0))
+    }
 }
 
 impl<T: Scalar> fmt::Display for Dot<T> {
@@ -182,6 +215,21 @@ impl<T: Scalar> Describe<T> for Scal<T> {
         }
         .map(|()| Value::ZERO)
     }
+
+    /// Σ w[i]·x[i] = alpha·Σ w[i]·x[i].
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let x = Vector::new(self.x.cast_const(), self.n, self.incx);
+        let alpha = if self.real {
+            [self.alpha.f64_parts()[0], 0.0]
+        } else {
+            self.alpha.f64_parts()
+        };
+        let mut e = Sums::zeros(1);
+        // SAFETY (of each read): the call's host operand, as the caller guarantees.
+        e.add_scaled(alpha, &unsafe { x.sum(Weights::Probe) });
+        let found = move |_| unsafe { x.sum(Weights::Probe) };
+        Some(Checksums::new(e, found, 1, &[self.alpha], weights(self.n)))
+    }
 }
 
 impl<T: Scalar> fmt::Display for Scal<T> {
@@ -241,6 +289,27 @@ impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
             routines::copy(r.n, r.x, r.incx, r.y, r.incy)
         }
         .map(|()| Value::ZERO)
+    }
+
+    /// Σ w[i]·y[i] after = Σ w[i]·x[i] before (and the other way round for swap); none where an
+    /// output is one element written n times (increment 0).
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        if self.incy == 0 || (SWAP && self.incx == 0) {
+            return None;
+        }
+        let x = Vector::new(self.x, self.n, self.incx);
+        let y = Vector::new(self.y.cast_const(), self.n, self.incy);
+        // SAFETY (of each read): the call's host operands, as the caller guarantees.
+        let sum = |v: &Vector<T>| unsafe { v.sum(Weights::Probe) };
+        let weight = weights(self.n);
+        if SWAP {
+            let found = move |_| Sums::joined(&[sum(&y), sum(&x)]);
+            let e = Sums::joined(&[sum(&x), sum(&y)]);
+            Some(Checksums::new::<T>(e, found, 0, &[], weight))
+        } else {
+            let found = move |_| sum(&y);
+            Some(Checksums::new::<T>(sum(&x), found, 0, &[], weight))
+        }
     }
 }
 
@@ -320,6 +389,63 @@ impl<T: Scalar> Describe<T> for Reduce<T> {
             }
         }
         Ok(Value::from_real(v.to_f64()))
+    }
+
+    /// The value against the sum (norm) in double; i?amax's index against the first largest
+    /// |re| + |im|, rounded as the precision rounds it, exactly (none where x holds a NaN).
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let x = Vector::new(self.x, self.n, self.incx);
+        let real = |s: f64| Sums {
+            re: vec![s],
+            im: vec![0.0],
+            mag: vec![s],
+        };
+        // SAFETY (of each read): the call's host operand, as the caller guarantees.
+        let expected = match self.what {
+            Reduction::Asum => real(unsafe { x.sum(Weights::Ones) }.mag[0]),
+            Reduction::Nrm2 => {
+                // Scaled by the largest part, so that no square underflows or overflows (as
+                // the reference's and the kernels' own sums of squares are).
+                let parts = |v: &[f64; 2]| [v[0].abs(), v[1].abs()];
+                let largest = if x.inc == 0 {
+                    let first = unsafe { *x.p }.f64_parts();
+                    parts(&first).into_iter().fold(0.0, f64::max)
+                } else {
+                    unsafe { x.parts() }
+                        .flat_map(|v| parts(&v))
+                        .fold(0.0, f64::max)
+                };
+                if largest == 0.0 || !largest.is_finite() {
+                    return (largest == 0.0)
+                        .then(|| Checksums::new::<T>(real(0.0), Sums::value, self.n, &[], 1.0));
+                }
+                let square = |[re, im]: [f64; 2]| {
+                    let (re, im) = (re / largest, im / largest);
+                    re * re + im * im
+                };
+                let squares = if x.inc == 0 {
+                    x.n as f64 * square(unsafe { *x.p }.f64_parts())
+                } else {
+                    unsafe { x.parts() }.map(square).sum()
+                };
+                real(largest * squares.sqrt())
+            }
+            Reduction::Iamax => {
+                // |re| + |im| rounded as the precision rounds it; the first largest.
+                let mut best = (0, f64::NEG_INFINITY);
+                for (i, [re, im]) in unsafe { x.parts() }.enumerate() {
+                    if re.is_nan() || im.is_nan() {
+                        return None;
+                    }
+                    let abs = T::Real::from_f64(re.abs() + im.abs()).to_f64();
+                    if abs > best.1 {
+                        best = (i, abs);
+                    }
+                }
+                Sums::exact((best.0 + 1) as f64)
+            }
+        };
+        Some(Checksums::new::<T>(expected, Sums::value, self.n, &[], 1.0))
     }
 }
 

@@ -7,11 +7,13 @@
 use std::fmt;
 
 use super::checks::{cblas_enums, fault, Fault};
+use super::checksums::{too_long, Checksums, Mat, Operator, Sums, Vector};
 use super::describe::{flop_scale, Describe, Operand, Use, Value};
 use super::increments::{from_const, from_mut, wrapped};
 use super::options::{Layout, Op, ILLEGAL_TRANSA};
 use super::region::Region;
 use crate::engine::element::Scalar;
+use crate::kernels::Trans;
 use crate::status::Result;
 use crate::{quick, routines};
 
@@ -155,6 +157,46 @@ impl<T: Scalar> Describe<T> for GemvArgs<T> {
             t, m, n, g.alpha, g.a, g.lda, g.x, g.incx, g.beta, g.y, g.incy,
         )
         .map(|()| Value::ZERO)
+    }
+
+    /// Σ w[i]·y[i] = alpha·Σ w[i]·(op(A)·x)[i] + beta·Σ w[i]·y[i], of the column-major call
+    /// (conj(A)·x as conj(A·conj(x))).
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let g = self;
+        let ((t, conjugate), m, n) = g.column_major();
+        if too_long(&[m, n]) {
+            return None;
+        }
+        let a = Mat::new(g.a, (m, n), g.lda);
+        let x = Vector::new(g.x, g.x_len(), g.incx);
+        let y = Vector::new(g.y.cast_const(), g.y_len(), g.incy);
+        let mut s = Sums::zeros(g.y_len());
+        // SAFETY (of each read): the call's host operands, as the caller guarantees.
+        if g.alpha != T::ZERO {
+            let xs = unsafe { x.sums() };
+            let ax = unsafe {
+                match (t, conjugate) {
+                    (false, false) => Operator::General(a, Trans::N).apply(&xs),
+                    (false, true) => Operator::General(a, Trans::N).apply(&xs.conj()).conj(),
+                    (true, false) => Operator::General(a, Trans::T).apply(&xs),
+                    (true, true) => Operator::General(a, Trans::C).apply(&xs),
+                }
+            };
+            s.add_scaled(g.alpha.f64_parts(), &ax);
+        }
+        if g.beta != T::ZERO {
+            s.add_scaled(g.beta.f64_parts(), &unsafe { y.sums() });
+        }
+        let weight = Sums::probe(g.y_len()).weight();
+        let found = move |_| unsafe { y.sums() }.weighted();
+        let terms = g.x_len();
+        Some(Checksums::new(
+            s.weighted(),
+            found,
+            terms,
+            &[g.alpha, g.beta],
+            weight,
+        ))
     }
 }
 

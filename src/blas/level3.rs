@@ -7,6 +7,7 @@
 use std::fmt;
 
 use super::checks::{cblas_enums, fault, Fault};
+use super::checksums::{too_long, Checksums, Mat, Operator, Sums};
 use super::describe::{flop_scale, Describe, Operand, Use, Value};
 use super::options::{
     Flag, Layout, Op, DIAG, ILLEGAL_TRANS, ILLEGAL_TRANSA, ILLEGAL_TRANSB, SIDE, UPLO,
@@ -205,6 +206,43 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
         }
         .map(|()| Value::ZERO)
     }
+
+    /// C·x = alpha·op(A)·(op(B)·x) + beta·C·x, of the column-major call.
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let g = self;
+        let (ta, tb) = (trans_of(g.transa), trans_of(g.transb));
+        let ((ta, a, lda), (tb, b, ldb), m, n) = if g.layout == Layout::Row {
+            ((tb, g.b, g.ldb), (ta, g.a, g.lda), g.n, g.m)
+        } else {
+            ((ta, g.a, g.lda), (tb, g.b, g.ldb), g.m, g.n)
+        };
+        if too_long(&[m, n]) {
+            return None;
+        }
+        let stored = |t: Trans, rows: i64, cols: i64| {
+            if t == Trans::N {
+                (rows, cols)
+            } else {
+                (cols, rows)
+            }
+        };
+        let x = Sums::probe(n);
+        let mut e = Sums::zeros(m);
+        // SAFETY (of each product): the call's host operands, as the caller guarantees.
+        if g.alpha != T::ZERO && g.k > 0 {
+            let bx =
+                unsafe { Operator::General(Mat::new(b, stored(tb, g.k, n), ldb), tb).apply(&x) };
+            let a = Operator::General(Mat::new(a, stored(ta, m, g.k), lda), ta);
+            e.add_scaled(g.alpha.f64_parts(), &unsafe { a.apply(&bx) });
+        }
+        let c = Operator::General(Mat::new(g.c.cast_const(), (m, n), g.ldc), Trans::N);
+        if g.beta != T::ZERO {
+            e.add_scaled(g.beta.f64_parts(), &unsafe { c.apply(&x) });
+        }
+        let weight = x.weight();
+        let found = move |_| unsafe { c.apply(&x) };
+        Some(Checksums::new(e, found, g.k, &[g.alpha, g.beta], weight))
+    }
 }
 
 /// The arguments of ?symm, or, `hermitian`, of chemm and zhemm: C := alpha*A*B + beta*C (side
@@ -339,6 +377,48 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
             (self.c, self.ldc),
         )
         .map(|()| Value::ZERO)
+    }
+
+    /// C·x = alpha·A·(B·x) + beta·C·x (side L) or alpha·B·(A·x) + beta·C·x, of the
+    /// column-major call.
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let (side, uplo, m, n) = self.column_major();
+        if too_long(&[m, n]) {
+            return None;
+        }
+        let ka = self.a_order();
+        let a = Operator::Symmetric(
+            Mat::new(self.a, (ka, ka), self.lda),
+            uplo.is(b'U'),
+            self.hermitian,
+        );
+        let b = Operator::General(Mat::new(self.b, (m, n), self.ldb), Trans::N);
+        let x = Sums::probe(n);
+        let mut e = Sums::zeros(m);
+        // SAFETY (of each product): the call's host operands, as the caller guarantees.
+        if self.alpha != T::ZERO {
+            let product = unsafe {
+                if side.is(b'R') {
+                    b.apply(&a.apply(&x))
+                } else {
+                    a.apply(&b.apply(&x))
+                }
+            };
+            e.add_scaled(self.alpha.f64_parts(), &product);
+        }
+        let c = Operator::General(Mat::new(self.c.cast_const(), (m, n), self.ldc), Trans::N);
+        if self.beta != T::ZERO {
+            e.add_scaled(self.beta.f64_parts(), &unsafe { c.apply(&x) });
+        }
+        let weight = x.weight();
+        let found = move |_| unsafe { c.apply(&x) };
+        Some(Checksums::new(
+            e,
+            found,
+            ka,
+            &[self.alpha, self.beta],
+            weight,
+        ))
     }
 }
 
@@ -503,6 +583,54 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
         )
         .map(|()| Value::ZERO)
     }
+
+    /// tri(C)·x = alpha·tri(op(A)·op(A)^T)·x (+ alpha'·tri(op(B)·op(A)^T)·x, with op(B) in the
+    /// first product, for syr2k) + beta·tri(C)·x: C's triangle alone, ^H for the Hermitian
+    /// routines, of the column-major call.
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let (uplo, trans) = self.column_major();
+        if too_long(&[self.n, self.k]) {
+            return None;
+        }
+        let upper = uplo.is(b'U');
+        let alpha = match (self.hermitian, self.layout, self.b) {
+            (true, Layout::Row, Some(_)) => self.alpha.conj(),
+            _ => self.alpha,
+        };
+        let shape = self.a_shape();
+        let a = Mat::new(self.a, shape, self.lda);
+        let product = |l, r| Operator::TriangleOfProduct {
+            l,
+            r,
+            trans: trans != Op::N,
+            hermitian: self.hermitian,
+            upper,
+        };
+        let x = Sums::probe(self.n);
+        let mut e = Sums::zeros(self.n);
+        // SAFETY (of each product): the call's host operands, as the caller guarantees.
+        if self.alpha != T::ZERO && self.k > 0 {
+            match self.b {
+                None => e.add_scaled(alpha.f64_parts(), &unsafe { product(a, a).apply(&x) }),
+                Some((b, ldb)) => {
+                    let b = Mat::new(b, shape, ldb);
+                    let second = if self.hermitian { alpha.conj() } else { alpha };
+                    e.add_scaled(alpha.f64_parts(), &unsafe { product(a, b).apply(&x) });
+                    e.add_scaled(second.f64_parts(), &unsafe { product(b, a).apply(&x) });
+                }
+            }
+        }
+        let c = Mat::new(self.c.cast_const(), (self.n, self.n), self.ldc);
+        if self.beta != T::ZERO {
+            let read = Operator::Triangle(c, upper, self.hermitian);
+            e.add_scaled(self.beta.f64_parts(), &unsafe { read.apply(&x) });
+        }
+        let terms = if self.b.is_some() { 2 * self.k } else { self.k };
+        let weight = x.weight();
+        let written = Operator::Triangle(c, upper, false);
+        let found = move |_| unsafe { written.apply(&x) };
+        Some(Checksums::new(e, found, terms, &[alpha, self.beta], weight))
+    }
 }
 
 /// The arguments of strmm and strsm (`T = f32`), or dtrmm and dtrsm: B := alpha*op(A)*B (side
@@ -647,6 +775,53 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         )
         .map(|()| Value::ZERO)
     }
+
+    /// Of the column-major call, with B's values before the call: trmm's B·x = alpha·op(A)·(B·x)
+    /// (side L) or alpha·B·(op(A)·x); trsm's op(A)·(X·x) = alpha·B·x (side L), or
+    /// X·(op(A)·x) = alpha·B·x, its residual. With alpha 0, A unread: B·x = 0.
+    unsafe fn checksums(&self) -> Option<Checksums> {
+        let (side, uplo, m, n) = self.column_major();
+        if too_long(&[m, n]) {
+            return None;
+        }
+        let ka = self.a_order();
+        let a = Operator::Triangular(
+            Mat::new(self.a, (ka, ka), self.lda),
+            uplo.is(b'U'),
+            trans_of(self.transa),
+            self.diag.is(b'U'),
+        );
+        let b = Operator::General(Mat::new(self.b.cast_const(), (m, n), self.ldb), Trans::N);
+        let right = side.is(b'R');
+        let zero = self.alpha == T::ZERO;
+        let x = Sums::probe(n);
+        let mut e = Sums::zeros(m);
+        // SAFETY (of each product): the call's host operands, as the caller guarantees.
+        if !zero {
+            let before = unsafe {
+                match (SOLVE, right) {
+                    (true, _) => b.apply(&x),
+                    (false, false) => a.apply(&b.apply(&x)),
+                    (false, true) => b.apply(&a.apply(&x)),
+                }
+            };
+            e.add_scaled(self.alpha.f64_parts(), &before);
+        }
+        let weight = x.weight();
+        let found = move |_| unsafe {
+            match (SOLVE && !zero, right) {
+                (false, _) => b.apply(&x),
+                (true, false) => a.apply(&b.apply(&x)),
+                (true, true) => b.apply(&a.apply(&x)),
+            }
+        };
+        Some(Checksums::new(e, found, ka, &[self.alpha], weight))
+    }
+}
+
+/// A checked call's op as the kernels take it.
+fn trans_of(op: Op) -> Trans {
+    op.trans().unwrap_or(Trans::N)
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //!
 //! 1. Values: `options` (layout, trans, side, uplo and diag as the caller gave them), `region`
 //!    (the elements of a host operand), `increments` (increments whose byte stride wraps),
-//!    `routine` (the routines' names), `cpu` (finding the CPU BLAS's definition of a symbol).
+//!    `routine` (the routines' names), `cpu` (finding the CPU BLAS's definition of a symbol),
+//!    `checksums` (products of host operands with a probe vector, and the bound on a result's).
 //! 2. Descriptions: `checks` (what a failing reference argument check reports), `describe` (the
 //!    trait each routine is described by once: checks, quick returns, flops, operand uses, GL
 //!    execution).
@@ -20,7 +21,8 @@
 //! 5. Around a call: `symbol` (an export's name, routine, family and CPU definition), `abi`
 //!    (CBLAS scalars and the symbols' return values), `route` (GL or CPU: `GLBLAS_BACKEND`,
 //!    thresholds), `undo` (putting back outputs a failed GL attempt partly updated), `fpflags`
-//!    (the floating-point exceptions a GL computation could not raise), `trace`
+//!    (the floating-point exceptions a GL computation could not raise), `verify`
+//!    (`GLBLAS_VERIFY`: a GL result checked by its checksums before it is handed back), `trace`
 //!    (`GLBLAS_TRACE`, `GLBLAS_PROFILE`), `xerbla` (error exits).
 //! 6. `dispatch`: how every export answers a call (`export!` defines them).
 //! 7. The symbols: `cblas`, `fortran`.
@@ -29,6 +31,7 @@ pub mod abi;
 pub mod args;
 pub mod call;
 pub mod checks;
+pub mod checksums;
 pub mod cpu;
 pub mod describe;
 pub mod dispatch;
@@ -44,6 +47,7 @@ pub mod routine;
 pub mod symbol;
 pub mod trace;
 pub mod undo;
+pub mod verify;
 pub mod xerbla;
 
 pub mod cblas;

@@ -54,6 +54,28 @@ impl Region {
         }
     }
 
+    /// Its elements in runs of consecutive bytes: a column's (or its part in the triangle) at a
+    /// time, each as its first byte and length; a vector of increment 0 as its one element.
+    pub fn runs(&self) -> impl Iterator<Item = (*mut u8, usize)> + '_ {
+        let cols = if self.ld == 0 {
+            self.cols.min(1)
+        } else {
+            self.cols
+        };
+        (0..cols).map(move |c| {
+            let rows = match self.triangle {
+                None => 0..self.rows,
+                Some(true) => 0..(c + 1).min(self.rows),
+                Some(false) => c.min(self.rows)..self.rows,
+            };
+            // SAFETY (of the caller's use): inside the operand the caller passed.
+            let first = self
+                .base
+                .wrapping_add((c * self.ld + rows.start) * self.size);
+            (first, rows.len() * self.size)
+        })
+    }
+
     /// The first byte of each element.
     pub fn elements(&self) -> impl Iterator<Item = *mut u8> + '_ {
         (0..self.cols).flat_map(move |c| {

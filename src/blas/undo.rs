@@ -20,15 +20,33 @@ impl Snapshot {
     /// The operands must be valid host memory for the call (it passed the reference checks and
     /// none of its operands is a device pointer).
     pub unsafe fn take(operands: &[Operand]) -> Snapshot {
+        // SAFETY: as the caller guarantees.
+        unsafe { Self::of(operands.iter().filter(|o| o.usage.read_first())) }
+    }
+
+    /// Copies every output of the call, also those it only writes (for `verify`, which puts
+    /// them all back when the result fails its check).
+    ///
+    /// # Safety
+    /// As for [`Snapshot::take`].
+    pub unsafe fn outputs(operands: &[Operand]) -> Snapshot {
+        let written = operands.iter().filter(|o| o.usage.written());
+        // SAFETY: as the caller guarantees.
+        unsafe { Self::of(written) }
+    }
+
+    /// Copies `operands`.
+    ///
+    /// # Safety
+    /// As for [`Snapshot::take`].
+    unsafe fn of<'a>(operands: impl Iterator<Item = &'a Operand>) -> Snapshot {
         Snapshot(
             operands
-                .iter()
-                .filter(|o| o.usage.read_first())
                 .map(|Operand { region: r, .. }| {
                     let mut values = Vec::with_capacity(r.rows * r.cols * r.size);
-                    for p in r.elements() {
-                        // SAFETY: an element of the caller's operand.
-                        values.extend_from_slice(unsafe { std::slice::from_raw_parts(p, r.size) });
+                    for (p, len) in r.runs() {
+                        // SAFETY: elements of the caller's operand.
+                        values.extend_from_slice(unsafe { std::slice::from_raw_parts(p, len) });
                     }
                     (r.clone(), values)
                 })
@@ -49,9 +67,11 @@ impl Snapshot {
     /// As for [`Snapshot::take`], with the same call's operands.
     pub unsafe fn restore(&self) {
         for (region, values) in &self.0 {
-            for (p, v) in region.elements().zip(values.chunks_exact(region.size)) {
-                // SAFETY: the element was read from this address by `take`.
-                unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, region.size) };
+            let mut at = 0;
+            for (p, len) in region.runs() {
+                // SAFETY: these bytes were read from this address by `take`.
+                unsafe { std::ptr::copy_nonoverlapping(values[at..].as_ptr(), p, len) };
+                at += len;
             }
         }
     }

@@ -101,6 +101,19 @@ pub fn fail_next(kind: Fault, nth: u64) {
     });
 }
 
+/// Test switch: makes the next `count` events of `kind` fail, in addition to any armed before.
+pub fn fail_from_next(kind: Fault, count: u64) {
+    with_faults(|f| {
+        let n = f.counts[kind as usize];
+        f.failing.push((kind, n + 1, n + count));
+    });
+}
+
+/// Test switch: the kernel launches counted so far (`launch`), each dispatch and draw.
+pub fn launches() -> u64 {
+    with_faults(|f| f.counts[Fault::Launch as usize])
+}
+
 /// Test switch: disarms every fault not yet reached (those of `GLBLAS_FAULT` too).
 pub fn clear() {
     with_faults(|f| f.failing.clear());

@@ -11,6 +11,7 @@ use super::element::Element;
 use super::fault;
 use super::gl_errors::check_gl;
 use super::gl_ext::GlExt;
+use super::jobs::{Jobs, Work};
 use super::kernel_timer::KernelTimer;
 use super::limits::Limits;
 use super::memory::{DeviceMemory, Location};
@@ -41,6 +42,7 @@ pub struct Engine {
     /// Where `tuning` came from (`tuning_table::Loaded::source`).
     pub tuning_source: String,
     pub timer: KernelTimer,
+    jobs: Jobs,
     vao: glow::VertexArray,
 }
 
@@ -54,8 +56,10 @@ impl Engine {
             .and_then(|_current| Self::create_resources(&ctx));
         match made {
             Ok((ext, units, vao)) => {
-                let limits = Limits::new(&ctx.info);
+                let mut limits = Limits::new(&ctx.info);
                 let loaded = tuning_table::load(&ctx.info, &limits);
+                let rates = loaded.tuning.rates;
+                limits.measured(rates.gemm, rates.level1);
                 if let Some(why) = &loaded.warning {
                     warn_of_table(why);
                 }
@@ -64,6 +68,7 @@ impl Engine {
                     tuning_source: loaded.source,
                     limits,
                     timer: KernelTimer::new(&ctx.info),
+                    jobs: Jobs::default(),
                     ctx,
                     ext,
                     memory: DeviceMemory::default(),
@@ -372,8 +377,10 @@ impl Engine {
     }
 
     /// Dispatches the bound compute program over `x`×`y` workgroups (one in z, which the
-    /// shaders' `RUNTIME_ZERO` counts on: see `programs`), after the barriers its operands need.
-    pub fn dispatch(&self, x: i64, y: i64, what: &str) -> Result<()> {
+    /// shaders' `RUNTIME_ZERO` counts on: see `programs`), after the barriers its operands need;
+    /// `work` is what the launch does (see `spend`).
+    pub fn dispatch(&self, x: i64, y: i64, work: Work, what: &str) -> Result<()> {
+        self.spend(work);
         let gl = &self.ctx.gl;
         self.ext.barriers.launch(gl, || {
             // SAFETY: the context is current; the kernel bound the program and its operands.
@@ -383,6 +390,13 @@ impl Engine {
             })
         });
         check_gl(gl, what)
+    }
+
+    /// Counts a launch of `work` into the device's current job, which is flushed first where
+    /// the launch would take it past the dispatch budget (`jobs`). Every dispatch does; draws
+    /// that may take long do before they draw.
+    pub fn spend(&self, work: Work) {
+        self.jobs.launch(&self.ctx.gl, &self.limits, work);
     }
 
     /// Resolves a pointer argument covering `elems` elements from it: host memory, or a device

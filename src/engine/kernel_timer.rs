@@ -19,6 +19,16 @@ const TIME_ELAPSED: u32 = 0x88BF;
 /// `GL_GPU_DISJOINT_EXT`.
 const GPU_DISJOINT: u32 = 0x8FBB;
 
+/// What the launches timed took on the device.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timings {
+    /// Their seconds in all.
+    pub seconds: f64,
+    pub launches: u64,
+    /// The longest one's seconds.
+    pub longest: f64,
+}
+
 pub struct KernelTimer {
     /// The device has timer queries (`DeviceInfo::timer_queries`).
     available: bool,
@@ -94,22 +104,24 @@ impl KernelTimer {
         self.pending.borrow_mut().push(query);
     }
 
-    /// The device's seconds in the launches timed since timing started or since the last read,
-    /// and their count; waits for them to finish. EXECUTION_FAILED where the driver voids the
-    /// times (a disjoint event) or a launch could not be timed.
-    pub fn read(&self, gl: &glow::Context) -> Result<(f64, u64)> {
+    /// The device's time in the launches timed since timing started or since the last read;
+    /// waits for them to finish. EXECUTION_FAILED where the driver voids the times (a disjoint
+    /// event) or a launch could not be timed.
+    pub fn read(&self, gl: &glow::Context) -> Result<Timings> {
         let queries: Vec<glow::Query> = std::mem::take(&mut *self.pending.borrow_mut());
-        let mut ns = 0u64;
+        let (mut ns, mut longest) = (0u64, 0u64);
         for &q in &queries {
             // SAFETY: the context is current; each query ended (`time`), and reading its result
             // waits until it is available.
-            ns += unsafe {
+            let one = unsafe {
                 if self.gles {
                     u64::from(gl.get_query_parameter_u32(q, glow::QUERY_RESULT))
                 } else {
                     gl.get_query_parameter_u64(q, glow::QUERY_RESULT)
                 }
             };
+            ns += one;
+            longest = longest.max(one);
         }
         self.spare.borrow_mut().extend(&queries);
         check_gl(gl, "timer query results")?;
@@ -125,7 +137,11 @@ impl KernelTimer {
                 },
             ));
         }
-        Ok((ns as f64 * 1e-9, queries.len() as u64))
+        Ok(Timings {
+            seconds: ns as f64 * 1e-9,
+            launches: queries.len() as u64,
+            longest: longest as f64 * 1e-9,
+        })
     }
 
     pub fn delete_all(&self, gl: &glow::Context) {

@@ -22,6 +22,14 @@ pub struct Limits {
     pub draw_buffers: i32,
     pub gemm_rows: i64,
     pub gemm_tiled: Option<bool>,
+    /// The most flops one gemm dispatch may take, for single precision and for double: the
+    /// dispatch budget (`GLBLAS_LIMIT_DISPATCH_MS`, 100 ms by default) at a conservative rate
+    /// for the renderer (`gemm_rate`), so that no job outlives a board kernel's watchdog
+    /// (Panfrost kills a job after 500 ms, msm after 250 ms without progress).
+    pub dispatch_flops: [f64; 2],
+    /// The most bytes one dispatch of the kernels over vectors (Level 1, gemv) may move: the
+    /// same budget at a conservative bandwidth for the renderer (`bandwidth`).
+    pub dispatch_bytes: f64,
 }
 
 impl Limits {
@@ -51,7 +59,61 @@ impl Limits {
                 }),
             gemm_rows: limit_setting("GLBLAS_LIMIT_GEMM_ROWS").map_or(rows, |c| c.clamp(1, rows)),
             gemm_tiled: gemm_kernel_setting(std::env::var("GLBLAS_GEMM_KERNEL").ok().as_deref()),
+            dispatch_flops: gemm_rate(&info.renderer, info.software)
+                .map(|gflops| gflops * 1e6 * dispatch_ms()),
+            dispatch_bytes: bandwidth(&info.renderer, info.software) * 1e6 * dispatch_ms(),
         }
+    }
+
+    /// Sets the dispatch budget at half the rates the tuner measured on the device, where it
+    /// did (`Rates`: gemm's in MFLOP/s per precision, Level 1's in MB/s), in place of the
+    /// renderer's assumed ones: half, since calls of other shapes and sizes than the tuner's
+    /// run slower.
+    pub fn measured(&mut self, gemm: [Option<i64>; 2], level1: Option<i64>) {
+        for (flops, rate) in self.dispatch_flops.iter_mut().zip(gemm) {
+            if let Some(mflops) = rate {
+                *flops = 0.5 * mflops as f64 * 1e3 * dispatch_ms();
+            }
+        }
+        if let Some(mbytes) = level1 {
+            self.dispatch_bytes = 0.5 * mbytes as f64 * 1e3 * dispatch_ms();
+        }
+    }
+}
+
+/// The dispatch budget, in milliseconds: `GLBLAS_LIMIT_DISPATCH_MS`, 100 by default.
+fn dispatch_ms() -> f64 {
+    limit_setting("GLBLAS_LIMIT_DISPATCH_MS").unwrap_or(100) as f64
+}
+
+/// A bandwidth, in GB/s, that the kernels over vectors reach at the least: a board's GPU shares
+/// a few GB/s of LPDDR with its CPU, and llvmpipe may have one slow core; other GPUs 50.
+fn bandwidth(renderer: &str, software: bool) -> f64 {
+    if software || board(renderer) {
+        1.0
+    } else {
+        50.0
+    }
+}
+
+/// Whether the device whose `GL_RENDERER` is `renderer` is one of the boards' GPUs (V3D, Mali,
+/// Adreno), whose kernels' watchdogs the budget is for.
+fn board(renderer: &str) -> bool {
+    ["V3D", "Mali", "FD", "Adreno"]
+        .iter()
+        .any(|b| renderer.starts_with(b))
+}
+
+/// A rate, in GFLOP/s for single and double precision, that the compute gemm reaches on the
+/// device whose `GL_RENDERER` is `renderer` at the least: a Raspberry Pi 4's GPU peaks at 32
+/// GFLOP/s and a hand-written QPU sgemm reached 3.9, so the boards get 1; llvmpipe on one slow
+/// core, 2; other GPUs 50. Doubles a sixteenth of that on a GPU (consumer GPUs run them at
+/// 1/32-1/64 of floats), half on a CPU.
+fn gemm_rate(renderer: &str, software: bool) -> [f64; 2] {
+    match (software, board(renderer)) {
+        (true, _) => [2.0, 1.0],
+        (false, true) => [1.0, 1.0 / 16.0],
+        (false, false) => [50.0, 50.0 / 16.0],
     }
 }
 

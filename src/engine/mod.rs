@@ -13,7 +13,8 @@
 //!    a call).
 //! 3. Synchronisation: `fences` (waiting for the device), `barriers` (memory barriers, and
 //!    settling a driver's lost writes), `scene_fences` (llvmpipe's scene fences, held),
-//!    `kernel_timer` (the device's time in the launches, from timer queries).
+//!    `kernel_timer` (the device's time in the launches, from timer queries), `jobs`
+//!    (launches flushed apart within the dispatch budget).
 //! 4. The GL function table: `gl_ext` (entry points glow narrows or lacks, and the calls that
 //!    must go through the synchronisation below it).
 //! 5. Operands: `operand` (where an operand lives, its shape, the window a kernel views).
@@ -44,7 +45,9 @@ pub mod tuning_table;
 
 pub mod barriers;
 mod fences;
+pub mod jobs;
 mod kernel_timer;
+pub use kernel_timer::Timings;
 mod scene_fences;
 
 pub mod gl_ext;
@@ -160,9 +163,9 @@ pub fn time_kernels(on: bool) -> Result<()> {
     with_engine(|e| e.timer.set(&e.ctx.gl, on))
 }
 
-/// The device's seconds in the launches timed since timing started or since the last read,
-/// and their count, once they have finished.
-pub fn kernel_time() -> Result<(f64, u64)> {
+/// The device's time in the launches timed since timing started or since the last read, once
+/// they have finished.
+pub fn kernel_time() -> Result<kernel_timer::Timings> {
     with_engine(|e| e.timer.read(&e.ctx.gl))
 }
 

@@ -146,6 +146,17 @@ pub struct Tuning {
     /// Invocations per workgroup of the kernels over vectors, in every precision, for each of
     /// [`Vectors`]: one of [`VECTOR_GROUPS`].
     pub vector_group: [i64; 2],
+    /// The rates the tuner measured, where it did: the dispatch budget's (`Limits::measured`).
+    pub rates: Rates,
+}
+
+/// The rates the tuner measured with the parameters it chose.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rates {
+    /// The compute gemm's, in MFLOP/s, for single precision and for double.
+    pub gemm: [Option<i64>; 2],
+    /// Level 1's, in MB/s moved.
+    pub level1: Option<i64>,
 }
 
 /// The kernels over vectors whose workgroups are tuned apart, in `Tuning::vector_group`'s
@@ -232,6 +243,7 @@ impl Tuning {
             // The size the kernels over vectors had before it was tuned: unmeasured against
             // others but on the tuner's searches (docs/tuning.md).
             vector_group: [64; 2],
+            rates: Rates::default(),
         }
     }
 
@@ -256,6 +268,8 @@ mod tests {
             draw_buffers: 8,
             gemm_rows,
             gemm_tiled,
+            dispatch_flops: [1e12; 2],
+            dispatch_bytes: 1e12,
         }
     }
 

@@ -6,7 +6,7 @@
 use super::device::DeviceInfo;
 use super::limits::Limits;
 use super::tuning::{
-    vector_group_fits, Crossover, GemmParams, SmallGemm, Tuning, Vectors, TILE_OPTIONS,
+    vector_group_fits, Crossover, GemmParams, Rates, SmallGemm, Tuning, Vectors, TILE_OPTIONS,
     VECTOR_GROUPS,
 };
 use std::path::{Path, PathBuf};
@@ -59,6 +59,7 @@ pub struct Entry {
     pub gemm_small: [Option<SmallGemm>; 2],
     pub crossover: [Option<Crossover>; 2],
     pub vector_group: [Option<i64>; 2],
+    pub rates: Rates,
 }
 
 impl Entry {
@@ -79,6 +80,7 @@ impl Entry {
             gemm_small: tuning.gemm_small,
             crossover: tuning.crossover,
             vector_group: tuning.vector_group.map(Some),
+            rates: tuning.rates,
         }
     }
 
@@ -110,6 +112,14 @@ impl Entry {
             if let Some(g) = group {
                 lines.push(format!("{} group {g}", v.name()));
             }
+        }
+        for (name, rate) in PRECISIONS.iter().zip(self.rates.gemm) {
+            if let Some(r) = rate {
+                lines.push(format!("gemm {name} rate {r}"));
+            }
+        }
+        if let Some(r) = self.rates.level1 {
+            lines.push(format!("level1 rate {r}"));
         }
         lines
     }
@@ -163,13 +173,22 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
                     return bad(&format!("a {word} line names neither single nor double"));
                 };
                 let small = value.strip_prefix("small below ");
-                let set = match (word, small) {
-                    ("gemm", None) => set_once(&mut entry.gemm[p], parse_params(value)),
-                    ("gemm", Some(small)) => set_once(&mut entry.gemm_small[p], parse_small(small)),
+                let rate = value.strip_prefix("rate ");
+                let set = match (word, small, rate) {
+                    ("gemm", Some(small), _) => {
+                        set_once(&mut entry.gemm_small[p], parse_small(small))
+                    }
+                    ("gemm", _, Some(rate)) => set_once(&mut entry.rates.gemm[p], parse_rate(rate)),
+                    ("gemm", None, None) => set_once(&mut entry.gemm[p], parse_params(value)),
                     _ => set_once(&mut entry.crossover[p], parse_crossover(value)),
                 };
                 if let Err(why) = set {
                     return bad(&format!("a {word} line {why}"));
+                }
+            }
+            "level1" if rest.starts_with("rate ") => {
+                if let Err(why) = set_once(&mut entry.rates.level1, parse_rate(&rest[5..])) {
+                    return bad(&format!("a level1 rate line {why}"));
                 }
             }
             "level1" | "gemv" => {
@@ -245,6 +264,11 @@ pub fn describe(p: &GemmParams) -> String {
 /// `s` as a table writes it: `small below N`, then its parameters as [`describe`] writes them.
 pub fn describe_small(s: &SmallGemm) -> String {
     format!("small below {} {}", s.below, describe(&s.params))
+}
+
+/// What follows `rate ` in a rate line: a whole positive number (MFLOP/s or MB/s).
+fn parse_rate(text: &str) -> Option<i64> {
+    text.parse().ok().filter(|&r: &i64| r > 0)
 }
 
 /// What follows `small below ` in [`describe_small`]'s text.
@@ -377,6 +401,7 @@ pub fn load(info: &DeviceInfo, limits: &Limits) -> Loaded {
             let small = entry.gemm_small[p];
             tuning.gemm_small[p] = small.filter(|s| allowed(&s.params, info, limits, size));
         }
+        tuning.rates = entry.rates;
         for (slot, group) in tuning.vector_group.iter_mut().zip(entry.vector_group) {
             match group {
                 Some(g) if vector_group_fits(g, info) => *slot = g,
@@ -456,6 +481,10 @@ mod tests {
                 Some(Crossover::Never(1 << 31)),
             ],
             vector_group: [128, 32],
+            rates: Rates {
+                gemm: [Some(41300), None],
+                level1: Some(13600),
+            },
             gemm_small: [
                 Some(SmallGemm {
                     params: GemmParams::blocked([8, 4]),
@@ -536,6 +565,23 @@ mod tests {
                 "gemv line glblas cannot read",
             ),
             (&format!("{entry}level1 group 64\n"), "level1 line repeated"),
+            // Measured rates: whole positive numbers, each once.
+            (
+                &entry.replace("gemm single rate 41300", "gemm single rate 41.3"),
+                "gemm line glblas cannot read",
+            ),
+            (
+                &entry.replace("level1 rate 13600", "level1 rate 0"),
+                "level1 rate line glblas cannot read",
+            ),
+            (
+                &format!("{entry}gemm single rate 5\n"),
+                "gemm line repeated",
+            ),
+            (
+                &format!("{entry}level1 rate 5\n"),
+                "level1 rate line repeated",
+            ),
             // Small calls' parameters: a size, then parameters glblas builds, once.
             (
                 &entry.replace("small below 1048576", "small below -3"),

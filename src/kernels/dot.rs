@@ -13,6 +13,7 @@ use super::dot_sums::{Squares, Variant};
 use super::stream::{self, Access};
 use super::texels::Grid;
 use crate::engine::element::{Real, Scalar};
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Mem, Vector, OPERAND_UNITS};
 use crate::engine::stores::OutLayout;
 use crate::engine::Engine;
@@ -408,6 +409,9 @@ fn reduce(e: &mut Engine, pass: &Pass, x: &Vector, y: Option<&Vector>) -> Result
         layout.set_uniforms(&e.ctx.gl, &p);
         p.set_i32(&e.ctx.gl, "uCount", count as i32);
         p.set_i32(&e.ctx.gl, "uBlock", block as i32);
+        // A pass reads its items' operands (four elements each).
+        let read = if source.is_none() { ops.len() } else { 1 };
+        e.spend(Work::Bytes((read as i64 * count * 16) as f64));
         e.draw()?;
         if parts == 1 {
             return Ok(slot);

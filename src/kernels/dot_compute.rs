@@ -6,6 +6,7 @@
 use super::dot_sums::{Squares, Variant};
 use super::stream::{self, Access};
 use crate::engine::element::{Real, Scalar};
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::tuning::Vectors;
 use crate::engine::Engine;
@@ -73,7 +74,8 @@ pub fn reduce<T: Scalar>(
     let gl = &e.ctx.gl;
     p.set_i32(gl, "uN", xd.v.n as i32);
     p.set_i32(gl, "uYShift", ((yd.w.start - xd.w.start) / 4) as i32);
-    let groups = stream::dispatch(e, items, group, "reduce dispatch")?;
+    let work = Work::Bytes((ops.len() as i64 * xd.v.n * T::SIZE) as f64);
+    let groups = stream::dispatch(e, items, group, work, "reduce dispatch")?;
     e.staging.read_result(
         &e.ctx.gl,
         &e.ext,
@@ -126,7 +128,8 @@ fn reduce_abs<T: Scalar, P: Real, R>(
     Window::of(&e.ctx.info, partials, 4 * most_groups).bind_storage(&e.ext, STORE_PARTIALS);
     p.set_i32(&e.ctx.gl, "uN", xd.v.n as i32);
     uniforms(e, &p);
-    let groups = stream::dispatch(e, items, group, "reduce_abs dispatch")?;
+    let work = Work::Bytes((xd.v.n * T::SIZE) as f64);
+    let groups = stream::dispatch(e, items, group, work, "reduce_abs dispatch")?;
     e.staging
         .read_result(&e.ctx.gl, &e.ext, UNIT_PARTIALS, 4 * groups, read)
 }

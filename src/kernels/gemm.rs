@@ -19,7 +19,8 @@
 
 use super::gemm_call::{Gemm, Rules, Shape, Triangle};
 use super::gemm_scratch::{copy_out, COPY, OUT, PANELS};
-use crate::engine::element::Real;
+use crate::engine::element::{Precision, Real};
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Matrix, Mem};
 use crate::engine::targets::Kind;
 use crate::engine::Engine;
@@ -429,6 +430,10 @@ fn tile(
         p.set_f32(gl, "uBeta", beta);
         p.set_i32(gl, "uUseAB", i32::from(g.ab.is_some()));
         p.set_i32(gl, "uReadC", i32::from(cd.is_some()));
+        e.spend(Work::Flops(
+            2.0 * (c.rows * c.cols * (l1 - l0)) as f64,
+            Precision::Single,
+        ));
         e.draw()?;
         // Every draw of this chunk (and the targets they create) comes before its first store,
         // so a failure here leaves this chunk's part of C as it was (and a one-chunk call's C
@@ -474,6 +479,7 @@ fn pack(
     )?;
     e.bind_matrix(&p, which, "P", &src, false)?;
     shape.set_packing(&e.ctx.gl, &p, transposed, origin, rows);
+    e.spend(Work::Bytes((2 * rows * depth * 4) as f64));
     e.draw()?;
     let len = width * depth * 4;
     let buffer = e
@@ -532,7 +538,19 @@ fn plan<T: Real>(e: &Engine, g: &Gemm<T>) -> Result<Plan> {
         tk: g.k.clamp(1, side.min(super::MAX_LOOP_ITERATIONS)),
     };
     let window = e.max_window();
+    // The fragment pipeline draws a tile's chunk of k at once, so that draw stays within the
+    // dispatch budget (the compute pipeline's passes are dispatched in bands instead).
+    let most = e.limits.dispatch_flops[T::PRECISION.index()];
     for _ in 0..256 {
+        if !super::compute_available(e) && 2.0 * (p.tm * p.tn * p.tk) as f64 > most {
+            let d = match (p.tk > 1, p.tm >= p.tn) {
+                (true, _) => Dim::K,
+                (false, true) => Dim::M,
+                (false, false) => Dim::N,
+            };
+            p.set(d, (p.get(d) + 1) / 2);
+            continue;
+        }
         // Each entry: does this operand part fit, and which plan dimensions are its (rows, cols).
         let mut parts: Vec<(&Matrix<T>, (Dim, Dim))> = vec![];
         if let Some((a, b)) = &g.ab {

@@ -10,7 +10,8 @@
 
 use super::gemm_call::{Gemm, Shape, Triangle};
 use super::gemm_scratch::{copy_out, COPY, OUT, PANELS};
-use crate::engine::element::{Real, Scalar};
+use crate::engine::element::{Precision, Real, Scalar};
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::tuning::{GemmParams, TILE_OPTIONS};
 use crate::engine::Engine;
@@ -279,10 +280,51 @@ impl Store {
 /// it.
 fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
     let panel = e.max_window();
-    g.k.min(kernel.max_depth())
-        .min(MAX_GROUPS)
-        .min(panel / round_up(g.m, kernel.pad(0)))
-        .min(panel / round_up(g.n, kernel.pad(1)))
+    let tk =
+        g.k.min(kernel.max_depth())
+            .min(MAX_GROUPS)
+            .min(panel / round_up(g.m, kernel.pad(0)))
+            .min(panel / round_up(g.n, kernel.pad(1)));
+    let rows = kernel.groups(1, g.n).max(1);
+    Budget::of(e, g).cut(tk, rows).0
+}
+
+/// A pass's work against the device's dispatch budget (`Limits::dispatch_flops`).
+struct Budget {
+    /// Flops per step of k over the whole of C (an upper bound for a triangle of it).
+    per_step: f64,
+    /// The most flops one dispatch may take.
+    most: f64,
+    precision: Precision,
+}
+
+impl Budget {
+    fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Budget {
+        Budget {
+            per_step: 2.0 * g.m as f64 * g.n as f64,
+            most: e.limits.dispatch_flops[T::PRECISION.index()],
+            precision: T::PRECISION,
+        }
+    }
+
+    /// The work of `depth` steps of k over a `part` of C.
+    fn work(&self, depth: i64, part: f64) -> Work {
+        Work::Flops(self.per_step * depth as f64 * part, self.precision)
+    }
+
+    /// How a pass of `depth` steps of k over `rows` rows of workgroups (along y) keeps each
+    /// dispatch within the budget: the steps of k per pass, and the rows of workgroups each of
+    /// its dispatches takes. Bands of rows first, since cutting k makes each further pass read
+    /// C back; k only where one row per dispatch would still take more.
+    fn cut(&self, depth: i64, rows: i64) -> (i64, i64) {
+        let per_row = self.per_step * depth as f64 / rows as f64;
+        let per_band = (self.most / per_row).floor() as i64;
+        if per_band >= 1 {
+            return (depth, per_band.min(rows));
+        }
+        let steps = (self.most * rows as f64 / self.per_step).floor() as i64;
+        (steps.clamp(1, depth), 1)
+    }
 }
 
 /// Computes C chunk of k by chunk: per chunk, packs op(A) and op(B)'s parts and adds their
@@ -556,7 +598,18 @@ fn multiply<T: Real>(
         _ => (0, (kernel.groups(0, m), kernel.groups(1, n))),
     };
     p.set_i32(gl, "uTiles", tiles as i32);
-    e.dispatch(groups.0, groups.1, "gemm dispatch")
+    // In bands of rows of workgroups where the budget asks, each a job of its own.
+    let budget = Budget::of(e, g);
+    let (_, per_band) = budget.cut(depth, groups.1);
+    let mut row = 0;
+    while row < groups.1 {
+        let rows = per_band.min(groups.1 - row);
+        p.set_i32(&e.ctx.gl, "uGroupRow", row as i32);
+        let work = budget.work(depth, rows as f64 / groups.1 as f64);
+        e.dispatch(groups.0, rows, work, "gemm dispatch")?;
+        row += rows;
+    }
+    Ok(())
 }
 
 /// How a complex operand is packed (`OneM`): as op(A), in 2×2 blocks and multiplied by alpha,
@@ -631,7 +684,9 @@ fn pack<T: Real>(
     }
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uCols", cols as i32);
-    e.dispatch((ld / 4 + 63) / 64, (cols + 3) / 4, "gemm pack")
+    // Read once and written once.
+    let work = Work::Bytes(2.0 * (ld * cols * T::SIZE) as f64);
+    e.dispatch((ld / 4 + 63) / 64, (cols + 3) / 4, work, "gemm pack")
 }
 
 /// Points view `slot` at window `w` in 16-byte texels, bound to texture unit `unit`, for reads

@@ -14,6 +14,7 @@ use super::gemv_call::Gemv;
 use super::stream;
 use super::texels::{self, Grid};
 use crate::engine::element::Scalar;
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Matrix, Vector};
 use crate::engine::programs::Program;
 use crate::engine::stores::OutLayout;
@@ -120,6 +121,12 @@ struct Part {
 }
 
 impl Part {
+    /// What the launch does for y's part `ys`: A's part and x read, y read and written.
+    fn work(&self, ys: &Vector) -> Work {
+        let a = self.ax.as_ref().map_or(0, |(a, x)| a.rows * a.cols + x.n);
+        Work::Bytes(((a + 2 * ys.n) * 4) as f64)
+    }
+
     /// One element of (strided) y per fragment.
     fn elements(&self, e: &mut Engine, ys: &Vector) -> Result<()> {
         let ax = match &self.ax {
@@ -143,6 +150,7 @@ impl Part {
         }
         layout.set_uniforms(&e.ctx.gl, &p);
         self.set_uniforms(e, &p, ax.is_some(), yd.is_some());
+        e.spend(self.work(ys));
         e.draw()?;
         e.store_vector(&layout, ys)
     }
@@ -192,7 +200,7 @@ impl Part {
             }
         }
         e.target_of(texels::TARGETS[0], Kind::rgba(1), grid.width, grid.height)?;
-        grid.draw(e, |e, edge| {
+        grid.draw(e, self.work(ys), |e, edge| {
             let mut defines = defines.clone();
             if edge {
                 defines.push(("EDGE", String::new()));

@@ -10,6 +10,7 @@
 use super::gemv_call::Gemv;
 use super::stream::{self, Access};
 use crate::engine::element::Scalar;
+use crate::engine::jobs::Work;
 use crate::engine::operand::Window;
 use crate::engine::tuning::Vectors;
 use crate::engine::Engine;
@@ -99,16 +100,22 @@ pub fn gemv<T: Scalar>(e: &mut Engine, g: &Gemv<T>) -> Result<()> {
     p.set_real(gl, "uAlpha", g.alpha);
     let items = if g.trans { n } else { (m + 3) / 4 };
     let k = xd.map_or(0, |x| x.v.n);
+    // Within the dispatch budget too: each step of the inner dimension reads a row or column
+    // of A (`Limits::dispatch_bytes`), in whole groups of 4.
+    let per_step = (if g.trans { n } else { m }).max(1) as f64 * T::SIZE as f64;
+    let budget = (e.limits.dispatch_bytes / per_step) as i64 / 4 * 4;
+    let chunk = CHUNK.min(budget.max(4));
     let mut l0 = 0;
     loop {
-        let l1 = (l0 + CHUNK).min(k);
+        let l1 = (l0 + chunk).min(k);
         let beta = if l0 == 0 { g.beta } else { T::ONE };
         let gl = &e.ctx.gl;
         p.set_i32(gl, "uL0", l0 as i32);
         p.set_i32(gl, "uL1", l1 as i32);
         p.set_real(gl, "uBeta", beta);
         p.set_i32(gl, "uReadY", i32::from(beta != T::ZERO));
-        stream::dispatch(e, items, group, "gemv dispatch")?;
+        let work = Work::Bytes((l1 - l0) as f64 * per_step);
+        stream::dispatch(e, items, group, work, "gemv dispatch")?;
         l0 = l1;
         if l0 >= k {
             break;

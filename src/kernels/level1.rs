@@ -13,6 +13,7 @@ use super::level1_compute::{self, Op};
 use super::stream::{self, Access};
 use super::texels::{self, Grid};
 use crate::engine::element::{Real, Scalar};
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Mem, Vector};
 use crate::engine::stores::OutLayout;
 use crate::engine::targets::Kind;
@@ -180,7 +181,9 @@ fn texels(e: &mut Engine, op: Op, alpha: f32, x: &Vector, y: &Vector) -> Result<
         grid.width,
         grid.height,
     )?;
-    grid.draw(e, |e, edge| {
+    // Each operand read, and each output written.
+    let work = Work::Bytes(((reads.len() + outs.len()) as i64 * x.n * 4) as f64);
+    grid.draw(e, work, |e, edge| {
         let mut defines = defines.clone();
         if edge {
             defines.push(("EDGE", String::new()));
@@ -241,6 +244,8 @@ fn launch(
     }
     layout.set_uniforms(&e.ctx.gl, &p);
     p.set_f32(&e.ctx.gl, "uAlpha", alpha);
+    let operands = if yd.is_some() { 3 } else { 2 };
+    e.spend(Work::Bytes((operands * out.n * 4) as f64));
     e.draw()?;
     Ok(layout)
 }

@@ -9,6 +9,7 @@
 
 use super::stream::{self, Access};
 use crate::engine::element::Scalar;
+use crate::engine::jobs::Work;
 use crate::engine::operand::Vector;
 use crate::engine::tuning::Vectors;
 use crate::engine::Engine;
@@ -109,7 +110,10 @@ fn chunk<T: Scalar>(e: &mut Engine, op: Op, alpha: T, x: &Vector<T>, y: &Vector<
     p.set_i32(gl, "uN", yd.v.n as i32);
     p.set_real(gl, "uAlpha", alpha);
     p.set_i32(gl, "uXShift", ((xd.w.start - yd.w.start) / 4) as i32);
-    stream::dispatch(e, stream::items(&yd, vec4), group, "elementwise dispatch")?;
+    // Each operand read, and y written.
+    let work = Work::Bytes(((ops.len() + 1) as i64 * yd.v.n * T::SIZE) as f64);
+    let items = stream::items(&yd, vec4);
+    stream::dispatch(e, items, group, work, "elementwise dispatch")?;
     stream::copy_back(e, 0, &yd)?;
     if op == Op::Swap {
         stream::copy_back(e, 1, &xd)?;

@@ -9,6 +9,7 @@ use super::gemm::{gemm, on_compute};
 use super::gemm_call::{Gemm, OneM, Rules, Shape, Triangle};
 use super::gemm_scratch::copy_out;
 use crate::engine::element::{Complex, Element, Real};
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Matrix, Mem, Window};
 use crate::engine::Engine;
 use crate::status::Result;
@@ -450,9 +451,15 @@ impl<T: Real> Solve<T> {
             let count = per_dispatch.min(columns - first);
             p.set_i32(gl, "uColumn0", first as i32);
             p.set_i32(gl, "uColumns", count as i32);
+            // Substitution: about size² multiply-adds per column, four times as many real
+            // ones for complex elements.
+            let size = (span.1 - span.0) as f64;
+            let parts = (E::SIZE / T::SIZE) as f64;
+            let work = Work::Flops(size * size * parts * parts * count as f64, T::PRECISION);
             e.dispatch(
                 (count + columns_per_group - 1) / columns_per_group,
                 1,
+                work,
                 "trsm block solve",
             )?;
             first += count;

@@ -134,10 +134,13 @@ fn max_window<T: Element>(e: &Engine) -> i64 {
 }
 
 /// Longest run of logical elements of `vectors` that one launch can take, at most `cap`: each
-/// operand's window must fit one buffer texture (see `vector_window`).
+/// operand's window must fit one buffer texture (see `vector_window`), and the launch must
+/// stay within the dispatch budget (`Limits::dispatch_bytes`), counting each operand's
+/// elements read and as many written.
 fn chunk_len<T: Element>(e: &Engine, vectors: &[&Vector<T>], cap: i64) -> i64 {
     let window = max_window::<T>(e);
-    let mut len = cap;
+    let moved = (vectors.len() + 1) as f64 * T::SIZE as f64;
+    let mut len = cap.min((e.limits.dispatch_bytes / moved) as i64);
     for step in vectors.iter().filter_map(|v| window_step(v)) {
         len = len.min((window - 1) / step + 1);
     }

@@ -4,6 +4,7 @@
 //! viewing an operand for four-at-a-time and one-at-a-time reads, and the dispatch.
 
 use crate::engine::element::Scalar;
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::programs::Program;
 use crate::engine::tuning::Vectors;
@@ -134,9 +135,9 @@ pub fn group(e: &Engine, kind: Vectors) -> (i64, (&'static str, String)) {
 /// Dispatches the bound program, built with workgroups of `group` (see [`group`]), over
 /// `items` work items, each invocation looping over its share. Returns the workgroup count
 /// (see `groups`).
-pub fn dispatch(e: &Engine, items: i64, group: i64, what: &str) -> Result<i64> {
+pub fn dispatch(e: &Engine, items: i64, group: i64, work: Work, what: &str) -> Result<i64> {
     let groups = groups(e, items, group);
-    e.dispatch(groups, 1, what)?;
+    e.dispatch(groups, 1, work, what)?;
     Ok(groups)
 }
 

@@ -5,6 +5,7 @@
 //! element (`common.glsl` has the shader side).
 
 use super::stream;
+use crate::engine::jobs::Work;
 use crate::engine::operand::{Mem, Vector, Window};
 use crate::engine::programs::Program;
 use crate::engine::stores::partial_texels;
@@ -100,13 +101,15 @@ impl Grid {
     /// Draws the program `bind` binds (given whether it is for the partial texels) over the
     /// grid's target: one draw for the whole texels (and, to no effect, the partial ones), then
     /// one of the partial-texel program for each of them, so that no fragment of the big draw
-    /// pays for the other case.
+    /// pays for the other case; `work` is what they do (see `Engine::spend`).
     pub fn draw(
         &self,
         e: &mut Engine,
+        work: Work,
         mut bind: impl FnMut(&mut Engine, bool) -> Result<()>,
     ) -> Result<()> {
         bind(e, false)?;
+        e.spend(work);
         e.draw()?;
         let edges = partial_texels(self.n, self.shift);
         if !edges.is_empty() {

@@ -284,23 +284,6 @@ struct Measured<P = GemmParams> {
     skipped: usize,
 }
 
-impl<P: Copy + PartialEq> Measured<P> {
-    /// `p`'s times, where it was right.
-    fn of(&self, p: P) -> Option<Times> {
-        self.timed.iter().find(|t| t.0 == p).map(|t| t.1)
-    }
-
-    /// What to keep, with its times: the fastest right candidate, unless `current` was right
-    /// and the fastest does not beat it clearly (`Times::beat`); none where none was right.
-    fn choose(&self, current: P) -> Option<(P, Times)> {
-        let (fastest, times) = fastest(&self.timed)?;
-        match self.of(current) {
-            Some(before) if !times.beat(&before) => Some((current, before)),
-            _ => Some((fastest, times)),
-        }
-    }
-}
-
 struct Search<'a> {
     quick: bool,
     progress: &'a mut dyn FnMut(usize, usize),
@@ -348,16 +331,26 @@ impl Search<'_> {
             .and_then(|_| self.measure(&problem, candidates, deadline))
             .and_then(|first| self.tile_options(&problem, current, first, deadline));
         problem.free();
-        let measured = result?;
-        let Some((chosen, best)) = measured.choose(current) else {
+        let Measured {
+            timed,
+            wrong,
+            skipped,
+        } = result?;
+        let Some((fastest, times)) = fastest(&timed) else {
             return Err(Error::new(
                 Status::ExecutionFailed,
                 format!("no {name} kernel gave a right result"),
             ));
         };
-        let before = measured.of(current);
+        let before = timed.iter().find(|(p, _)| *p == current).map(|t| t.1);
+        let (chosen, best) = match before {
+            Some(b) if !times.beat(&b) => (current, b.median),
+            _ => (fastest, times.median),
+        };
+        let flops = 2.0 * (n as f64).powi(3) / 1e9;
         with_engine(|e| {
             e.tuning.gemm[which] = chosen;
+            e.tuning.rates.gemm[which] = Some((flops / best * 1e3) as i64).filter(|&r| r > 0);
             Ok(())
         })?;
         let small = self.small::<T>(candidates, chosen, n, software, deadline)?;
@@ -366,28 +359,27 @@ impl Search<'_> {
             Ok(())
         })?;
         let rounds = rounds(software, self.quick);
-        let mut sides = 0;
+        let mut measured = 0;
         let beside = crossover::measure::<T>(cap, rounds, end, &mut || {
-            sides += 1;
+            measured += 1;
             self.advance(1);
         })?;
-        self.advance(crossover::sides(cap) - sides);
+        self.advance(crossover::sides(cap) - measured);
         if let Some(m) = &beside {
             with_engine(|e| {
                 e.tuning.crossover[which] = Some(m.crossover);
                 Ok(())
             })?;
         }
-        let flops = 2.0 * (n as f64).powi(3) / 1e9;
         Ok(Found {
             name,
             n,
             before: before.map_or(0.0, |t| flops / t.median),
-            after: flops / best.median,
+            after: flops / best,
             chosen,
-            tried: measured.timed.len(),
-            wrong: measured.wrong,
-            skipped: measured.skipped,
+            tried: timed.len(),
+            wrong,
+            skipped,
             small,
             beside,
         })

@@ -2,7 +2,7 @@
 //! check of a result against it, and one call timed.
 
 use super::with_tuning;
-use crate::engine::element::{Element, Real};
+use crate::engine::element::Real;
 use crate::engine::tuning::GemmParams;
 use crate::engine::{with_engine, Engine};
 use crate::kernels::gemm;
@@ -19,8 +19,7 @@ use std::time::Instant;
 pub(super) struct Problem<T: Real> {
     pub n: i64,
     pub software: bool,
-    /// A, B and C.
-    buffers: Buffers,
+    ptrs: [*mut c_void; 3],
     /// The right sums of the ragged part and of the whole, computed once for every candidate.
     ragged: Sums,
     whole: Sums,
@@ -86,15 +85,31 @@ const UNTOUCHED: f64 = 0.5;
 
 impl<T: Real> Problem<T> {
     pub fn new(n: i64) -> Result<Problem<T>> {
-        let (a, b) = (whole_numbers::<T>(n * n, 1), whole_numbers::<T>(n * n, 2));
-        let buffers = Buffers::new(&[(n * n, &a), (n * n, &b), (n * n, &[])])?;
-        let software = with_engine(|e| Ok(e.ctx.info.software))?;
+        let (a, b) = (whole_numbers(n * n, 1), whole_numbers(n * n, 2));
+        let bytes = (n * n * T::SIZE) as usize;
+        let (ptrs, software) = with_engine(|e| {
+            let mut ptrs = [std::ptr::null_mut(); 3];
+            for (i, p) in ptrs.iter_mut().enumerate() {
+                match e.memory.alloc(&e.ctx.gl, &e.ext, bytes) {
+                    Ok(q) => *p = q,
+                    Err(err) => {
+                        for q in &ptrs[..i] {
+                            e.memory.free(&e.ctx.gl, &e.ext, *q as usize)?;
+                        }
+                        return Err(err);
+                    }
+                }
+            }
+            e.write(e.mem(ptrs[0].cast::<T>(), n * n)?, &a)?;
+            e.write(e.mem(ptrs[1].cast::<T>(), n * n)?, &b)?;
+            Ok((ptrs, e.ctx.info.software))
+        })?;
         let whole = n as usize;
         let sums = |part: [i64; 3]| Sums::of_product(&a, &b, whole, part.map(|v| v as usize));
         Ok(Problem {
             n,
             software,
-            buffers,
+            ptrs,
             ragged: sums(RAGGED.map(|r| n - r)),
             whole: sums([n; 3]),
             _elements: std::marker::PhantomData,
@@ -102,7 +117,13 @@ impl<T: Real> Problem<T> {
     }
 
     pub fn free(&self) {
-        self.buffers.free();
+        // A failure leaves the allocations to the context's end; the search goes on.
+        let _ = with_engine(|e| {
+            for p in self.ptrs {
+                e.memory.free(&e.ctx.gl, &e.ext, p as usize)?;
+            }
+            Ok(())
+        });
     }
 
     /// Runs `f` with `p` as the device's parameters for `T` ([`with_tuning`]).
@@ -115,7 +136,7 @@ impl<T: Real> Problem<T> {
     pub fn check(&self, p: GemmParams) -> Result<bool> {
         let n = self.n;
         self.with(p, |e| {
-            let c = e.mem(self.buffers.of::<T>(2), n * n)?;
+            let c = e.mem(self.ptrs[2].cast::<T>(), n * n)?;
             e.write(c, &vec![T::from_f64(UNTOUCHED); (n * n) as usize])?;
             let [m, cols, k] = RAGGED.map(|r| n - r);
             self.run(e, m, cols, k)?;
@@ -136,9 +157,9 @@ impl<T: Real> Problem<T> {
     /// C's leading m × cols := A's m × k times B's k × cols.
     fn run(&self, e: &mut Engine, m: i64, cols: i64, k: i64) -> Result<()> {
         let n = self.n;
-        let a = e.matrix(self.buffers.of::<T>(0), m, k, n)?;
-        let b = e.matrix(self.buffers.of::<T>(1), k, cols, n)?;
-        let c = e.matrix(self.buffers.of::<T>(2), m, cols, n)?;
+        let a = e.matrix(self.ptrs[0].cast_const().cast::<T>(), m, k, n)?;
+        let b = e.matrix(self.ptrs[1].cast_const().cast::<T>(), k, cols, n)?;
+        let c = e.matrix(self.ptrs[2].cast_const().cast::<T>(), m, cols, n)?;
         gemm::gemm(
             e,
             &Gemm {
@@ -162,7 +183,7 @@ impl<T: Real> Problem<T> {
     fn right(&self, e: &mut Engine, [m, cols]: [i64; 2], want: &Sums) -> Result<bool> {
         let n = self.n as usize;
         let mut c = vec![T::ZERO; n * n];
-        e.read(e.mem(self.buffers.of::<T>(2), self.n * self.n)?, &mut c)?;
+        e.read(e.mem(self.ptrs[2].cast::<T>(), self.n * self.n)?, &mut c)?;
         let (m, cols) = (m as usize, cols as usize);
         let outside = (0..n)
             .flat_map(|j| (0..n).map(move |i| (i, j)))
@@ -171,53 +192,6 @@ impl<T: Real> Problem<T> {
             .into_iter()
             .all(|(i, j)| c[i + j * n].to_f64() == UNTOUCHED);
         Ok(untouched && Sums::of(&c, n, m, cols) == *want)
-    }
-}
-
-/// The tuner's operands in device memory, one allocation each.
-pub(super) struct Buffers(Vec<*mut c_void>);
-
-impl Buffers {
-    /// An allocation of `len` elements for each of `parts`, holding its data where it has
-    /// some (written from its start); none left behind where one fails.
-    pub fn new<T: Element>(parts: &[(i64, &[T])]) -> Result<Buffers> {
-        with_engine(|e| {
-            let mut buffers = Buffers(Vec::with_capacity(parts.len()));
-            for &(len, data) in parts {
-                let made = e.memory.alloc(&e.ctx.gl, &e.ext, (len * T::SIZE) as usize);
-                let written = made.and_then(|p| {
-                    buffers.0.push(p);
-                    match data.is_empty() {
-                        true => Ok(()),
-                        false => e.write(e.mem(p.cast::<T>(), data.len() as i64)?, data),
-                    }
-                });
-                if let Err(err) = written {
-                    buffers.free_in(e);
-                    return Err(err);
-                }
-            }
-            Ok(buffers)
-        })
-    }
-
-    /// Allocation `i`, as elements of `T`.
-    pub fn of<T: Element>(&self, i: usize) -> *mut T {
-        self.0[i].cast::<T>()
-    }
-
-    pub fn free(&self) {
-        let _ = with_engine(|e| {
-            self.free_in(e);
-            Ok(())
-        });
-    }
-
-    /// A failure leaves the allocations to the context's end; the search goes on.
-    fn free_in(&self, e: &mut Engine) {
-        for p in &self.0 {
-            let _ = e.memory.free(&e.ctx.gl, &e.ext, *p as usize);
-        }
     }
 }
 
@@ -237,7 +211,7 @@ pub(super) fn time_call(
     let run = call(e);
     let time = run.and_then(|()| e.timer.read(&e.ctx.gl));
     let stop = e.timer.set(&e.ctx.gl, false);
-    let (seconds, _) = time?;
+    let seconds = time?.seconds;
     stop?;
     Ok(seconds)
 }

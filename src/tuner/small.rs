@@ -6,7 +6,7 @@
 //! those sides at which it no longer beats them (n, where it beats them at both).
 
 use super::problem::Problem;
-use super::{rounds, Measured, Search, Times};
+use super::{fastest, rounds, Measured, Search, Times};
 use crate::engine::element::Real;
 use crate::engine::tuning::{GemmParams, SmallGemm};
 use crate::status::Result;
@@ -51,24 +51,25 @@ impl Search<'_> {
         }
         let first = self.at_side::<T>(quarter, candidates, deadline)?;
         let flops = |side: i64, t: &Times| 2.0 * (side as f64).powi(3) / t.median / 1e9;
-        let before = first.of(chosen);
+        let before = first.timed.iter().find(|t| t.0 == chosen).map(|t| t.1);
         let mut found = Found {
             n: quarter,
             before: before.as_ref().map_or(0.0, |t| flops(quarter, t)),
             small: None,
             wrong: first.wrong,
         };
-        // Only where the chosen parameters were right here too, and others clearly faster.
-        let faster = before
-            .and(first.choose(chosen))
-            .filter(|(p, _)| *p != chosen);
+        let faster = match (before, fastest(&first.timed)) {
+            (Some(b), Some((p, t))) if p != chosen && t.beat(&b) => Some((p, t)),
+            _ => None,
+        };
         let Some((params, times)) = faster else {
             self.advance(2 + rounds);
             return Ok(Some(found));
         };
         let half = self.at_side::<T>(n / 2, &[chosen, params], deadline)?;
         found.wrong += half.wrong;
-        let below = match (half.of(chosen), half.of(params)) {
+        let at = |p: GemmParams| half.timed.iter().find(|t| t.0 == p).map(|t| t.1);
+        let below = match (at(chosen), at(params)) {
             (Some(c), Some(s)) if s.beat(&c) => n * n,
             (Some(_), Some(_)) => (n / 2) * (n / 2),
             // One of them wrong at n/2: small calls keep the chosen parameters.

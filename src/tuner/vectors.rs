@@ -3,13 +3,14 @@
 //! gemv's by sgemv and its transpose, on device operands of ±1, whose right results are whole
 //! numbers below 2^24 and so known exactly. isamax checks Level 1's reductions over |x[i]| too.
 
-use super::problem::{time_call, Buffers};
-use super::{rounds, with_tuning, Search, Times};
+use super::problem::time_call;
+use super::{fastest, rounds, with_tuning, Measured, Search, Times};
 use crate::engine::tuning::{vector_group_fits, Vectors, VECTOR_GROUPS};
 use crate::engine::{with_engine, Engine};
 use crate::kernels::gemv_call::Gemv;
 use crate::kernels::{dot, gemv, level1};
 use crate::status::{Error, Result, Status};
+use std::ffi::c_void;
 use std::time::Instant;
 
 /// One kind's search.
@@ -40,7 +41,7 @@ struct Operands {
     y: Vec<f32>,
     a: Vec<f32>,
     /// x, y, then A where there is one.
-    buffers: Buffers,
+    ptrs: Vec<*mut c_void>,
 }
 
 impl Operands {
@@ -63,20 +64,43 @@ impl Operands {
             Vectors::Level1 => Vec::new(),
             Vectors::Gemv => signs(n * n, 5),
         };
-        let parts: Vec<(i64, &[f32])> = [&x, &y, &a]
-            .into_iter()
-            .filter(|d| !d.is_empty())
-            .map(|d| (d.len() as i64, &d[..]))
-            .collect();
-        let buffers = Buffers::new(&parts)?;
+        let ptrs = with_engine(|e| {
+            let mut ptrs = Vec::new();
+            for data in [&x, &y, &a].into_iter().filter(|d| !d.is_empty()) {
+                let bytes = data.len() * std::mem::size_of::<f32>();
+                let p = e.memory.alloc(&e.ctx.gl, &e.ext, bytes);
+                let p = p.and_then(|p| {
+                    ptrs.push(p);
+                    let len = data.len() as i64;
+                    e.write(e.mem(p.cast::<f32>(), len)?, data).map(|()| p)
+                });
+                if let Err(err) = p {
+                    for q in &ptrs {
+                        e.memory.free(&e.ctx.gl, &e.ext, *q as usize)?;
+                    }
+                    return Err(err);
+                }
+            }
+            Ok(ptrs)
+        })?;
         Ok(Operands {
             kind,
             n,
             x,
             y,
             a,
-            buffers,
+            ptrs,
         })
+    }
+
+    fn free(&self) {
+        // A failure leaves the allocations to the context's end; the search goes on.
+        let _ = with_engine(|e| {
+            for p in &self.ptrs {
+                e.memory.free(&e.ctx.gl, &e.ext, *p as usize)?;
+            }
+            Ok(())
+        });
     }
 
     /// Bytes one timed call moves: saxpy's three vectors and sdot's two, or both gemvs' A
@@ -102,7 +126,7 @@ impl Operands {
     }
 
     fn vector(&self, e: &Engine, which: usize) -> Result<crate::engine::operand::Vector<f32>> {
-        e.vector(self.buffers.of::<f32>(which), self.n, 1)
+        e.vector(self.ptrs[which].cast_const().cast::<f32>(), self.n, 1)
     }
 
     /// Level 1: y := 2x + y, then sdot(x, y) into `dot`; gemv: y := op(A) x.
@@ -116,7 +140,7 @@ impl Operands {
             }
             Vectors::Gemv => {
                 let n = self.n;
-                let a = e.matrix(self.buffers.of::<f32>(2), n, n, n)?;
+                let a = e.matrix(self.ptrs[2].cast_const().cast::<f32>(), n, n, n)?;
                 let g = Gemv {
                     trans,
                     conjugate: false,
@@ -135,7 +159,7 @@ impl Operands {
     fn check(&self, group: i64) -> Result<bool> {
         let n = self.n as usize;
         self.with(group, |e| {
-            let y = e.mem(self.buffers.of::<f32>(1), self.n)?;
+            let y = e.mem(self.ptrs[1].cast::<f32>(), self.n)?;
             e.write(y, &self.y)?;
             let mut got = vec![0.0f32; n];
             match self.kind {
@@ -209,29 +233,42 @@ impl Search<'_> {
         let rounds = rounds(software, self.quick);
         let check = |g| operands.check(g);
         let result = self.rounds(&candidates, rounds, deadline, check, |g| operands.time(g));
-        operands.buffers.free();
-        let measured = result?;
-        let Some((chosen, best)) = measured.choose(current) else {
-            return Err(Error::new(
-                Status::ExecutionFailed,
-                format!("no {} workgroup size gave a right result", kind.name()),
-            ));
+        operands.free();
+        let Measured {
+            timed,
+            wrong,
+            skipped,
+        } = result?;
+        let before = timed.iter().find(|t| t.0 == current).map(|t| t.1);
+        let (chosen, best) = match (before, fastest(&timed)) {
+            (_, None) => {
+                return Err(Error::new(
+                    Status::ExecutionFailed,
+                    format!("no {} workgroup size gave a right result", kind.name()),
+                ))
+            }
+            (Some(b), Some((g, t))) if t.beat(&b) => (g, t),
+            (Some(b), _) => (current, b),
+            // The current size was wrong: the fastest right one.
+            (None, Some((g, t))) => (g, t),
         };
-        let before = measured.of(current);
+        let gbs = |t: &Times| operands.bytes() / t.median / 1e9;
         with_engine(|e| {
             e.tuning.vector_group[which] = chosen;
+            if kind == Vectors::Level1 {
+                e.tuning.rates.level1 = Some((gbs(&best) * 1e3) as i64).filter(|&r| r > 0);
+            }
             Ok(())
         })?;
-        let gbs = |t: &Times| operands.bytes() / t.median / 1e9;
         Ok(Found {
             kind,
             what: operands.what(),
             before: before.as_ref().map_or(0.0, gbs),
             after: gbs(&best),
             chosen,
-            tried: measured.timed.len(),
-            wrong: measured.wrong,
-            skipped: measured.skipped,
+            tried: timed.len(),
+            wrong,
+            skipped,
         })
     }
 }

@@ -1,0 +1,75 @@
+//! `GLBLAS_VERIFY=1`: each GL result is checked before it is handed back, by checksums
+//! (algorithm-based fault tolerance). Before the call, the routine's description sums what its
+//! result must be, times a probe vector, from its inputs (`Describe::checksums`, with `probe`'s
+//! operators: for gemm, alpha·op(A)·(op(B)·x) + beta·C·x); after it, the result's own sums
+//! (C·x). They must agree within a bound from the rounding-error analysis: O(n²) work against
+//! the product's O(n³). A result that does not is an error of cause `Unverified`: the CPU BLAS
+//! answers a BLAS-compatible call instead, the glblas API returns EXECUTION_FAILED, and either
+//! way the outputs are first put back as they were.
+//!
+//! Only host operands are checked: a device operand would have to be read back first.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use super::checksums::Checksums;
+use super::describe::{on_device, Operand, Value};
+use super::undo::Snapshot;
+use crate::status::{Cause, Error, Result, Status};
+
+/// 0 until `GLBLAS_VERIFY` is read, then 1 (off) or 2 (on).
+static STATE: AtomicU8 = AtomicU8::new(0);
+
+/// Whether `GLBLAS_VERIFY` is set to 1 (read once), or a test turned verification on.
+pub fn enabled() -> bool {
+    match STATE.load(Ordering::Relaxed) {
+        0 => {
+            let on = std::env::var("GLBLAS_VERIFY").is_ok_and(|v| v == "1");
+            STATE.store(if on { 2 } else { 1 }, Ordering::Relaxed);
+            on
+        }
+        state => state == 2,
+    }
+}
+
+/// Test switch: turns verification on or off, whatever `GLBLAS_VERIFY` says.
+pub fn set_enabled(on: bool) {
+    STATE.store(if on { 2 } else { 1 }, Ordering::Relaxed);
+}
+
+/// Runs `gl` (a call's GL computation) and, where verification is on, the call's operands are in
+/// host memory and its description gives `checksums`, checks its result; a result that fails
+/// is an error of cause `Unverified`, its outputs first put back where `restore` asks (the
+/// glblas API's; a BLAS name's caller puts back what the CPU BLAS reads, `undo`).
+///
+/// # Safety
+/// `operands` are the call's, valid for it; `checksums` reads them.
+pub unsafe fn run(
+    operands: &[Operand],
+    restore: bool,
+    checksums: impl FnOnce() -> Option<Checksums>,
+    gl: impl FnOnce() -> Result<Value>,
+) -> Result<Value> {
+    if !enabled() || on_device(operands) {
+        return gl();
+    }
+    let Some(checks) = checksums() else {
+        return gl();
+    };
+    // SAFETY: host operands, valid for the call.
+    let saved = restore.then(|| unsafe { Snapshot::outputs(operands) });
+    let value = gl()?;
+    match checks.disagreement(&(checks.found)(value)) {
+        None => Ok(value),
+        Some(why) => {
+            if let Some(saved) = saved {
+                // SAFETY: the same call's operands.
+                unsafe { saved.restore() };
+            }
+            Err(Error {
+                status: Status::ExecutionFailed,
+                detail: format!("its result failed its check (GLBLAS_VERIFY): {why}"),
+                cause: Cause::Unverified,
+            })
+        }
+    }
+}

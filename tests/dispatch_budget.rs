@@ -1,0 +1,90 @@
+//! The dispatch budget (`GLBLAS_LIMIT_DISPATCH_MS`, `Limits::dispatch_flops` and
+//! `dispatch_bytes`): under a budget of 5 ms, an sgemm and a saxpy run in at least as many
+//! launches as their work takes budgets at the device's assumed rate, with right results
+//! (whole numbers: exact); where the device times its kernels, no launch takes longer than the
+//! budget.
+
+use glblas::api::*;
+use glblas::engine::fault;
+use glblas::engine::with_engine;
+use glblas::ffi::OperationArg as Op;
+use glblas::status::Status;
+
+const BUDGET_MS: f64 = 5.0;
+
+/// The launches `call` made, and, where the device times kernels, the longest one's seconds;
+/// after a first call, which compiles the programs (zink's timer queries count a pipeline's
+/// creation at its first dispatch).
+fn launches(mut call: impl FnMut()) -> (u64, Option<f64>) {
+    call();
+    let timed = glblasTimeKernels(1) == Status::Success;
+    let before = fault::launches();
+    call();
+    let made = fault::launches() - before;
+    let longest = timed.then(|| {
+        glblas::engine::kernel_time()
+            .expect("the kernels' time")
+            .longest
+    });
+    if timed {
+        assert_eq!(glblasTimeKernels(0), Status::Success);
+    }
+    (made, longest)
+}
+
+#[test]
+fn gemm_and_vectors_keep_within_the_dispatch_budget() {
+    std::env::set_var("GLBLAS_LIMIT_DISPATCH_MS", format!("{BUDGET_MS}"));
+    assert_eq!(glblasInit(), Status::Success);
+    let limits = with_engine(|e| Ok(e.limits)).unwrap();
+    let n = 512;
+    let a: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32 - 2.0).collect();
+    let b: Vec<f32> = (0..n * n).map(|i| (i % 3) as f32 - 1.0).collect();
+    let mut c = vec![0.0f32; n * n];
+    let ni = n as i32;
+    let (made, longest) = launches(|| {
+        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+        let s = unsafe { glblasSgemm(Op(0), Op(0), ni, ni, ni, 1.0, ap, ni, bp, ni, 0.0, cp, ni) };
+        assert_eq!(s, Status::Success);
+    });
+    for j in (0..n).step_by(37) {
+        for i in 0..n {
+            let want: f32 = (0..n).map(|l| a[i + l * n] * b[l + j * n]).sum();
+            assert_eq!(c[i + j * n], want, "({i}, {j})");
+        }
+    }
+    let work = 2.0 * (n as f64).powi(3);
+    let least = (work / limits.dispatch_flops[0]).ceil() as u64;
+    assert!(
+        made >= least,
+        "sgemm: {made} launches, {least} budgets of work"
+    );
+    if let Some(longest) = longest {
+        assert!(
+            longest <= BUDGET_MS * 1e-3,
+            "sgemm: a launch of {longest} s"
+        );
+    }
+
+    let len = 1 << 22;
+    let x: Vec<f32> = (0..len).map(|i| (i % 7) as f32 - 3.0).collect();
+    let y0: Vec<f32> = (0..len).map(|i| (i % 4) as f32).collect();
+    let mut y = y0.clone();
+    let (made, longest) = launches(|| {
+        y.copy_from_slice(&y0);
+        let s = unsafe { glblasSaxpy(len as i32, 2.0, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+        assert_eq!(s, Status::Success);
+    });
+    assert!((0..len).all(|i| y[i] == 2.0 * x[i] + y0[i]), "saxpy");
+    let least = (3.0 * 4.0 * len as f64 / limits.dispatch_bytes).floor() as u64;
+    assert!(
+        made >= least,
+        "saxpy: {made} launches, {least} budgets of bytes"
+    );
+    if let Some(longest) = longest {
+        assert!(
+            longest <= BUDGET_MS * 1e-3,
+            "saxpy: a launch of {longest} s"
+        );
+    }
+}

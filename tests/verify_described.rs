@@ -1,0 +1,195 @@
+//! `GLBLAS_VERIFY` (`blas::verify`): each GL result checked by its checksums before it is handed
+//! back, for every routine in every precision the device computes, through its CBLAS and
+//! Fortran names, and through its glblas API name where the API runs it through its
+//! description (gemv and Level 3). Calls are drawn as in `fuzz_described.rs`, valid and with
+//! host operands (only those are checked); the data's small integers make the reference's
+//! results exact.
+//!
+//! - Right results pass: with nothing injected, every call is answered on GL as the reference
+//!   answers it, and the trace holds no `verify-failed`.
+//! - Wrong results do not reach the caller: each call is made again with every kernel launch it
+//!   makes dropped (fault `drop`: not run, and nothing says so, as a driver that loses a job),
+//!   after calls that leave NaNs where operands are staged. Without the check, where that hands
+//!   back a wrong result (at least once per routine), with it the call is caught: a
+//!   BLAS-compatible one is answered by the CPU BLAS as the reference answers it
+//!   (`reason=verify-failed`), a glblas API one returns EXECUTION_FAILED with every operand as
+//!   it was.
+//!
+//! One test: the environment is read once per process.
+
+mod common;
+mod described;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use common::{reference_path, trace_to_file, Place, Rng};
+use described::cases::{reference, Case, Iface};
+use described::{Exports, Got, EXPORTS};
+use glblas::api::{glblasSaxpy, glblasSdot, glblasSgemm, glblasSswap};
+use glblas::blas::verify;
+use glblas::engine::fault::{self, Fault};
+use glblas::ffi::OperationArg as Op;
+use glblas::status::Status;
+
+/// Valid cases per routine, precision and interface.
+const CASES: usize = 2;
+/// More launches than any drawn call makes.
+const DROPS: u64 = 1 << 16;
+
+/// Valid calls with host operands of `x` through `f` (none through the API for the routines it
+/// does not run through their descriptions: Level 1's).
+fn cases<'x>(r: &mut Rng, x: &'x Exports, f: Iface) -> Vec<Case<'x>> {
+    let mut cases = Vec::new();
+    while cases.len() < CASES {
+        let c = Case::draw(r, x, f, &[Place::Host]);
+        // Only host stores (`reset`).
+        let on_host = c.stores.iter().flatten().all(|s| s.place == Place::Host);
+        if c.fault.is_some() || c.quick || !on_host {
+            continue;
+        }
+        if f == Iface::Api && c.call.level() == 1 {
+            return Vec::new();
+        }
+        cases.push(c);
+    }
+    cases
+}
+
+/// Puts every operand of `c` back as it was drawn (the calls below write them).
+fn reset(c: &Case) {
+    for s in c.stores.iter().flatten() {
+        // SAFETY: a host store's operand is its `data`, as long as `initial`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                s.initial.as_ptr(),
+                s.data.as_ptr().cast_mut(),
+                s.initial.len(),
+            )
+        };
+    }
+}
+
+/// Fills the device memory calls stage their operands in with NaNs, through calls on host
+/// operands small enough to be staged (not used in place): what a dropped launch leaves in an
+/// output it was to write is then garbage, as on a device, not the last call's result (often
+/// the same call's, here).
+fn scrub() {
+    let n = 100;
+    let nan = vec![f32::NAN; n * n];
+    let mut out = vec![0.0f32; n * n];
+    let ni = n as i32;
+    let mut other = vec![f32::NAN; n * n];
+    let mut dot = 0.0f32;
+    // SAFETY: host operands of the sizes given. Each upload fills a unit (x and y of the saxpy,
+    // C of the gemm), and none computes much (the gemm's k is 1); on the fragment pipeline the
+    // dot and the swap fill the render targets its reductions and swaps read back.
+    unsafe {
+        let (x, y, z) = (nan.as_ptr(), out.as_mut_ptr(), other.as_mut_ptr());
+        assert_eq!(glblasSaxpy(ni * ni, 1.0, x, 1, y, 1), Status::Success);
+        let s = glblasSgemm(Op(0), Op(0), ni, ni, 1, 1.0, x, ni, x, 1, 1.0, y, ni);
+        assert_eq!(s, Status::Success);
+        assert_eq!(glblasSdot(ni * ni, x, 1, x, 1, &mut dot), Status::Success);
+        assert_eq!(glblasSswap(ni * ni, y, 1, z, 1), Status::Success);
+    }
+}
+
+/// The call on its operands as drawn, with every kernel launch it makes dropped.
+fn dropped(c: &Case) -> Got {
+    scrub();
+    reset(c);
+    fault::fail_from_next(Fault::Drop, DROPS);
+    let got = c.on_glblas();
+    fault::clear();
+    got
+}
+
+/// Whether `got` is what the reference answers.
+fn as_reference(c: &Case, got: Got, lib: *mut std::ffi::c_void) -> bool {
+    catch_unwind(AssertUnwindSafe(|| c.assert_as_reference(got, lib))).is_ok()
+}
+
+fn status(got: Got) -> Status {
+    match got {
+        Got::Status(s) | Got::Result(s, _) => s,
+        other => panic!("the API returned {other:?}"),
+    }
+}
+
+/// The trace written since `from` bytes into it.
+fn trace_since(path: &std::path::Path, from: &mut usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let new = text[*from..].to_string();
+    *from = text.len();
+    new
+}
+
+#[test]
+fn wrong_results_are_caught_and_right_ones_pass() {
+    std::env::set_var("GLBLAS_BACKEND", "gl");
+    std::env::set_var("GLBLAS_CPU_BLAS", reference_path());
+    let trace = trace_to_file("verify-described");
+    let mut read = 0;
+    let lib = reference();
+    let supported = described::cases::supported;
+    let mut r = Rng(0x5e1f_c4ec);
+    // Routines for which no call without the check handed back a wrong result.
+    let mut never_wrong = Vec::new();
+    for x in EXPORTS.iter().filter(|x| supported(x.letter)) {
+        let mut wrong = 0;
+        for f in [Iface::Api, Iface::Cblas, Iface::Fortran] {
+            for c in cases(&mut r, x, f) {
+                // A right result passes its check.
+                verify::set_enabled(true);
+                reset(&c);
+                let got = c.on_glblas();
+                if f == Iface::Api {
+                    assert_eq!(status(got), Status::Success, "{}", c.what);
+                }
+                c.assert_as_reference(got, lib);
+                let right = trace_since(&trace, &mut read);
+                assert!(!right.contains("verify-failed"), "{right}");
+
+                // Without the check, the faults reach the caller...
+                verify::set_enabled(false);
+                let hook = std::panic::take_hook();
+                std::panic::set_hook(Box::new(|_| {}));
+                let got = dropped(&c);
+                let reached = !as_reference(&c, got, lib);
+                std::panic::set_hook(hook);
+                wrong += usize::from(reached);
+
+                // ...and with it, none does.
+                verify::set_enabled(true);
+                reset(&c);
+                let before = c.snapshot();
+                trace_since(&trace, &mut read);
+                let got = dropped(&c);
+                if f == Iface::Api {
+                    match status(got) {
+                        Status::ExecutionFailed => {
+                            c.assert_untouched(&before, "a result that failed its check")
+                        }
+                        Status::Success if !reached => c.assert_as_reference(got, lib),
+                        s => panic!("{}: {s:?}", c.what),
+                    }
+                } else {
+                    c.assert_as_reference(got, lib);
+                    let caught = trace_since(&trace, &mut read);
+                    assert!(
+                        !reached || caught.contains("route=cpu reason=verify-failed"),
+                        "{}: a wrong result not caught:\n{caught}",
+                        c.what
+                    );
+                }
+            }
+        }
+        if wrong == 0 {
+            never_wrong.push(x.name);
+        }
+    }
+    assert!(
+        never_wrong.is_empty(),
+        "no dropped call handed back a wrong result: {never_wrong:?}"
+    );
+    let _ = std::fs::remove_file(&trace);
+}
