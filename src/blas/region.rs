@@ -54,6 +54,15 @@ impl Region {
         }
     }
 
+    /// The rows of column `c` it holds: all of them, or those in its triangle.
+    fn rows_of(&self, c: usize) -> std::ops::Range<usize> {
+        match self.triangle {
+            None => 0..self.rows,
+            Some(true) => 0..(c + 1).min(self.rows),
+            Some(false) => c.min(self.rows)..self.rows,
+        }
+    }
+
     /// Its elements in runs of consecutive bytes: a column's (or its part in the triangle) at a
     /// time, each as its first byte and length; a vector of increment 0 as its one element.
     pub fn runs(&self) -> impl Iterator<Item = (*mut u8, usize)> + '_ {
@@ -63,11 +72,7 @@ impl Region {
             self.cols
         };
         (0..cols).map(move |c| {
-            let rows = match self.triangle {
-                None => 0..self.rows,
-                Some(true) => 0..(c + 1).min(self.rows),
-                Some(false) => c.min(self.rows)..self.rows,
-            };
+            let rows = self.rows_of(c);
             // SAFETY (of the caller's use): inside the operand the caller passed.
             let first = self
                 .base
@@ -79,11 +84,7 @@ impl Region {
     /// The first byte of each element.
     pub fn elements(&self) -> impl Iterator<Item = *mut u8> + '_ {
         (0..self.cols).flat_map(move |c| {
-            let rows = match self.triangle {
-                None => 0..self.rows,
-                Some(true) => 0..(c + 1).min(self.rows),
-                Some(false) => c.min(self.rows)..self.rows,
-            };
+            let rows = self.rows_of(c);
             // SAFETY (of the caller's use): inside the operand the caller passed.
             rows.map(move |r| self.base.wrapping_add((c * self.ld + r) * self.size))
         })
