@@ -160,11 +160,9 @@ pub trait Describe<T: Scalar>: Copy + fmt::Display {
     unsafe fn run_gl(&self) -> Result<Value>;
 
     /// What the (checked) call's result must sum to, from its inputs, for `GLBLAS_VERIFY`;
-    /// `None` for a routine without checksums.
+    /// `None` for a call that cannot be checked.
     ///
     /// # Safety
     /// The operands must be valid host memory for the call; called before `run_gl`.
-    unsafe fn checksums(&self) -> Option<Checksums> {
-        None
-    }
+    unsafe fn checksums(&self) -> Option<Checksums>;
 }
