@@ -118,6 +118,7 @@ static inline const char *status_name(glblasStatus_t s)
     case 4: return "GLBLAS_STATUS_NOT_SUPPORTED";
     case 5: return "GLBLAS_STATUS_EXECUTION_FAILED";
     case 6: return "GLBLAS_STATUS_DIMENSION_OVERFLOW";
+    case 7: return "GLBLAS_STATUS_DEVICE_LOST";
     default: return "(unknown status value)";
     }
 }

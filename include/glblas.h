@@ -17,6 +17,7 @@ enum glblasStatus {
   GLBLAS_STATUS_NOT_SUPPORTED = 4,
   GLBLAS_STATUS_EXECUTION_FAILED = 5,
   GLBLAS_STATUS_DIMENSION_OVERFLOW = 6,
+  GLBLAS_STATUS_DEVICE_LOST = 7,
 };
 
 /*
@@ -229,8 +230,8 @@ glblasStatus_t glblasGetDeviceInfo(glblasDeviceInfo_t *info);
 glblasStatus_t glblasMalloc(void **devPtr, size_t bytes);
 
 /*
- Frees a device allocation. NULL is a no-op; anything else that is not the start of a live
- allocation is INVALID_VALUE.
+ Frees a device allocation, live or lost in a device reset (DEVICE_LOST). NULL is a no-op;
+ anything else that is not the start of an allocation is INVALID_VALUE.
  */
 glblasStatus_t glblasFree(void *devPtr);
 

@@ -2,7 +2,8 @@
 glblas refuses because of the caller's own operand (a freed device pointer, a host extent past
 the end of memory) prints nothing and leaves its output alone; a call GL does not take by design
 (beyond the device's limits, or during exit) goes to the CPU BLAS without a word; a real device
-failure (an injected launch fault) still warns. The trace line of each call says which it was.
+failure (an injected launch fault) still warns, and a device reset warns once with its own line.
+The trace line of each call says which it was.
 Each case runs in its own process, since the warning is printed once per process."""
 
 import os
@@ -15,7 +16,8 @@ from gl_device import is_glblas_setting
 
 PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
 
-SCRIPT = """
+# What the scripts below start with: the library, and cblas_saxpy declared.
+PREAMBLE = """
 import ctypes, os, sys
 import numpy as np
 sys.path.insert(0, {python!r})
@@ -26,7 +28,9 @@ lib.cblas_saxpy.argtypes = [ctypes.c_int, ctypes.c_float, ctypes.c_void_p, ctype
 lib.cblas_saxpy.restype = None
 n = 64
 x = np.arange(n, dtype=np.float32)
-y = np.ones(n, np.float32)
+"""
+
+SCRIPT = PREAMBLE + """y = np.ones(n, np.float32)
 if {freed!r}:
     p = ctypes.c_void_p()
     assert lib.glblasMalloc(ctypes.byref(p), n * 4) == 0
@@ -68,6 +72,24 @@ def test_device_failure_still_warns_once():
     warnings, trace = run(freed=False, GLBLAS_FAULT="launch:1")
     assert len(warnings) == 1 and "GL failed" in warnings[0], warnings
     assert len(trace) == 1 and "route=cpu reason=gl-failed" in trace[0], trace
+
+
+RESET_SCRIPT = PREAMBLE + """for _ in range(3):
+    y = np.ones(n, np.float32)
+    lib.cblas_saxpy(n, 2.0, x.ctypes.data, 1, y.ctypes.data, 1)
+    assert (y == 2 * x + 1).all(), y
+print("done")
+"""
+
+
+def test_device_reset_warns_once_and_later_calls_run_on_a_new_context():
+    """Resets at the first and second launches: both calls are answered by the CPU BLAS, one
+    warning in all; the third runs on GL again."""
+    script = RESET_SCRIPT.format(python=PYTHON, lib=glblas.library_path())
+    warnings, trace = run_script(script, GLBLAS_FAULT="reset:1-2")
+    assert len(warnings) == 1 and "was reset" in warnings[0], warnings
+    routes = [line.split(" route=")[1].split(" us=")[0] for line in trace]
+    assert routes == ["cpu reason=device-lost"] * 2 + ["gl reason=backend"], trace
 
 
 OVERFLOW_SCRIPT = """

@@ -232,7 +232,7 @@ suite() {
       # longer run there, 300 s against 33), against the C tests' default limit of 300 s.
       [ "$1" = zink-gles ] || export GLBLAS_C_TEST_TIMEOUT=900
       local tests="c_tests api uniform_variants settled_writes workload deferred_compiles
-        warm tiling reductions complex kernel_time"
+        warm tiling reductions complex kernel_time device_lost"
       # On virgl, warm compiles every shader in the server, on one core: 924 and 1080 s in two
       # CI-style runs, most of virgl's time and of the run's margin. Its sweep's programs on a
       # device with storage-block operands are checked on llvmpipe-board.

@@ -12,6 +12,7 @@ pub enum glblasStatus {
     GLBLAS_STATUS_NOT_SUPPORTED = 4,
     GLBLAS_STATUS_EXECUTION_FAILED = 5,
     GLBLAS_STATUS_DIMENSION_OVERFLOW = 6,
+    GLBLAS_STATUS_DEVICE_LOST = 7,
 }
 
 /// The name C programs use.
@@ -30,9 +31,10 @@ impl Status {
     pub const NotSupported: Status = Status::GLBLAS_STATUS_NOT_SUPPORTED;
     pub const ExecutionFailed: Status = Status::GLBLAS_STATUS_EXECUTION_FAILED;
     pub const DimensionOverflow: Status = Status::GLBLAS_STATUS_DIMENSION_OVERFLOW;
+    pub const DeviceLost: Status = Status::GLBLAS_STATUS_DEVICE_LOST;
 
     /// Every status, in value order.
-    pub const ALL: [Status; 7] = [
+    pub const ALL: [Status; 8] = [
         Status::Success,
         Status::NotInitialized,
         Status::AllocFailed,
@@ -40,6 +42,7 @@ impl Status {
         Status::NotSupported,
         Status::ExecutionFailed,
         Status::DimensionOverflow,
+        Status::DeviceLost,
     ];
 
     /// Static, NUL-terminated description for `glblasGetStatusString`.
@@ -61,6 +64,10 @@ impl Status {
             }
             Status::DimensionOverflow => {
                 c"GLBLAS_STATUS_DIMENSION_OVERFLOW: a size exceeds what the device can address"
+            }
+            Status::DeviceLost => {
+                c"GLBLAS_STATUS_DEVICE_LOST: the GL device was reset and its context lost; device \
+                  allocations made before are invalid, and the next call makes a new context"
             }
         }
     }
@@ -88,6 +95,9 @@ pub enum Cause {
     /// The device's result failed its check (`GLBLAS_VERIFY`): the CPU BLAS answers, and a
     /// warning is printed once.
     Unverified,
+    /// The device was reset and the context lost (`engine::resets`): the CPU BLAS answers, and
+    /// a warning is printed once; the next call makes a new context.
+    Lost,
     /// The caller's own operands (a refused pointer, an extent no memory can hold): nothing
     /// answers (the CPU BLAS would read those operands) and nothing is printed.
     Caller,
@@ -114,6 +124,26 @@ impl Error {
         Error {
             cause: Cause::Caller,
             ..Error::new(Status::DimensionOverflow, detail)
+        }
+    }
+
+    /// The device was reset: the context is lost, and with it every device allocation made in it.
+    pub fn lost(detail: impl Into<String>) -> Error {
+        Error {
+            cause: Cause::Lost,
+            ..Error::new(Status::DeviceLost, detail)
+        }
+    }
+
+    /// A device pointer from a context a reset lost (`memory::Location::Lost`): the caller's
+    /// operand, which nothing can read, reported as the device's loss.
+    pub fn lost_operand() -> Error {
+        Error {
+            cause: Cause::Caller,
+            ..Error::new(
+                Status::DeviceLost,
+                "device pointer was allocated before the device was reset",
+            )
         }
     }
 

@@ -7,7 +7,8 @@ there, else on the host. ``glblas.lib`` is the library itself, with its C functi
 """
 
 from ._capi import (ALL_STATUSES, GLBLAS_OP_C, GLBLAS_OP_N, GLBLAS_OP_T,
-                    GLBLAS_STATUS_ALLOC_FAILED, GLBLAS_STATUS_DIMENSION_OVERFLOW,
+                    GLBLAS_STATUS_ALLOC_FAILED, GLBLAS_STATUS_DEVICE_LOST,
+                    GLBLAS_STATUS_DIMENSION_OVERFLOW,
                     GLBLAS_STATUS_EXECUTION_FAILED, GLBLAS_STATUS_INVALID_VALUE,
                     GLBLAS_STATUS_NOT_INITIALIZED, GLBLAS_STATUS_NOT_SUPPORTED,
                     GLBLAS_STATUS_SUCCESS, GlblasError, check, glblasMemcpyDeviceToDevice,
@@ -25,7 +26,7 @@ __all__ = [
     "syrk", "to_device", "trmm", "trsm", "tune", "vdot", "warm",
     # The C API's constants, and its status check, for calls through ``lib``.
     "ALL_STATUSES", "GLBLAS_OP_C", "GLBLAS_OP_N", "GLBLAS_OP_T", "GLBLAS_STATUS_ALLOC_FAILED",
-    "GLBLAS_STATUS_DIMENSION_OVERFLOW", "GLBLAS_STATUS_EXECUTION_FAILED",
+    "GLBLAS_STATUS_DEVICE_LOST", "GLBLAS_STATUS_DIMENSION_OVERFLOW", "GLBLAS_STATUS_EXECUTION_FAILED",
     "GLBLAS_STATUS_INVALID_VALUE", "GLBLAS_STATUS_NOT_INITIALIZED", "GLBLAS_STATUS_NOT_SUPPORTED",
     "GLBLAS_STATUS_SUCCESS", "check", "glblasMemcpyDeviceToDevice", "glblasMemcpyDeviceToHost",
     "glblasMemcpyHostToDevice", "glblasMemcpyInfer",

@@ -199,12 +199,16 @@ pub unsafe extern "C" fn glblasMalloc(devPtr: *mut *mut c_void, bytes: usize) ->
     })
 }
 
-/// Frees a device allocation. NULL is a no-op; anything else that is not the start of a live
-/// allocation is INVALID_VALUE.
+/// Frees a device allocation, live or lost in a device reset (DEVICE_LOST). NULL is a no-op;
+/// anything else that is not the start of an allocation is INVALID_VALUE.
 #[no_mangle]
 pub extern "C" fn glblasFree(devPtr: *mut c_void) -> glblasStatus_t {
     guard(|| {
         if devPtr.is_null() {
+            return Ok(());
+        }
+        // Without a context: the one it was made in is gone, and none may be made again.
+        if engine::memory::free_lost(devPtr as usize) {
             return Ok(());
         }
         with_engine(|e| e.memory.free(&e.ctx.gl, &e.ext, devPtr as usize))

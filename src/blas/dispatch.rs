@@ -192,6 +192,7 @@ fn answer<R: Answer + Copy>(
     let (warn, reason) = match failure.cause {
         Cause::Device => (true, "gl-failed"),
         Cause::Unverified => (true, "verify-failed"),
+        Cause::Lost => (true, "device-lost"),
         // Quiet when the CPU BLAS answers as it would have without glblas.
         Cause::Declined(reason) => (cpu.is_none(), reason),
         Cause::Caller => (false, "refused"),
@@ -221,34 +222,39 @@ fn warn_of_panic(sym: &Symbol, answered: bool) {
     });
 }
 
-/// The one line a failing GL device prints, once per process; and the one a result that
-/// failed its check prints, once.
+/// The one line a failing GL device prints, once per process; the one a result that failed
+/// its check prints, once; and the one a device reset prints, once.
 fn warn_once(e: &Error, has_cpu: bool) {
     static WARNED: AtomicBool = AtomicBool::new(false);
     static WARNED_UNVERIFIED: AtomicBool = AtomicBool::new(false);
-    let (warned, what, then) = if e.cause == Cause::Unverified {
-        let then = if has_cpu {
-            "the CPU BLAS answers such calls"
-        } else {
-            "there is no CPU BLAS to answer such calls"
-        };
-        (
+    static WARNED_LOST: AtomicBool = AtomicBool::new(false);
+    let (warned, what, then) = match e.cause {
+        Cause::Unverified => (
             &WARNED_UNVERIFIED,
             format!("a GL call was wrong: {}", e.detail),
-            then,
-        )
-    } else {
-        let then = if has_cpu {
-            "BLAS calls it cannot run are answered by the CPU BLAS"
-        } else {
-            "there is no CPU BLAS to answer them instead"
-        };
-        (
+            [
+                "the CPU BLAS answers such calls",
+                "there is no CPU BLAS to answer such calls",
+            ],
+        ),
+        Cause::Lost => (
+            &WARNED_LOST,
+            e.detail.clone(),
+            [
+                "the CPU BLAS answered the call, and later calls make a new context",
+                "there is no CPU BLAS to answer the call; later calls make a new context",
+            ],
+        ),
+        _ => (
             &WARNED,
             format!("GL failed ({:?}: {})", e.status, e.detail),
-            then,
-        )
+            [
+                "BLAS calls it cannot run are answered by the CPU BLAS",
+                "there is no CPU BLAS to answer them instead",
+            ],
+        ),
     };
+    let then = then[usize::from(!has_cpu)];
     crate::unlocked_io::warn_once(warned, || format!("glblas: warning: {what}; {then}\n"));
 }
 

@@ -20,6 +20,9 @@ type Egl = egl::DynamicInstance<egl::EGL1_5>;
 const PLATFORM_DEVICE_EXT: egl::Enum = 0x313F;
 const PLATFORM_SURFACELESS_MESA: egl::Enum = 0x31DD;
 const CONTEXT_OPENGL_CORE_PROFILE_BIT: egl::Int = 0x1;
+// EGL_EXT_create_context_robustness.
+const CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT: egl::Int = 0x3138;
+const LOSE_CONTEXT_ON_RESET_EXT: egl::Int = 0x31BF;
 
 type QueryDevicesExt = unsafe extern "system" fn(egl::Int, *mut *mut c_void, *mut egl::Int) -> u32;
 
@@ -80,10 +83,14 @@ impl GpuContext {
             if let Some(mut k) = kept.take() {
                 // What the device offers is read again: the settings that shape it (the
                 // pipeline, the limits) may have changed since.
-                let info = k
-                    .make_current()
-                    .map_err(|e| e.detail)
-                    .and_then(|_current| read_info(&k.gl, &k.info.platform, k.surface.is_some()));
+                let info = k.make_current().map_err(|e| e.detail).and_then(|_current| {
+                    read_info(
+                        &k.gl,
+                        &k.info.platform,
+                        k.surface.is_some(),
+                        k.info.reset_status.is_some(),
+                    )
+                });
                 return match info {
                     Ok(info) => {
                         k.info = info;
@@ -183,11 +190,31 @@ impl GpuContext {
         if desktop_gl {
             attempts.push(desktop(3, 3));
         }
+        // Each first as a robust context, which loses itself on a GPU reset and says so
+        // (`resets`), where the display offers one.
+        let robust = egl
+            .query_string(Some(display), egl::EXTENSIONS)
+            .is_ok_and(|e| {
+                e.to_string_lossy()
+                    .split_ascii_whitespace()
+                    .any(|e| e == "EGL_EXT_create_context_robustness")
+            });
         let mut last = String::from("no context attempt");
         for (api, bit, attribs) in attempts {
-            match Self::try_context(egl, display, platform, api, bit, &attribs) {
-                Ok(found) => return Ok(found),
-                Err(e) => last = e,
+            let mut robust_attribs = attribs.clone();
+            robust_attribs.splice(
+                attribs.len() - 1..attribs.len() - 1,
+                [
+                    CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+                    LOSE_CONTEXT_ON_RESET_EXT,
+                ],
+            );
+            let tries = [(true, robust_attribs), (false, attribs)];
+            for (robust, attribs) in tries.into_iter().filter(|(r, _)| robust || !r) {
+                match Self::try_context(egl, display, platform, api, bit, &attribs, robust) {
+                    Ok(found) => return Ok(found),
+                    Err(e) => last = e,
+                }
             }
         }
         Err(format!(
@@ -203,6 +230,7 @@ impl GpuContext {
         api: egl::Enum,
         renderable: egl::Int,
         attribs: &[egl::Int],
+        robust: bool,
     ) -> Result<Created, String> {
         egl.bind_api(api).map_err(|e| format!("eglBindAPI: {e}"))?;
         let pbuffer_config = egl
@@ -264,7 +292,7 @@ impl GpuContext {
                     .map_or(std::ptr::null(), |f| f as *const c_void)
             })
         };
-        let info = match read_info(&gl, platform, surface.is_some()) {
+        let info = match read_info(&gl, platform, surface.is_some(), robust) {
             Ok(info) => info,
             Err(e) => return Err(cleanup(e)),
         };
@@ -301,8 +329,19 @@ impl GpuContext {
     /// device needs that (replacing, unreleased, any context kept before). GL objects must
     /// have been deleted while current.
     pub fn destroy(self) {
+        self.destroy_or(|ctx| *kept() = Some(ctx));
+    }
+
+    /// After a reset: destroys the context and its surface, which are never used again. Where
+    /// the device would keep them (`keep_context`, whose destruction hangs a later context) they
+    /// are let go without an EGL call instead.
+    pub fn abandon(self) {
+        self.destroy_or(std::mem::forget);
+    }
+
+    fn destroy_or(self, keep: impl FnOnce(GpuContext)) {
         if self.info.workarounds.keep_context {
-            *kept() = Some(self);
+            keep(self);
             return;
         }
         if let Some(s) = self.surface {

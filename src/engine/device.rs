@@ -83,6 +83,11 @@ pub struct DeviceInfo {
     /// compute pipeline's dispatches where it is the one taken
     /// (`Workarounds::untimed_compute`).
     pub timer_queries: bool,
+    /// The entry point that reads whether the device was reset (`resets`), where the context
+    /// was made to lose itself on a reset and say so (EGL_EXT_create_context_robustness):
+    /// glGetGraphicsResetStatus (GL 4.5, GLES 3.2) or a robustness extension's. None elsewhere,
+    /// where a reset shows only as GL errors or wrong results.
+    pub reset_status: Option<&'static str>,
     /// The driver faults worked around on this device.
     pub workarounds: Workarounds,
 }
@@ -194,12 +199,13 @@ pub fn limit_setting(name: &str) -> Option<i64> {
 }
 
 /// What the device of the current context `gl` can do (`platform`: how its display was
-/// reached; `pbuffer`: whether the context has one); an error where it falls short of glblas's
-/// needs.
+/// reached; `pbuffer`: whether the context has one; `robust`: whether it loses itself on a
+/// reset); an error where it falls short of glblas's needs.
 pub(super) fn read_info(
     gl: &glow::Context,
     platform: &str,
     pbuffer: bool,
+    robust: bool,
 ) -> Result<DeviceInfo, String> {
     let v = gl.version();
     let (major, minor, gles) = (v.major, v.minor, v.is_embedded);
@@ -330,6 +336,20 @@ pub(super) fn read_info(
             .any(|e| has(e)),
             timer_queries: (!gles || has("GL_EXT_disjoint_timer_query"))
                 && !(compute && workarounds.untimed_compute),
+            reset_status: if !robust {
+                None
+            } else if ver(if gles { 3 } else { 4 }, if gles { 2 } else { 5 }) {
+                Some("glGetGraphicsResetStatus")
+            } else {
+                [
+                    ("GL_KHR_robustness", "glGetGraphicsResetStatusKHR"),
+                    ("GL_ARB_robustness", "glGetGraphicsResetStatusARB"),
+                    ("GL_EXT_robustness", "glGetGraphicsResetStatusEXT"),
+                ]
+                .iter()
+                .find(|(e, _)| has(e))
+                .map(|&(_, f)| f)
+            },
             workarounds,
         };
         while gl.get_error() != glow::NO_ERROR {}

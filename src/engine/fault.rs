@@ -9,6 +9,9 @@
 //!   a lost context.
 //! - `drop`: a kernel launch is not run, and nothing says so, as where a driver drops a job:
 //!   its outputs hold what they held before.
+//! - `reset`: a kernel launch is not run, and the device is reset: the next `check_gl` reports
+//!   `GL_CONTEXT_LOST`, and the context's reset status a reset it caused (`resets`), until the
+//!   engine replaces the context.
 //! - `compiling`: asked whether a program compiling in the background is done, the driver says
 //!   not yet (`programs`).
 //! - `panic`: a BLAS-compatible symbol panics at one of the points of its answer that
@@ -31,15 +34,17 @@ pub enum Fault {
     Alloc,
     Launch,
     Drop,
+    Reset,
     Compiling,
     Panic,
 }
 
-const KINDS: [(Fault, &str); 6] = [
+const KINDS: [(Fault, &str); 7] = [
     (Fault::Context, "context"),
     (Fault::Alloc, "alloc"),
     (Fault::Launch, "launch"),
     (Fault::Drop, "drop"),
+    (Fault::Reset, "reset"),
     (Fault::Compiling, "compiling"),
     (Fault::Panic, "panic"),
 ];
@@ -139,11 +144,23 @@ pub fn allocation() {
     }
 }
 
+/// Whether an injected reset has lost the context, until `take_reset` reads it.
+static RESET: AtomicBool = AtomicBool::new(false);
+
 /// Counts a kernel launch and runs it, unless it is one to fail: then it is not run, and the
-/// next `check_gl` reports `GL_CONTEXT_LOST`; or one to drop: then it is not run, silently.
+/// next `check_gl` reports `GL_CONTEXT_LOST`; or one to drop: then it is not run, silently; or
+/// one lost in a reset: then it is not run, `check_gl` reports `GL_CONTEXT_LOST`, and
+/// `take_reset` the reset.
 pub fn launch(run: impl FnOnce()) {
-    let (fails, drops) = (trips(Fault::Launch), trips(Fault::Drop));
-    if fails {
+    let (fails, drops, resets) = (
+        trips(Fault::Launch),
+        trips(Fault::Drop),
+        trips(Fault::Reset),
+    );
+    if resets {
+        RESET.store(true, Ordering::Relaxed);
+    }
+    if fails || resets {
         PENDING_GL_ERROR.store(glow::CONTEXT_LOST, Ordering::Relaxed);
     } else if !drops {
         run();
@@ -181,6 +198,11 @@ pub fn panic_point(what: &str) {
     }
 }
 
+/// Whether an injected reset lost the context since the last time this was asked.
+pub(super) fn take_reset() -> bool {
+    RESET.swap(false, Ordering::Relaxed)
+}
+
 /// The injected GL error waiting to be reported, if any (for `check_gl`).
 pub(super) fn take_gl_error() -> Option<u32> {
     Some(PENDING_GL_ERROR.swap(0, Ordering::Relaxed)).filter(|&e| e != 0)
@@ -193,11 +215,12 @@ mod tests {
     #[test]
     fn parses_events_and_ranges_and_skips_the_rest() {
         assert_eq!(
-            parse("launch:3, context:1-2,alloc:7,bogus:1,alloc:x,launch"),
+            parse("launch:3, context:1-2,alloc:7,bogus:1,alloc:x,launch,reset:4-5"),
             [
                 (Fault::Launch, 3, 3),
                 (Fault::Context, 1, 2),
-                (Fault::Alloc, 7, 7)
+                (Fault::Alloc, 7, 7),
+                (Fault::Reset, 4, 5)
             ]
         );
         assert!(parse("").is_empty());

@@ -18,6 +18,7 @@ use super::memory::{DeviceMemory, Location};
 use super::operand::{Matrix, Mem, Vector};
 use super::operand_units::{no_buffer_textures, OperandUnits};
 use super::programs::{Program, Programs, UNLESS_COMPILING};
+use super::resets::Resets;
 use super::scratch::{Scratch, EDGES};
 use super::staging::Staging;
 use super::stores::{self, OutLayout};
@@ -42,6 +43,7 @@ pub struct Engine {
     /// Where `tuning` came from (`tuning_table::Loaded::source`).
     pub tuning_source: String,
     pub timer: KernelTimer,
+    pub resets: Resets,
     jobs: Jobs,
     vao: glow::VertexArray,
 }
@@ -68,6 +70,7 @@ impl Engine {
                     tuning_source: loaded.source,
                     limits,
                     timer: KernelTimer::new(&ctx.info),
+                    resets: Resets::new(&ctx),
                     jobs: Jobs::default(),
                     ctx,
                     ext,
@@ -117,13 +120,28 @@ impl Engine {
         Ok((ext, units, vao))
     }
 
-    pub(super) fn destroy(mut self) {
+    pub(super) fn destroy(self) {
+        self.destroy_with(DeviceMemory::free_all, GpuContext::destroy);
+    }
+
+    /// After a reset: the device allocations are lost (`DeviceMemory::lose_all`), and the
+    /// context abandoned (`GpuContext::abandon`). Its objects are deleted first, as on shutdown:
+    /// a lost context ignores the commands, and one that is not (an injected reset) frees them.
+    pub(super) fn abandon(self) {
+        self.destroy_with(DeviceMemory::lose_all, GpuContext::abandon);
+    }
+
+    fn destroy_with(
+        mut self,
+        end_memory: fn(&mut DeviceMemory, Option<(&glow::Context, &GlExt)>),
+        end_context: fn(GpuContext),
+    ) {
         let current = self.ctx.make_current();
         if current.is_err() {
-            self.memory.free_all(None);
+            end_memory(&mut self.memory, None);
         } else {
             let gl = &self.ctx.gl;
-            self.memory.free_all(Some((gl, &self.ext)));
+            end_memory(&mut self.memory, Some((gl, &self.ext)));
             self.programs.delete_all(gl);
             self.targets.delete_all(gl);
             self.staging.delete_all(gl, &self.ext);
@@ -135,7 +153,7 @@ impl Engine {
             unsafe { gl.delete_vertex_array(self.vao) };
         }
         drop(current);
-        self.ctx.destroy();
+        end_context(self.ctx);
     }
 
     /// Compiles (once) and binds the program for fragment kernel `frag` with `defines`; the
@@ -420,6 +438,7 @@ impl Engine {
                 )),
             },
             Location::Freed => Err(Error::invalid("device pointer was freed")),
+            Location::Lost => Err(Error::lost_operand()),
             Location::Device {
                 buffer,
                 offset,

@@ -3,7 +3,9 @@
 //! range names "this buffer at this offset", and a host dereference by mistake faults at once.
 //!
 //! Freed ranges stay reserved for a while (the quarantine), so that a stale device pointer, or a
-//! second free, is recognised and refused rather than taken for host memory.
+//! second free, is recognised and refused rather than taken for host memory. The ranges of
+//! allocations a device reset lost (`resets`) stay reserved until the caller frees them: until
+//! then a call that names one is refused with DEVICE_LOST.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::c_void;
@@ -40,6 +42,8 @@ pub enum Location {
     },
     /// Inside a freed allocation still in quarantine.
     Freed,
+    /// Inside an allocation a device reset lost, not yet freed.
+    Lost,
 }
 
 /// How many freed ranges stay reserved. Each costs address space and one kernel mapping, no
@@ -61,6 +65,8 @@ static QUARANTINE: Mutex<Quarantine> = Mutex::new(Quarantine {
 /// Live reservations by start (with their length), kept process-wide so that the BLAS-compatible
 /// symbols can tell a device pointer from host memory without the engine's lock or a context.
 static LIVE: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
+/// The reservations of allocations a reset lost, by start (with their length), until freed.
+static LOST: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
 /// Whether any device allocation was ever made: programs that never make one pay one load.
 static EVER_ALLOCATED: AtomicBool = AtomicBool::new(false);
 
@@ -71,6 +77,7 @@ fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
 
 type ForkGuards = (
     MutexGuard<'static, BTreeMap<usize, usize>>,
+    MutexGuard<'static, BTreeMap<usize, usize>>,
     MutexGuard<'static, Quarantine>,
 );
 
@@ -79,10 +86,10 @@ thread_local! {
     static HELD: RefCell<Option<ForkGuards>> = const { RefCell::new(None) };
 }
 
-/// For `fork`: holds both address maps across fork() (order: live, then quarantine, as
-/// `is_device_address` takes them), so neither is copied mid-update.
+/// For `fork`: holds the address maps across fork() (order: live, lost, then quarantine, as
+/// `is_device_address` takes them), so none is copied mid-update.
 pub(super) fn lock_maps_for_fork() {
-    let guards = (lock(&LIVE), lock(&QUARANTINE));
+    let guards = (lock(&LIVE), lock(&LOST), lock(&QUARANTINE));
     HELD.with(|h| *h.borrow_mut() = Some(guards));
 }
 
@@ -91,10 +98,25 @@ pub(super) fn unlock_maps_after_fork() {
     HELD.with(|h| h.borrow_mut().take());
 }
 
-/// Whether `addr` lies in a device allocation of this process, live or freed in quarantine.
+/// Whether `addr` lies in a device allocation of this process, live, lost or freed in
+/// quarantine.
 pub fn is_device_address(addr: usize) -> bool {
     EVER_ALLOCATED.load(Ordering::Acquire)
-        && (range_contains(&lock(&LIVE), addr) || lock(&QUARANTINE).contains(addr))
+        && (range_contains(&lock(&LIVE), addr)
+            || range_contains(&lock(&LOST), addr)
+            || lock(&QUARANTINE).contains(addr))
+}
+
+/// Frees an allocation a reset lost, if `ptr` is the start of one: its range goes into
+/// quarantine. Needs no context (the context it was made in is gone).
+pub fn free_lost(ptr: usize) -> bool {
+    let Some(reserved) = lock(&LOST).get(&ptr).copied() else {
+        return false;
+    };
+    // Into quarantine before leaving LOST, so the range is never reported as host memory.
+    lock(&QUARANTINE).add(ptr, reserved);
+    lock(&LOST).remove(&ptr);
+    true
 }
 
 /// Whether one of `ranges` (start → length) contains `addr`.
@@ -214,6 +236,18 @@ impl DeviceMemory {
         Ok(())
     }
 
+    /// After a reset: every allocation is lost with the context (its buffer deleted, where `gl`
+    /// is current, as `free_all` does), and its range stays reserved until the caller frees it.
+    pub fn lose_all(&mut self, gl: Option<(&glow::Context, &GlExt)>) {
+        for (start, a) in std::mem::take(&mut self.by_start) {
+            if let Some((gl, ext)) = gl {
+                ext.delete_buffer(gl, a.buffer);
+            }
+            lock(&LOST).insert(start, a.reserved);
+            lock(&LIVE).remove(&start);
+        }
+    }
+
     /// Frees every allocation (shutdown). Without a current context (`gl` is None) only the
     /// address ranges are quarantined; destroying the context frees the buffers.
     pub fn free_all(&mut self, gl: Option<(&glow::Context, &GlExt)>) {
@@ -232,7 +266,7 @@ impl DeviceMemory {
     }
 
     /// Tells whether `addr` is host memory, inside a device allocation (or its guard page), or
-    /// inside a freed one.
+    /// inside a freed or lost one.
     pub fn locate(&self, addr: usize) -> Location {
         match self.by_start.range(..=addr).next_back() {
             Some((&start, a)) if addr - start < a.reserved => {
@@ -244,6 +278,7 @@ impl DeviceMemory {
                 }
             }
             _ if lock(&QUARANTINE).contains(addr) => Location::Freed,
+            _ if range_contains(&lock(&LOST), addr) => Location::Lost,
             _ => Location::Host(addr),
         }
     }

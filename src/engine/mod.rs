@@ -10,7 +10,7 @@
 //! 2. Device facts: `device` (what the device is and can do), `limits` (how much one launch may
 //!    take on), `tuning` (the kernels' parameters on the device), `tuning_table` (tuned
 //!    parameters read from tables), `context` (the EGL display and GL context, made current for
-//!    a call).
+//!    a call), `resets` (whether the device was reset and the context lost).
 //! 3. Synchronisation: `fences` (waiting for the device), `barriers` (memory barriers, and
 //!    settling a driver's lost writes), `scene_fences` (llvmpipe's scene fences, held),
 //!    `kernel_timer` (the device's time in the launches, from timer queries), `jobs`
@@ -40,6 +40,7 @@ pub mod workarounds;
 pub mod context;
 pub mod device;
 pub mod limits;
+mod resets;
 pub mod tuning;
 pub mod tuning_table;
 
@@ -109,6 +110,15 @@ pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
         (Ok(v), Ok(())) => Ok(v),
         (Err(e), _) | (Ok(_), Err(e)) => Err(e),
     };
+    // After every wait the call made, before its result is trusted (`resets`).
+    if let Err(lost) = engine.resets.check() {
+        drop(_current);
+        if let Slot::Ready(engine) = std::mem::replace(&mut *slot, Slot::Uninit) {
+            engine.abandon();
+        }
+        debug_log(&lost);
+        return Err(lost);
+    }
     if result.is_err() {
         // The launches a failed call made before it failed may still be running: the CPU BLAS
         // answers the call next, from the caller's operands, which no launch may write after
@@ -223,7 +233,7 @@ pub fn describe() -> Result<&'static CStr> {
         let workarounds = info.workarounds.names();
         let mut text = format!(
             "renderer:      {}\nvendor:        {}\nGL version:    {}{}\ndisplay:       {}\n\
-             pipeline:      {}\nfp64:          {}\ntimer queries: {}\n\
+             pipeline:      {}\nfp64:          {}\ntimer queries: {}\nresets:        {}\n\
              limits:        render target side {}, window {} elements, draw buffers {}, gemm \
              rows {}, gemm kernel {}\nworkarounds:   {}\ntuning:        {}\n",
             info.renderer,
@@ -234,6 +244,10 @@ pub fn describe() -> Result<&'static CStr> {
             info.pipeline(),
             yes(info.fp64),
             yes(info.timer_queries),
+            match info.reset_status {
+                Some(f) => format!("reported ({f}: a robust context)"),
+                None => "not reported (no robust context)".to_string(),
+            },
             l.target_side,
             l.window,
             l.draw_buffers,

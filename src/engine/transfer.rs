@@ -196,6 +196,7 @@ impl Engine {
             match self.memory.locate(p) {
                 Location::Host(_) => Ok(None),
                 Location::Freed => Err(Error::invalid("device pointer was freed")),
+                Location::Lost => Err(Error::lost_operand()),
                 Location::Device {
                     buffer,
                     offset,

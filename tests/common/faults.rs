@@ -61,6 +61,17 @@ impl ApiCall {
         (self.check)(&out);
     }
 
+    /// `ran` (what `run` gave) must be a success with the reference result, or a failure with
+    /// `want` that left the outputs bit for bit as they were; whether it failed.
+    pub fn assert_right_or(&self, ran: (Status, Vec<f32>), want: Status) -> bool {
+        if ran.0 == Status::Success {
+            (self.check)(&ran.1);
+            return false;
+        }
+        self.assert_refused(ran, want, "");
+        true
+    }
+
     /// Makes the call; it must fail with `want` and leave its outputs bit for bit as they were.
     pub fn run_refused(&self, want: Status) {
         self.assert_refused(self.run(), want, "");
@@ -245,6 +256,27 @@ pub fn fail_each_launch(call: &ApiCall) -> u64 {
             assert_eq!(census(), before, "{what}");
             call.run_ok();
             assert_eq!(census(), before, "{what}");
+        },
+    )
+}
+
+/// Loses the context in a device reset at each kernel launch `call` makes in turn, after a
+/// warm-up of the same call on a fresh engine: the call must report DEVICE_LOST with its outputs
+/// untouched, and the same call must then succeed on a new context, which must then hold
+/// exactly as many GL objects as the first did after the warm-up (none carried over, none made
+/// twice). Returns how many launches the call makes.
+pub fn reset_each_launch(call: &ApiCall) -> u64 {
+    fresh_engine();
+    call.run_ok();
+    let clean = census();
+    fail_each(
+        call,
+        Fault::Reset,
+        Status::DeviceLost,
+        || {},
+        |what| {
+            call.run_ok();
+            assert_eq!(census(), clean, "{what}");
         },
     )
 }
