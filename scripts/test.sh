@@ -11,11 +11,12 @@
 #     `pip install .` into a fresh venv);
 #   llvmpipe-gles, llvmpipe-board, llvmpipe-gl33, which differ from llvmpipe only in what the
 #     context presents: the Rust tests whose work depends on that (all but HOST_SIDE_TESTS and
-#     OWN_CONTEXT_TESTS), and PYTHON_SUITES;
+#     OWN_CONTEXT_TESTS; on llvmpipe-gles, GLES_LEFT_OUT too), and PYTHON_SUITES;
 #   zink, whose difference is the driver (asynchronous, explicit barriers, shaders through
 #     SPIR-V): the same, with blas_fault and deferred_compiles (lavapipe compiles on its queue
-#     thread: a compile in flight at exit once crashed the first) and without the runs of
-#     operands beyond one window (tests/tiling.rs takes the same tiled paths); PYTHON_SUITES;
+#     thread: a compile in flight at exit once crashed the first) and without ZINK_LEFT_OUT
+#     (the runs of operands beyond one window: tests/tiling.rs takes the same tiled paths; the
+#     checked results' and the tuner's tests, whose logic is the host's); PYTHON_SUITES;
 #   none runs what repeated_tests names, and only llvmpipe runs netlib's CBLAS testers
 #     (BUT_CBLAS_TESTERS) and c_tests' test_routine_table;
 #   zink-gles, virgl: the C programs, the API tests, the GL regression tests, the large threaded
@@ -90,8 +91,15 @@ SHIM_ONLY_TESTS="emulated_fp64"
 ZINK_HOST_SIDE_TESTS="blas_fault deferred_compiles"
 # The checked results' test is left out on zink (70 s in a CI-style run, the most of any
 # configuration): its checks are the host's, lavapipe rounds as llvmpipe does, and netlib's
-# testers run there with the check on, which is where a false alarm would show.
-ZINK_LEFT_OUT="beyond_one_window verify_described"
+# testers run there with the check on, which is where a false alarm would show. So is the
+# tuner's (49 s): its search is host logic over the gemm family's members, which
+# tests/gemm_family.rs checks on every configuration; the device's bounds on it are
+# llvmpipe-board's to check, and its refusal on the fragment pipeline llvmpipe-gl33's.
+ZINK_LEFT_OUT="beyond_one_window verify_described tuning"
+# What llvmpipe-gles leaves out, for the same reasons (98 s of a CI-style run): the checked
+# results', the tuner's, and the runs of operands beyond one window, whose tiled paths
+# tests/tiling.rs takes there (the fragment pipeline's, llvmpipe-gl33's, are its own).
+GLES_LEFT_OUT="beyond_one_window verify_described tuning"
 # cargo's --skip arguments (which match by substring) for the runs that repeat, on
 # configuration $1, what other runs do:
 # - c_tests' gles_* take GLES and its gl33_* desktop GL 3.3, whatever the configuration's API:
@@ -232,7 +240,7 @@ suite() {
       # longer run there, 300 s against 33), against the C tests' default limit of 300 s.
       [ "$1" = zink-gles ] || export GLBLAS_C_TEST_TIMEOUT=900
       local tests="c_tests api uniform_variants settled_writes workload deferred_compiles
-        warm tiling reductions complex kernel_time device_lost"
+        warm tiling reductions complex kernel_time device_lost corrupt_results"
       # On virgl, warm compiles every shader in the server, on one core: 924 and 1080 s in two
       # CI-style runs, most of virgl's time and of the run's margin. Its sweep's programs on a
       # device with storage-block operands are checked on llvmpipe-board.
@@ -254,8 +262,9 @@ suite() {
       python3 -m pytest -q "${parallel[@]}" -k "$netlib" $suites || status=1
       ;;
     llvmpipe-*)
-      local tests
-      tests="$(tests_but $HOST_SIDE_TESTS $OWN_CONTEXT_TESTS)" || return 1
+      local tests left_out=""
+      [ "$1" != llvmpipe-gles ] || left_out="$GLES_LEFT_OUT"
+      tests="$(tests_but $HOST_SIDE_TESTS $OWN_CONTEXT_TESTS $left_out)" || return 1
       cargo_tests $tests -- "${skip[@]}" || status=1
       LP_NUM_THREADS=0 python3 -m pytest -q "${parallel[@]}" -k "$BUT_CBLAS_TESTERS" \
         $PYTHON_SUITES || status=1

@@ -9,8 +9,10 @@
 //!   answers it, and the trace holds no `verify-failed`.
 //! - Wrong results do not reach the caller: each call is made again with every kernel launch it
 //!   makes dropped (fault `drop`: not run, and nothing says so, as a driver that loses a job),
-//!   after calls that leave NaNs where operands are staged. Without the check, where that hands
-//!   back a wrong result (at least once per routine), with it the call is caught: a
+//!   after calls that leave NaNs where operands are staged; and again with every result it
+//!   reads back from the device corrupted (fault `corrupt`, as a driver that returns garbage).
+//!   Without the check, where that hands back a wrong result (at least once per routine and
+//!   fault), with it the call is caught: a
 //!   BLAS-compatible one is answered by the CPU BLAS as the reference answers it
 //!   (`reason=verify-failed`), a glblas API one returns EXECUTION_FAILED with every operand as
 //!   it was.
@@ -33,8 +35,8 @@ use glblas::status::Status;
 
 /// Valid cases per routine, precision and interface.
 const CASES: usize = 2;
-/// More launches than any drawn call makes.
-const DROPS: u64 = 1 << 16;
+/// More launches, and read-backs, than any drawn call makes.
+const FAULTS: u64 = 1 << 16;
 
 /// Valid calls with host operands of `x` through `f` (none through the API for the routines it
 /// does not run through their descriptions: Level 1's).
@@ -93,11 +95,14 @@ fn scrub() {
     }
 }
 
-/// The call on its operands as drawn, with every kernel launch it makes dropped.
-fn dropped(c: &Case) -> Got {
-    scrub();
+/// The call on its operands as drawn, with every event of `kind` it meets failing: every kernel
+/// launch dropped, or every read-back corrupted.
+fn faulted(c: &Case, kind: Fault) -> Got {
+    if kind == Fault::Drop {
+        scrub();
+    }
     reset(c);
-    fault::fail_from_next(Fault::Drop, DROPS);
+    fault::fail_from_next(kind, FAULTS);
     let got = c.on_glblas();
     fault::clear();
     got
@@ -132,10 +137,11 @@ fn wrong_results_are_caught_and_right_ones_pass() {
     let lib = reference();
     let supported = described::cases::supported;
     let mut r = Rng(0x5e1f_c4ec);
-    // Routines for which no call without the check handed back a wrong result.
+    const KINDS: [Fault; 2] = [Fault::Drop, Fault::Corrupt];
+    // Routines and faults for which no call without the check handed back a wrong result.
     let mut never_wrong = Vec::new();
     for x in EXPORTS.iter().filter(|x| supported(x.letter)) {
-        let mut wrong = 0;
+        let mut wrong = [0; KINDS.len()];
         for f in [Iface::Api, Iface::Cblas, Iface::Fortran] {
             for c in cases(&mut r, x, f) {
                 // A right result passes its check.
@@ -149,47 +155,51 @@ fn wrong_results_are_caught_and_right_ones_pass() {
                 let right = trace_since(&trace, &mut read);
                 assert!(!right.contains("verify-failed"), "{right}");
 
-                // Without the check, the faults reach the caller...
-                verify::set_enabled(false);
-                let hook = std::panic::take_hook();
-                std::panic::set_hook(Box::new(|_| {}));
-                let got = dropped(&c);
-                let reached = !as_reference(&c, got, lib);
-                std::panic::set_hook(hook);
-                wrong += usize::from(reached);
+                for (k, &kind) in KINDS.iter().enumerate() {
+                    // Without the check, the faults reach the caller...
+                    verify::set_enabled(false);
+                    let hook = std::panic::take_hook();
+                    std::panic::set_hook(Box::new(|_| {}));
+                    let got = faulted(&c, kind);
+                    let reached = !as_reference(&c, got, lib);
+                    std::panic::set_hook(hook);
+                    wrong[k] += usize::from(reached);
 
-                // ...and with it, none does.
-                verify::set_enabled(true);
-                reset(&c);
-                let before = c.snapshot();
-                trace_since(&trace, &mut read);
-                let got = dropped(&c);
-                if f == Iface::Api {
-                    match status(got) {
-                        Status::ExecutionFailed => {
-                            c.assert_untouched(&before, "a result that failed its check")
+                    // ...and with it, none does.
+                    verify::set_enabled(true);
+                    reset(&c);
+                    let before = c.snapshot();
+                    trace_since(&trace, &mut read);
+                    let got = faulted(&c, kind);
+                    if f == Iface::Api {
+                        match status(got) {
+                            Status::ExecutionFailed => {
+                                c.assert_untouched(&before, "a result that failed its check")
+                            }
+                            Status::Success if !reached => c.assert_as_reference(got, lib),
+                            s => panic!("{} ({kind:?}): {s:?}", c.what),
                         }
-                        Status::Success if !reached => c.assert_as_reference(got, lib),
-                        s => panic!("{}: {s:?}", c.what),
+                    } else {
+                        c.assert_as_reference(got, lib);
+                        let caught = trace_since(&trace, &mut read);
+                        assert!(
+                            !reached || caught.contains("route=cpu reason=verify-failed"),
+                            "{} ({kind:?}): a wrong result not caught:\n{caught}",
+                            c.what
+                        );
                     }
-                } else {
-                    c.assert_as_reference(got, lib);
-                    let caught = trace_since(&trace, &mut read);
-                    assert!(
-                        !reached || caught.contains("route=cpu reason=verify-failed"),
-                        "{}: a wrong result not caught:\n{caught}",
-                        c.what
-                    );
                 }
             }
         }
-        if wrong == 0 {
-            never_wrong.push(x.name);
+        for (kind, wrong) in KINDS.iter().zip(wrong) {
+            if wrong == 0 {
+                never_wrong.push((x.name, kind));
+            }
         }
     }
     assert!(
         never_wrong.is_empty(),
-        "no dropped call handed back a wrong result: {never_wrong:?}"
+        "no faulted call handed back a wrong result: {never_wrong:?}"
     );
     let _ = std::fs::remove_file(&trace);
 }

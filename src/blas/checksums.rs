@@ -217,9 +217,15 @@ pub fn too_long(dims: &[i64]) -> bool {
     dims.iter().any(|&d| d > MOST)
 }
 
-/// The probe's i-th weight.
+/// The probe's i-th weight: the square roots of 13 primes, in turn. They are independent over
+/// the rationals, so no error of a few elements in small-integer ratios sums to nothing under
+/// them (as 1, 1.4375, 1.0625, 1.5 did for an error of +e, -e, -e, +e: a corrupted dscal whose
+/// check passed).
 pub fn weight(i: i64) -> f64 {
-    1.0 + ((i % 13) * 7 % 13) as f64 / 16.0
+    const PRIMES: [f64; 13] = [
+        2.0, 3.0, 5.0, 7.0, 11.0, 13.0, 17.0, 19.0, 23.0, 29.0, 31.0, 37.0, 41.0,
+    ];
+    PRIMES[i.rem_euclid(13) as usize].sqrt()
 }
 
 /// The first n weights summed, in O(1): they repeat every 13.

@@ -159,6 +159,7 @@ pub unsafe fn read_buffer(
         }
     }
     gl.bind_buffer(glow::COPY_WRITE_BUFFER, None);
+    fault::read_back(host, bytes / 4);
     check_gl(gl, "buffer transfer")
 }
 

@@ -9,6 +9,10 @@
 //!   a lost context.
 //! - `drop`: a kernel launch is not run, and nothing says so, as where a driver drops a job:
 //!   its outputs hold what they held before.
+//! - `corrupt`: a result read back from the device into host memory comes back wrong, as where
+//!   a driver returns garbage: the top exponent bit of each 4-byte word read is flipped (an
+//!   f32's, or an f64's high word's: far from the right value, often infinite); of the first
+//!   word only where results are read straight into the caller's output, which may be strided.
 //! - `reset`: a kernel launch is not run, and the device is reset: the next `check_gl` reports
 //!   `GL_CONTEXT_LOST`, and the context's reset status a reset it caused (`resets`), until the
 //!   engine replaces the context.
@@ -34,16 +38,18 @@ pub enum Fault {
     Alloc,
     Launch,
     Drop,
+    Corrupt,
     Reset,
     Compiling,
     Panic,
 }
 
-const KINDS: [(Fault, &str); 7] = [
+const KINDS: [(Fault, &str); 8] = [
     (Fault::Context, "context"),
     (Fault::Alloc, "alloc"),
     (Fault::Launch, "launch"),
     (Fault::Drop, "drop"),
+    (Fault::Corrupt, "corrupt"),
     (Fault::Reset, "reset"),
     (Fault::Compiling, "compiling"),
     (Fault::Panic, "panic"),
@@ -198,6 +204,23 @@ pub fn panic_point(what: &str) {
     }
 }
 
+/// Counts a read-back of a result into host memory, `words` 4-byte words at `host`; when it is
+/// one to corrupt, changes each (see `corrupt` above).
+///
+/// # Safety
+/// `host` holds `words` writable, initialised 4-byte words (aligned or not).
+pub unsafe fn read_back(host: *mut std::ffi::c_void, words: usize) {
+    if trips(Fault::Corrupt) {
+        for w in 0..words {
+            // SAFETY: inside the caller's `words`.
+            unsafe {
+                let p = host.cast::<u32>().add(w);
+                p.write_unaligned(p.read_unaligned() ^ (1 << 30));
+            }
+        }
+    }
+}
+
 /// Whether an injected reset lost the context since the last time this was asked.
 pub(super) fn take_reset() -> bool {
     RESET.swap(false, Ordering::Relaxed)
@@ -215,12 +238,13 @@ mod tests {
     #[test]
     fn parses_events_and_ranges_and_skips_the_rest() {
         assert_eq!(
-            parse("launch:3, context:1-2,alloc:7,bogus:1,alloc:x,launch,reset:4-5"),
+            parse("launch:3, context:1-2,alloc:7,bogus:1,alloc:x,launch,reset:4-5,corrupt:2"),
             [
                 (Fault::Launch, 3, 3),
                 (Fault::Context, 1, 2),
                 (Fault::Alloc, 7, 7),
-                (Fault::Reset, 4, 5)
+                (Fault::Reset, 4, 5),
+                (Fault::Corrupt, 2, 2)
             ]
         );
         assert!(parse("").is_empty());

@@ -57,7 +57,7 @@ impl Engine {
             .make_current()
             .and_then(|_current| Self::create_resources(&ctx));
         match made {
-            Ok((ext, units, vao)) => {
+            Ok((ext, units, vao, resets)) => {
                 let mut limits = Limits::new(&ctx.info);
                 let loaded = tuning_table::load(&ctx.info, &limits);
                 let rates = loaded.tuning.rates;
@@ -70,7 +70,7 @@ impl Engine {
                     tuning_source: loaded.source,
                     limits,
                     timer: KernelTimer::new(&ctx.info),
-                    resets: Resets::new(&ctx),
+                    resets,
                     jobs: Jobs::default(),
                     ctx,
                     ext,
@@ -90,7 +90,10 @@ impl Engine {
         }
     }
 
-    fn create_resources(ctx: &GpuContext) -> Result<(GlExt, OperandUnits, glow::VertexArray)> {
+    /// What the context holds from the start; it is current.
+    fn create_resources(
+        ctx: &GpuContext,
+    ) -> Result<(GlExt, OperandUnits, glow::VertexArray, Resets)> {
         let gl = &ctx.gl;
         let ext = GlExt::load(|name| ctx.proc_address(name), &ctx.info).ok_or_else(|| {
             Error::new(Status::NotSupported, "a required GL entry point is missing")
@@ -117,7 +120,7 @@ impl Engine {
             gl.bind_vertex_array(Some(vao));
             gl.pixel_store_i32(glow::PACK_ALIGNMENT, 4);
         }
-        Ok((ext, units, vao))
+        Ok((ext, units, vao, Resets::new(ctx)))
     }
 
     pub(super) fn destroy(self) {

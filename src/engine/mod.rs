@@ -244,10 +244,7 @@ pub fn describe() -> Result<&'static CStr> {
             info.pipeline(),
             yes(info.fp64),
             yes(info.timer_queries),
-            match info.reset_status {
-                Some(f) => format!("reported ({f}: a robust context)"),
-                None => "not reported (no robust context)".to_string(),
-            },
+            e.resets.describe(),
             l.target_side,
             l.window,
             l.draw_buffers,

@@ -15,22 +15,52 @@ type GetGraphicsResetStatus = unsafe extern "system" fn() -> u32;
 
 /// How the context's resets are read.
 pub struct Resets {
-    /// glGetGraphicsResetStatus or its extension's twin (`DeviceInfo::reset_status`).
+    /// glGetGraphicsResetStatus or its extension's twin (`DeviceInfo::reset_status`), where the
+    /// driver's answer is used.
     status: Option<GetGraphicsResetStatus>,
+    /// What `describe` says.
+    how: String,
 }
 
 impl Resets {
+    /// Reads the entry point, with the context current, and asks it once: a driver that reports
+    /// a reset before any work was sent cannot be believed later (freedreno under Mesa's
+    /// drm-shim reports one on every call), and its answer is not used.
     pub fn new(ctx: &GpuContext) -> Resets {
-        let status = ctx
-            .info
-            .reset_status
-            .map(|name| ctx.proc_address(name))
-            .filter(|p| !p.is_null())
-            // SAFETY: the entry point of that name, which takes nothing and returns a GLenum.
-            .map(|p| unsafe {
-                std::mem::transmute::<*const std::ffi::c_void, GetGraphicsResetStatus>(p)
-            });
-        Resets { status }
+        let Some(name) = ctx.info.reset_status else {
+            return Resets {
+                status: None,
+                how: "not reported (no robust context)".into(),
+            };
+        };
+        let p = ctx.proc_address(name);
+        if p.is_null() {
+            return Resets {
+                status: None,
+                how: format!("not reported (no {name})"),
+            };
+        }
+        // SAFETY: the entry point of that name, which takes nothing and returns a GLenum.
+        let f =
+            unsafe { std::mem::transmute::<*const std::ffi::c_void, GetGraphicsResetStatus>(p) };
+        // SAFETY: the context is current; the query has no other precondition.
+        match unsafe { f() } {
+            glow::NO_ERROR => Resets {
+                status: Some(f),
+                how: format!("reported ({name}: a robust context)"),
+            },
+            at_once => Resets {
+                status: None,
+                how: format!(
+                    "not reported ({name} said {at_once:#x} before any work: not believed)"
+                ),
+            },
+        }
+    }
+
+    /// Whether and how resets are reported, for people (`glblasDescribeDevice`).
+    pub fn describe(&self) -> &str {
+        &self.how
     }
 
     /// Whether the device reports a reset (an injected one too, `fault`); the context is

@@ -19,6 +19,7 @@ use super::barriers::Access;
 use super::buffers::{read_buffer, GrowingBuffer};
 use super::device::DeviceInfo;
 use super::element::Element;
+use super::fault;
 use super::fences::wait;
 use super::gl_errors::check_gl;
 use super::gl_ext::GlExt;
@@ -414,6 +415,7 @@ impl Staging {
         // 8 bytes), which the device has finished writing; nothing writes them while the slice
         // lives.
         Ok(read(unsafe {
+            fault::read_back(p.cast(), T::words(elems) as usize);
             std::slice::from_raw_parts(p.cast::<T>(), elems as usize)
         }))
     }

@@ -6,6 +6,7 @@ use std::ffi::c_void;
 use glow::HasContext;
 
 use super::barriers::Access;
+use super::fault;
 use super::gl_errors::check_gl;
 use super::gl_ext::GlExt;
 use super::operand::{Matrix, Mem, Vector};
@@ -374,7 +375,13 @@ fn with_pack_destination(
     read: impl FnOnce(&dyn Fn(i64) -> *mut c_void),
 ) -> Result<()> {
     match mem {
-        Mem::Host(p) => read(&|at| p.wrapping_offset(at as isize).cast()),
+        Mem::Host(p) => {
+            read(&|at| p.wrapping_offset(at as isize).cast());
+            // One word only: the fragment pipeline's results are f32, and the next word may be
+            // outside a strided output.
+            // SAFETY: the destination's first element, one of the stored results.
+            unsafe { fault::read_back(p.cast(), 1) };
+        }
         Mem::Device { buffer, offset, .. } => {
             ext.barriers.use_now(gl, buffer, Access::Pack);
             // SAFETY: the context is current.

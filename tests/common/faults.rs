@@ -61,6 +61,15 @@ impl ApiCall {
         (self.check)(&out);
     }
 
+    /// Whether `out` (a successful run's outputs) is the reference result.
+    pub fn is_right(&self, out: &[f32]) -> bool {
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let right = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (self.check)(out)));
+        std::panic::set_hook(hook);
+        right.is_ok()
+    }
+
     /// `ran` (what `run` gave) must be a success with the reference result, or a failure with
     /// `want` that left the outputs bit for bit as they were; whether it failed.
     pub fn assert_right_or(&self, ran: (Status, Vec<f32>), want: Status) -> bool {
