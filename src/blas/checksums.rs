@@ -128,8 +128,8 @@ impl Sums {
         }
     }
 
-    /// The probe vector: n positive weights (`weight`), uneven so that two wrong elements are
-    /// unlikely to cancel in a sum.
+    /// The probe vector: n positive weights (`weight`), independent so that a few wrong
+    /// elements do not cancel in a sum.
     pub fn probe(n: i64) -> Sums {
         let mut s = Sums::zeros(n);
         for (j, (re, mag)) in s.re.iter_mut().zip(&mut s.mag).enumerate() {
