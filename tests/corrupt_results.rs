@@ -60,9 +60,3 @@ fn corrupt_results_reach_the_caller_only_without_the_check() {
     assert_blas_routes(&trace_lines(&trace)[before..], "cpu reason=verify-failed");
     verify::set_enabled(false);
 }
-
-/// The trace's lines so far (the file is kept: the library holds it open).
-fn trace_lines(path: &std::path::Path) -> Vec<String> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines().map(str::to_owned).collect()
-}

@@ -28,22 +28,20 @@ fn each_launch_lost_in_a_reset_is_device_lost_and_work_goes_on() {
 
 /// The BLAS names' trace so far (routed to GL by default, the trace's file set before any call:
 /// the library reads both once).
-fn trace_lines() -> Vec<String> {
+fn traced() -> Vec<String> {
     static TRACE: OnceLock<PathBuf> = OnceLock::new();
-    let path = TRACE.get_or_init(|| {
+    trace_lines(TRACE.get_or_init(|| {
         std::env::set_var("GLBLAS_BACKEND", "gl");
         trace_to_file("device-lost")
-    });
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines().map(str::to_owned).collect()
+    }))
 }
 
 #[test]
 fn blas_symbols_answer_on_the_cpu_after_a_reset() {
     let _serial = serial();
-    let before = trace_lines().len();
+    let before = traced().len();
     blas_calls_answered(|| fault::fail_next(Fault::Reset, 1));
-    assert_blas_routes(&trace_lines()[before..], "cpu reason=device-lost");
+    assert_blas_routes(&traced()[before..], "cpu reason=device-lost");
 }
 
 /// Live `glblasMalloc` allocations, as `glblasGetDeviceInfo` counts them.
@@ -108,7 +106,7 @@ fn allocations_made_before_a_reset_are_lost_until_freed() {
 #[test]
 fn threads_calling_at_once_get_through_resets() {
     let _serial = serial();
-    let before = trace_lines().len();
+    let before = traced().len();
     fresh_engine();
     // Resets spread over the launches the threads make (each call makes a few).
     let resets = [2, 9, 23, 40, 61];
@@ -141,7 +139,7 @@ fn threads_calling_at_once_get_through_resets() {
         "only {launches} launches: not every reset was reached"
     );
     // Each reset was met by one call, and reported once: by the API, or in the trace.
-    let answered = trace_lines()[before..]
+    let answered = traced()[before..]
         .iter()
         .filter(|l| l.contains("reason=device-lost"))
         .count();

@@ -201,16 +201,22 @@ impl GpuContext {
             });
         let mut last = String::from("no context attempt");
         for (api, bit, attribs) in attempts {
-            let mut robust_attribs = attribs.clone();
-            robust_attribs.splice(
-                attribs.len() - 1..attribs.len() - 1,
-                [
-                    CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
-                    LOSE_CONTEXT_ON_RESET_EXT,
-                ],
-            );
-            let tries = [(true, robust_attribs), (false, attribs)];
-            for (robust, attribs) in tries.into_iter().filter(|(r, _)| robust || !r) {
+            let mut tries = Vec::with_capacity(2);
+            if robust {
+                // The strategy before the list's closing EGL_NONE.
+                let mut with = attribs.clone();
+                let end = with.len() - 1;
+                with.splice(
+                    end..end,
+                    [
+                        CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+                        LOSE_CONTEXT_ON_RESET_EXT,
+                    ],
+                );
+                tries.push((true, with));
+            }
+            tries.push((false, attribs));
+            for (robust, attribs) in tries {
                 match Self::try_context(egl, display, platform, api, bit, &attribs, robust) {
                     Ok(found) => return Ok(found),
                     Err(e) => last = e,

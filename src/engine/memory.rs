@@ -114,9 +114,14 @@ pub fn free_lost(ptr: usize) -> bool {
         return false;
     };
     // Into quarantine before leaving LOST, so the range is never reported as host memory.
-    lock(&QUARANTINE).add(ptr, reserved);
+    quarantine(ptr, reserved);
     lock(&LOST).remove(&ptr);
     true
+}
+
+/// Puts a freed range (start, length) in quarantine.
+fn quarantine(start: usize, reserved: usize) {
+    lock(&QUARANTINE).add(start, reserved);
 }
 
 /// Whether one of `ranges` (start → length) contains `addr`.
@@ -232,7 +237,7 @@ impl DeviceMemory {
                 Location::Freed => Error::invalid("device pointer was already freed"),
                 _ => Error::invalid("pointer is not the start of a live device allocation"),
             })?;
-        Self::release(Some((gl, ext)), ptr, a);
+        Self::release(Some((gl, ext)), ptr, a, quarantine);
         Ok(())
     }
 
@@ -240,11 +245,9 @@ impl DeviceMemory {
     /// is current, as `free_all` does), and its range stays reserved until the caller frees it.
     pub fn lose_all(&mut self, gl: Option<(&glow::Context, &GlExt)>) {
         for (start, a) in std::mem::take(&mut self.by_start) {
-            if let Some((gl, ext)) = gl {
-                ext.delete_buffer(gl, a.buffer);
-            }
-            lock(&LOST).insert(start, a.reserved);
-            lock(&LIVE).remove(&start);
+            Self::release(gl, start, a, |start, reserved| {
+                lock(&LOST).insert(start, reserved);
+            });
         }
     }
 
@@ -252,16 +255,23 @@ impl DeviceMemory {
     /// address ranges are quarantined; destroying the context frees the buffers.
     pub fn free_all(&mut self, gl: Option<(&glow::Context, &GlExt)>) {
         for (start, a) in std::mem::take(&mut self.by_start) {
-            Self::release(gl, start, a);
+            Self::release(gl, start, a, quarantine);
         }
     }
 
-    fn release(gl: Option<(&glow::Context, &GlExt)>, start: usize, a: Allocation) {
+    /// Ends allocation `a` at `start`: its buffer deleted where `gl` is current, and its range
+    /// handed to `keep` (quarantine, or the lost ranges) before it leaves LIVE, so that it is
+    /// never reported as host memory.
+    fn release(
+        gl: Option<(&glow::Context, &GlExt)>,
+        start: usize,
+        a: Allocation,
+        keep: impl FnOnce(usize, usize),
+    ) {
         if let Some((gl, ext)) = gl {
             ext.delete_buffer(gl, a.buffer);
         }
-        // Into quarantine before leaving LIVE, so the range is never reported as host memory.
-        lock(&QUARANTINE).add(start, a.reserved);
+        keep(start, a.reserved);
         lock(&LIVE).remove(&start);
     }
 

@@ -467,6 +467,12 @@ pub fn take_trace(path: &std::path::Path) -> (Vec<String>, String) {
     (text.lines().map(str::to_owned).collect(), text)
 }
 
+/// The trace's lines so far, the file kept (the library holds it open for later calls).
+pub fn trace_lines(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines().map(str::to_owned).collect()
+}
+
 /// The `route=… reason=…` part of a trace line.
 pub fn route_of(line: &str) -> &str {
     let route = line.split(" route=").nth(1).unwrap_or(line);
