@@ -480,14 +480,16 @@ def api_rs():
     out = [HEADER]
     out.append('''\
 //! The glblas API's routines, one function per routine and precision. Level 1 runs its routine
-//! of `crate::routines` (which writes a result to host or device memory); the others check
-//! their arguments as the reference BLAS does and run on GL ([`super::run`]).
+//! of `crate::routines` (which writes a result to host or device memory), checked against its
+//! description where GLBLAS_VERIFY asks ([`super::level1`]); the others check their arguments
+//! as the reference BLAS does and run on GL ([`super::run`]).
 
 #![allow(clippy::too_many_arguments)]
 
 use std::ffi::c_int;
 
-use super::{run, scalar};
+use super::{element, index, level1, level1_value, run, scalar};
+use crate::blas::level1::{Axpy, Dot, Move, Reduce, Reduction, Scal};
 use crate::blas::level2::GemvArgs;
 use crate::blas::level3::{GemmArgs, SymmArgs, SyrkArgs, Trmm, Trsm};
 use crate::blas::options::{Flag, Layout, Op, DIAG, SIDE, UPLO};
@@ -524,7 +526,15 @@ use crate::status::glblasStatus_t;
                         f'scalar({n}, "{n}")?' if p.complex and "scalar" in kind else n
                         for n, kind in r.args]
                 args += ["result"] if result else []
-                out.append(f"    guard(|| routines::{r.api}({', '.join(args)}))\n}}\n")
+                api = "complex" if p.complex else True
+                fields = ", ".join(description(r, False, api=api))
+                # A const parameter (copy's or swap's `Move`) is not inferred from the fields.
+                struct = r.struct + ("" if r.generics == "<T>" else
+                                     "::" + r.generics.replace("<T", "<_"))
+                checked = ("level1_value" if result else "level1") + f"({struct} {{ {fields} }}, "
+                if result:
+                    checked += "result, " + ("index" if r.returns == "index" else "element") + ", "
+                out.append(f"    guard(|| {checked}|| routines::{r.api}({', '.join(args)})))\n}}\n")
             else:
                 names = ", ".join(f'"{n}"' for n, kind in r.args if kind != "layout")
                 api = "complex" if p.complex else True

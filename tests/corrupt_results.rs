@@ -26,8 +26,12 @@ fn corrupt_every_read() {
 fn corrupt_results_reach_the_caller_only_without_the_check() {
     std::env::set_var("GLBLAS_BACKEND", "gl");
     let trace = trace_to_file("corrupt-results");
-    // The API runs gemv and gemm through their checks (not Level 1's).
-    let calls = [sgemv_call(45, 37), sgemm_call(35, 29, 23)];
+    let calls = [
+        saxpy_call(5003),
+        sdot_call(5003),
+        sgemv_call(45, 37),
+        sgemm_call(35, 29, 23),
+    ];
 
     verify::set_enabled(false);
     for call in &calls {

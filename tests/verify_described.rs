@@ -1,7 +1,6 @@
 //! `GLBLAS_VERIFY` (`blas::verify`): each GL result checked by its checksums before it is handed
-//! back, for every routine in every precision the device computes, through its CBLAS and
-//! Fortran names, and through its glblas API name where the API runs it through its
-//! description (gemv and Level 3). Calls are drawn as in `fuzz_described.rs`, valid and with
+//! back, for every routine in every precision the device computes, through its CBLAS, Fortran
+//! and glblas API names. Calls are drawn as in `fuzz_described.rs`, valid and with
 //! host operands (only those are checked); the data's small integers make the reference's
 //! results exact.
 //!
@@ -24,10 +23,10 @@ mod described;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use common::{reference_path, trace_to_file, Place, Rng};
+use common::{assert_saxpy, fill, idx, reference_path, trace_to_file, Place, Rng};
 use described::cases::{reference, Case, Iface};
 use described::{Exports, Got, EXPORTS};
-use glblas::api::{glblasSaxpy, glblasSdot, glblasSgemm, glblasSswap};
+use glblas::api::{glblasSaxpy, glblasScopy, glblasSdot, glblasSgemm, glblasSswap};
 use glblas::blas::verify;
 use glblas::engine::fault::{self, Fault};
 use glblas::ffi::OperationArg as Op;
@@ -38,8 +37,7 @@ const CASES: usize = 2;
 /// More launches, and read-backs, than any drawn call makes.
 const FAULTS: u64 = 1 << 16;
 
-/// Valid calls with host operands of `x` through `f` (none through the API for the routines it
-/// does not run through their descriptions: Level 1's).
+/// Valid calls with host operands of `x` through `f`.
 fn cases<'x>(r: &mut Rng, x: &'x Exports, f: Iface) -> Vec<Case<'x>> {
     let mut cases = Vec::new();
     while cases.len() < CASES {
@@ -48,9 +46,6 @@ fn cases<'x>(r: &mut Rng, x: &'x Exports, f: Iface) -> Vec<Case<'x>> {
         let on_host = c.stores.iter().flatten().all(|s| s.place == Place::Host);
         if c.fault.is_some() || c.quick || !on_host {
             continue;
-        }
-        if f == Iface::Api && c.call.level() == 1 {
-            return Vec::new();
         }
         cases.push(c);
     }
@@ -202,4 +197,91 @@ fn wrong_results_are_caught_and_right_ones_pass() {
         "no faulted call handed back a wrong result: {never_wrong:?}"
     );
     let _ = std::fs::remove_file(&trace);
+    verify::set_enabled(true);
+    overlapping_operands_pass();
+    null_operands_are_refused();
+    verify::set_enabled(false);
+}
+
+/// Level 1 on operands that overlap runs as the reference's sequential loop, each step reading
+/// what an earlier one wrote, which sums taken before the call do not predict: such calls are
+/// not checked, so their right results pass (an saxpy on y = x shifted by one failed its check
+/// so before).
+fn overlapping_operands_pass() {
+    let n = 50;
+    for (ox, oy, incx, incy) in [(0usize, 1usize, 1, 1), (1, 0, 1, 1), (0, 3, 2, -1)] {
+        let data = fill(200, 8);
+        let mut want = data.clone();
+        for i in 0..n {
+            let xi = want[ox + idx(i, n, incx)];
+            let yi = oy + idx(i, n, incy);
+            want[yi] = (want[yi] as f64 + 0.5 * xi as f64) as f32;
+        }
+        let mut got = data.clone();
+        let p = got.as_mut_ptr();
+        // SAFETY: both vectors lie in `got`.
+        let s = unsafe { glblasSaxpy(n as i32, 0.5, p.add(ox), incx, p.add(oy), incy) };
+        assert_eq!(s, Status::Success, "saxpy {ox} {oy} {incx} {incy}");
+        assert_saxpy(&got, &want, &vec![3.0 * n as f64; 200]);
+
+        let mut want = data.clone();
+        for i in 0..n {
+            want[oy + idx(i, n, incy)] = want[ox + idx(i, n, incx)];
+        }
+        let mut got = data.clone();
+        let p = got.as_mut_ptr();
+        // SAFETY: as above.
+        let s = unsafe { glblasScopy(n as i32, p.add(ox), incx, p.add(oy), incy) };
+        assert_eq!(s, Status::Success, "scopy {ox} {oy} {incx} {incy}");
+        assert!(got == want, "scopy {ox} {oy} {incx} {incy}");
+    }
+}
+
+/// A NULL operand the call needs is INVALID_VALUE with the check on too: the sums before the call
+/// never read it (they did, and the process crashed, for an API sgemm's A).
+fn null_operands_are_refused() {
+    let (a, null) = (vec![1.0f32; 4], std::ptr::null::<f32>());
+    let mut c = vec![7.0f32; 4];
+    // SAFETY: 2×2 operands, or NULL.
+    unsafe {
+        let cp = c.as_mut_ptr();
+        let s = glblasSgemm(
+            Op(0),
+            Op(0),
+            2,
+            2,
+            2,
+            1.0,
+            null,
+            2,
+            a.as_ptr(),
+            2,
+            0.0,
+            cp,
+            2,
+        );
+        assert_eq!(s, Status::InvalidValue, "sgemm, A NULL");
+        let s = glblasSgemm(
+            Op(0),
+            Op(0),
+            2,
+            2,
+            2,
+            1.0,
+            a.as_ptr(),
+            2,
+            null,
+            2,
+            0.0,
+            cp,
+            2,
+        );
+        assert_eq!(s, Status::InvalidValue, "sgemm, B NULL");
+        let s = glblasSaxpy(4, 1.0, null, 1, cp, 1);
+        assert_eq!(s, Status::InvalidValue, "saxpy, x NULL");
+        let mut dot = 0.0f32;
+        let s = glblasSdot(4, a.as_ptr(), 1, null, 1, &mut dot);
+        assert_eq!(s, Status::InvalidValue, "sdot, y NULL");
+    }
+    assert!(c.iter().all(|&v| v == 7.0), "a refused call wrote C");
 }

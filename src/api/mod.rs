@@ -6,13 +6,15 @@
 #![allow(non_snake_case)]
 
 use std::ffi::{c_char, c_int, c_void, CStr};
+use std::mem::MaybeUninit;
 
-use crate::blas::describe::Describe;
+use crate::blas::describe::{Describe, Value};
 use crate::blas::verify;
 use crate::engine::element::Scalar;
+use crate::engine::memory::is_device_address;
 use crate::engine::{self, with_engine};
 use crate::ffi::{guard, non_null, MemcpyKindArg, StatusArg};
-use crate::status::{glblasStatus_t, Error, Result};
+use crate::status::{glblasStatus_t, Cause, Error, Result};
 
 mod routines;
 pub use routines::*;
@@ -315,6 +317,89 @@ unsafe fn run<T: Scalar, D: Describe<T>>(
         let operands = call.operands();
         unsafe { verify::run(&operands, true, || call.checksums(), || call.run_gl()) }.map(drop)
     })
+}
+
+/// A Level 1 routine: `gl` runs it (`crate::routines`, which checks its pointers). Where
+/// GLBLAS_VERIFY asks and its operands are in host memory, its result is checked against
+/// `call`, its description, as `run` checks the others'; a result that fails is
+/// EXECUTION_FAILED, with the outputs put back.
+///
+/// # Safety
+/// As for the routine.
+unsafe fn level1<T: Scalar, D: Describe<T>>(
+    call: D,
+    gl: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    if !checkable(&call) {
+        return gl();
+    }
+    // SAFETY: host operands, none NULL, addressed as the description reads them.
+    unsafe {
+        verify::run(
+            &call.operands(),
+            true,
+            || call.checksums(),
+            || gl().map(|()| Value::ZERO),
+        )
+    }
+    .map(drop)
+}
+
+/// A Level 1 routine whose value `gl` writes to `*result` (dot, asum, nrm2, i?amax): as
+/// [`level1`], `*result` read back as `value` reads it, checked only where it is in host memory
+/// too, and put back as it was when it fails.
+///
+/// # Safety
+/// As for the routine: `result` is NULL, a device pointer, or points to a writable `R`.
+unsafe fn level1_value<T: Scalar, D: Describe<T>, R: Copy>(
+    call: D,
+    result: *mut R,
+    value: fn(R) -> Value,
+    gl: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    if result.is_null() || is_device_address(result as usize) || !checkable(&call) {
+        return gl();
+    }
+    let result = result.cast::<MaybeUninit<R>>();
+    // SAFETY: the caller's host result, read as it may be (never written before the call).
+    let was = unsafe { result.read() };
+    let checked = || {
+        gl()?;
+        // SAFETY: written by `gl`.
+        Ok(value(unsafe { result.read().assume_init() }))
+    };
+    // SAFETY: as in `level1`.
+    let ran = unsafe { verify::run(&call.operands(), true, || call.checksums(), checked) };
+    if ran.as_ref().is_err_and(|e| e.cause == Cause::Unverified) {
+        // SAFETY: the caller's host result.
+        unsafe { result.write(was) };
+    }
+    ran.map(drop)
+}
+
+/// Whether a Level 1 call's result may be checked (`verify::run` decides the rest): verification
+/// is on, the call does more than return at once, and each operand is where its description
+/// reads it (a vector whose byte stride overflows is read where the stride wraps to by the
+/// BLAS names, `Describe::addressed`, and refused by the API).
+fn checkable<T: Scalar, D: Describe<T>>(call: &D) -> bool {
+    if !verify::enabled() || call.quick_return().is_some() {
+        return false;
+    }
+    let (given, addressed) = (call.operands(), call.addressed().operands());
+    given
+        .iter()
+        .zip(&addressed)
+        .all(|(g, a)| g.region.base == a.region.base && g.region.ld == a.region.ld)
+}
+
+/// A value routine's result as its description reads it.
+fn element<T: Scalar>(v: T) -> Value {
+    Value::from_f64_parts(v.f64_parts())
+}
+
+/// i?amax's result as its description reads it.
+fn index(i: c_int) -> Value {
+    Value::from_real(f64::from(i))
 }
 
 /// A scalar passed by pointer (the complex routines' alpha and beta), read from host memory.

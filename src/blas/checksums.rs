@@ -290,6 +290,22 @@ impl<T: Scalar> Vector<T> {
         Vector { p, n, inc }
     }
 
+    /// Whether it and `other` share an element's bytes without being the same vector: the
+    /// routine then runs as the reference's sequential loop, each step reading what an earlier
+    /// one wrote, which sums taken before the call do not predict.
+    pub fn overlaps(&self, other: &Vector<T>) -> bool {
+        if self.n <= 0 || other.n <= 0 || (self.p == other.p && self.inc == other.inc) {
+            return false;
+        }
+        let bytes = |v: &Vector<T>| {
+            let start = v.p as usize;
+            let span = (v.n - 1).unsigned_abs() as usize * v.inc.unsigned_abs() as usize + 1;
+            (start, start.saturating_add(span * std::mem::size_of::<T>()))
+        };
+        let ((a0, a1), (b0, b1)) = (bytes(self), bytes(other));
+        a0 < b1 && b0 < a1
+    }
+
     /// Its elements' parts, in the BLAS's order.
     ///
     /// # Safety

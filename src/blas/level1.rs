@@ -60,10 +60,13 @@ impl<T: Scalar> Describe<T> for Axpy<T> {
     }
 
     /// Σ w[i]·y[i] = alpha·Σ w[i]·x[i] + Σ w[i]·y[i]; where y is one element the reference
-    /// updates n times (incy 0), y + alpha·Σ x[i].
+    /// updates n times (incy 0), y + alpha·Σ x[i]; none where x and y overlap.
     unsafe fn checksums(&self) -> Option<Checksums> {
         let x = Vector::new(self.x, self.n, self.incx);
         let y = Vector::new(self.y.cast_const(), self.n, self.incy);
+        if x.overlaps(&y) {
+            return None;
+        }
         let alpha = self.alpha.f64_parts();
         // SAFETY (of each read): the call's host operands, as the caller guarantees.
         if self.incy == 0 {
@@ -292,13 +295,13 @@ impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
     }
 
     /// Σ w[i]·y[i] after = Σ w[i]·x[i] before (and the other way round for swap); none where an
-    /// output is one element written n times (increment 0).
+    /// output is one element written n times (increment 0), or x and y overlap.
     unsafe fn checksums(&self) -> Option<Checksums> {
-        if self.incy == 0 || (SWAP && self.incx == 0) {
-            return None;
-        }
         let x = Vector::new(self.x, self.n, self.incx);
         let y = Vector::new(self.y.cast_const(), self.n, self.incy);
+        if self.incy == 0 || (SWAP && self.incx == 0) || x.overlaps(&y) {
+            return None;
+        }
         // SAFETY (of each read): the call's host operands, as the caller guarantees.
         let sum = |v: &Vector<T>| unsafe { v.sum(Weights::Probe) };
         let weight = weights(self.n);

@@ -18,6 +18,11 @@ const SOLVE: &str = include_str!("../../shaders/trsm_solve.comp");
 /// Invocations per workgroup of `trsm_solve.comp`.
 const SOLVE_GROUP: i64 = 64;
 
+/// A solve's flop against the dispatch budget, in gemm's (the budget's rate is gemm's): a column's
+/// substitution is a chain of dependent steps, which ran at 1.3 GFLOP/s where gemm ran at 7 on
+/// zink (`tests/dispatch_budget.rs`).
+const SOLVE_COST: f64 = 4.0;
+
 /// Right-hand sides each invocation of `trsm_solve.comp` solves (its `RHS`): 4, or 2 where the
 /// device's registers hold 4×4 blocks of gemm only (`Limits::gemm_rows`), as the boards' GPUs'
 /// do: V3D's compiler (Mesa 25.0) spilled the real solve's 16 accumulators with 4, and fit 2
@@ -443,19 +448,23 @@ impl<T: Real> Solve<T> {
         p.set_i32(gl, "uLower", i32::from(self.forward));
         p.set_i32(gl, "uUnit", i32::from(self.unit));
         let columns = if self.right { b.rows } else { b.cols };
-        // At most 65535 workgroups a dispatch, as every device allows.
+        // Substitution: about size² multiply-adds per column, four times as many real ones for
+        // complex elements.
+        let size = (span.1 - span.0) as f64;
+        let parts = (E::SIZE / T::SIZE) as f64;
+        let per_column = size * size * parts * parts * SOLVE_COST;
+        // At most 65535 workgroups a dispatch, as every device allows, and the groups a
+        // dispatch budget's flops solve (one at least).
         let columns_per_group = SOLVE_GROUP * rhs;
-        let per_dispatch = 65535 * columns_per_group;
+        let budget = e.limits.dispatch_flops[T::PRECISION.index()];
+        let groups = ((budget / (per_column * columns_per_group as f64)) as i64).clamp(1, 65535);
+        let per_dispatch = groups * columns_per_group;
         let mut first = 0;
         while first < columns {
             let count = per_dispatch.min(columns - first);
             p.set_i32(gl, "uColumn0", first as i32);
             p.set_i32(gl, "uColumns", count as i32);
-            // Substitution: about size² multiply-adds per column, four times as many real
-            // ones for complex elements.
-            let size = (span.1 - span.0) as f64;
-            let parts = (E::SIZE / T::SIZE) as f64;
-            let work = Work::Flops(size * size * parts * parts * count as f64, T::PRECISION);
+            let work = Work::Flops(per_column * count as f64, T::PRECISION);
             e.dispatch(
                 (count + columns_per_group - 1) / columns_per_group,
                 1,
