@@ -333,7 +333,8 @@ unsafe fn level1<T: Scalar, D: Describe<T>>(
     if !checkable(&call) {
         return gl();
     }
-    // SAFETY: host operands, none NULL, addressed as the description reads them.
+    // SAFETY: the caller's operands, addressed as the description reads them (`verify::run`
+    // leaves a NULL or device one to `gl`).
     unsafe {
         verify::run(
             &call.operands(),
