@@ -349,14 +349,7 @@ fn saxpy_with_overlapping_operands_matches_the_sequential_loop() {
     ] {
         let data = fill(200, 8);
         let mut want = data.clone();
-        {
-            // The reference loop on one array.
-            for i in 0..n {
-                let xi = want[ox + idx(i, n, incx)];
-                let yi = oy + idx(i, n, incy);
-                want[yi] = (want[yi] as f64 + 0.5 * xi as f64) as f32;
-            }
-        }
+        saxpy_in_place(&mut want, n, 0.5, (ox, incx), (oy, incy));
         let terms = vec![3.0f64 * (n as f64); 200];
         let mut host = data.clone();
         let d = Dev::new(&data);

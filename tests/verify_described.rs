@@ -23,7 +23,7 @@ mod described;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use common::{assert_saxpy, fill, idx, reference_path, trace_to_file, Place, Rng};
+use common::{assert_saxpy, fill, idx, reference_path, saxpy_in_place, trace_to_file, Place, Rng};
 use described::cases::{reference, Case, Iface};
 use described::{Exports, Got, EXPORTS};
 use glblas::api::{glblasSaxpy, glblasScopy, glblasSdot, glblasSgemm, glblasSswap};
@@ -212,11 +212,7 @@ fn overlapping_operands_pass() {
     for (ox, oy, incx, incy) in [(0usize, 1usize, 1, 1), (1, 0, 1, 1), (0, 3, 2, -1)] {
         let data = fill(200, 8);
         let mut want = data.clone();
-        for i in 0..n {
-            let xi = want[ox + idx(i, n, incx)];
-            let yi = oy + idx(i, n, incy);
-            want[yi] = (want[yi] as f64 + 0.5 * xi as f64) as f32;
-        }
+        saxpy_in_place(&mut want, n, 0.5, (ox, incx), (oy, incy));
         let mut got = data.clone();
         let p = got.as_mut_ptr();
         // SAFETY: both vectors lie in `got`.

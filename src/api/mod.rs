@@ -8,7 +8,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::mem::MaybeUninit;
 
-use crate::blas::describe::{Describe, Value};
+use crate::blas::describe::{Describe, Operand, Value};
 use crate::blas::verify;
 use crate::engine::element::Scalar;
 use crate::engine::memory::is_device_address;
@@ -330,14 +330,14 @@ unsafe fn level1<T: Scalar, D: Describe<T>>(
     call: D,
     gl: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
-    if !checkable(&call) {
+    let Some(operands) = checkable(&call) else {
         return gl();
-    }
+    };
     // SAFETY: the caller's operands, addressed as the description reads them (`verify::run`
     // leaves a NULL or device one to `gl`).
     unsafe {
         verify::run(
-            &call.operands(),
+            &operands,
             true,
             || call.checksums(),
             || gl().map(|()| Value::ZERO),
@@ -358,9 +358,12 @@ unsafe fn level1_value<T: Scalar, D: Describe<T>, R: Copy>(
     value: fn(R) -> Value,
     gl: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
-    if result.is_null() || is_device_address(result as usize) || !checkable(&call) {
+    if result.is_null() || is_device_address(result as usize) {
         return gl();
     }
+    let Some(operands) = checkable(&call) else {
+        return gl();
+    };
     let result = result.cast::<MaybeUninit<R>>();
     // SAFETY: the caller's host result, read as it may be (never written before the call).
     let was = unsafe { result.read() };
@@ -370,7 +373,7 @@ unsafe fn level1_value<T: Scalar, D: Describe<T>, R: Copy>(
         Ok(value(unsafe { result.read().assume_init() }))
     };
     // SAFETY: as in `level1`.
-    let ran = unsafe { verify::run(&call.operands(), true, || call.checksums(), checked) };
+    let ran = unsafe { verify::run(&operands, true, || call.checksums(), checked) };
     if ran.as_ref().is_err_and(|e| e.cause == Cause::Unverified) {
         // SAFETY: the caller's host result.
         unsafe { result.write(was) };
@@ -378,19 +381,20 @@ unsafe fn level1_value<T: Scalar, D: Describe<T>, R: Copy>(
     ran.map(drop)
 }
 
-/// Whether a Level 1 call's result may be checked (`verify::run` decides the rest): verification
-/// is on, the call does more than return at once, and each operand is where its description
-/// reads it (a vector whose byte stride overflows is read where the stride wraps to by the
-/// BLAS names, `Describe::addressed`, and refused by the API).
-fn checkable<T: Scalar, D: Describe<T>>(call: &D) -> bool {
+/// A Level 1 call's operands, where its result may be checked (`verify::run` decides the rest):
+/// verification is on, the call does more than return at once, and each operand is where its
+/// description reads it (a vector whose byte stride overflows is read where the stride wraps to
+/// by the BLAS names, `Describe::addressed`, and refused by the API).
+fn checkable<T: Scalar, D: Describe<T>>(call: &D) -> Option<Vec<Operand>> {
     if !verify::enabled() || call.quick_return().is_some() {
-        return false;
+        return None;
     }
     let (given, addressed) = (call.operands(), call.addressed().operands());
     given
         .iter()
         .zip(&addressed)
         .all(|(g, a)| g.region.base == a.region.base && g.region.ld == a.region.ld)
+        .then_some(given)
 }
 
 /// A value routine's result as its description reads it.

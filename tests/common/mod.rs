@@ -183,6 +183,22 @@ pub fn saxpy_ref(n: usize, alpha: f32, x: &[f32], incx: i32, y: &mut [f32], incy
     }
 }
 
+/// The reference saxpy on one array holding both vectors (x at `ox`, y at `oy`), as BLAS's
+/// sequential loop runs it where they overlap: each step reads what an earlier one wrote.
+pub fn saxpy_in_place(
+    data: &mut [f32],
+    n: usize,
+    alpha: f32,
+    (ox, incx): (usize, i32),
+    (oy, incy): (usize, i32),
+) {
+    for i in 0..n {
+        let xi = data[ox + idx(i, n, incx)];
+        let yi = oy + idx(i, n, incy);
+        data[yi] = (data[yi] as f64 + alpha as f64 * xi as f64) as f32;
+    }
+}
+
 /// The error scale of each element of saxpy's result: |alpha x_i| + |y_i|.
 pub fn saxpy_terms(alpha: f32, x: &[f32], y: &[f32]) -> Vec<f64> {
     x.iter()
