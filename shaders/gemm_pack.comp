@@ -25,6 +25,8 @@ uniform int uRow0, uCol0;
 uniform int uShape;
 uniform bool uUnit;
 uniform int uRows, uLd, uCols;
+// The first column of this dispatch's band (gemm_compute.rs cuts the panel to the budget).
+uniform int uColBase;
 RESULT4(Panel, uPanel, 1)
 #ifdef ONE_M
 uniform bool uBlocks, uConjugate;
@@ -78,7 +80,7 @@ void main() {
     if (4 * g >= uLd) {
         return;
     }
-    int c0 = 4 * int(gl_GlobalInvocationID.y);
+    int c0 = uColBase + 4 * int(gl_GlobalInvocationID.y);
 #ifdef GROUPS
     // v[c]: rows 4g..4g+3 of column c0 + c of op(P), zero past uRows.
     REAL4 v[4];

@@ -1,13 +1,13 @@
-//! The dispatch budget (`GLBLAS_LIMIT_DISPATCH_MS`, `Limits::dispatch_flops` and
-//! `dispatch_bytes`): under a budget of 5 ms, an sgemm, an strsm's block solve and a saxpy run
-//! in at least as many launches as their work takes budgets at the device's assumed rate, with
-//! right results
-//! (whole numbers: exact); where the device times its kernels, no launch takes longer than the
-//! budget. A CPU rasterizer shares the machine's cores with the test binary that
-//! `scripts/test.sh` runs beside this one, and its timer queries count the time it was not
-//! scheduled: it is allowed twice the budget, and each call is timed in three rounds, the least
-//! of their longest launches judged (a single round saw a 22.5 ms sgemm launch on zink, and a
-//! 6.6 ms saxpy one). A launch holding more than its budget of work is long in every round.
+//! The dispatch budget (`GLBLAS_LIMIT_DISPATCH_MS`, `Limits::dispatch_flops` and `dispatch_bytes`):
+//! under a budget of 5 ms, an sgemm (square, thin, and wide with a packing that moves more bytes
+//! than a budget), an strsm's block solve, a saxpy and an sgemv run in at least as many launches as
+//! their work takes budgets at the device's assumed rate, with right results (whole numbers:
+//! exact); where the device times its kernels, no launch takes longer than the budget. A CPU
+//! rasterizer shares the machine's cores with the test binary that `scripts/test.sh` runs beside
+//! this one, and its timer queries count the time it was not scheduled: it is allowed twice the
+//! budget, and each call is timed in three rounds, the least of their longest launches judged (a
+//! single round saw a 22.5 ms sgemm launch on zink, and a 6.6 ms saxpy one). A launch holding more
+//! than its budget of work is long in every round.
 
 use glblas::api::*;
 use glblas::engine::fault;
@@ -77,6 +77,57 @@ fn gemm_and_vectors_keep_within_the_dispatch_budget() {
         assert!(longest <= most, "sgemm: a launch of {longest} s");
     }
 
+    // A thin product: its workgroups compute whole tiles, n = 4 padded to a tile's columns,
+    // which the budget counts (at n = 4's own flops, zink ran a launch of 17.6 ms).
+    let (m, n, k) = (2048, 4, 2048);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32 - 2.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32 - 1.0).collect();
+    let mut c = vec![0.0f32; m * n];
+    let (made, longest) = launches(|| {
+        let (mi, ni, ki) = (m as i32, n as i32, k as i32);
+        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+        let s = unsafe { glblasSgemm(Op(0), Op(0), mi, ni, ki, 1.0, ap, mi, bp, ki, 0.0, cp, mi) };
+        assert_eq!(s, Status::Success);
+    });
+    for j in 0..n {
+        for i in (0..m).step_by(7) {
+            let want: f32 = (0..k).map(|l| a[i + l * m] * b[l + j * k]).sum();
+            assert_eq!(c[i + j * m], want, "thin sgemm ({i}, {j})");
+        }
+    }
+    println!("thin sgemm: {made} launches, the longest {longest:?} s");
+    if let Some(longest) = longest {
+        assert!(longest <= most, "thin sgemm: a launch of {longest} s");
+    }
+
+    // A wide product: its workgroups' rows each fit the budget with the whole depth, so a pass
+    // takes all of k, and packing op(B) for it moves more bytes than a budget's.
+    let (m, n, k) = (64, 16384, 512);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32 - 2.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32 - 1.0).collect();
+    let mut c = vec![0.0f32; m * n];
+    let (made, longest) = launches(|| {
+        let (mi, ni, ki) = (m as i32, n as i32, k as i32);
+        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+        let s = unsafe { glblasSgemm(Op(0), Op(0), mi, ni, ki, 1.0, ap, mi, bp, ki, 0.0, cp, mi) };
+        assert_eq!(s, Status::Success);
+    });
+    for j in (0..n).step_by(97) {
+        for i in 0..m {
+            let want: f32 = (0..k).map(|l| a[i + l * m] * b[l + j * k]).sum();
+            assert_eq!(c[i + j * m], want, "wide sgemm ({i}, {j})");
+        }
+    }
+    let least = (2.0 * (m * n * k) as f64 / limits.dispatch_flops[0]).ceil() as u64;
+    assert!(
+        made >= least,
+        "wide sgemm: {made} launches, {least} budgets of flops"
+    );
+    println!("wide sgemm: {made} launches, the longest {longest:?} s");
+    if let Some(longest) = longest {
+        assert!(longest <= most, "wide sgemm: a launch of {longest} s");
+    }
+
     // One diagonal block (64 rows: no update between blocks) for many right-hand sides, solved
     // in launches of columns (each counted at four times its flops, `SOLVE_COST`: at least the
     // flops' budgets). A is lower bidiagonal, all ones, so that the solve of B = A·X in
@@ -132,5 +183,30 @@ fn gemm_and_vectors_keep_within_the_dispatch_budget() {
     println!("saxpy: {made} launches, the longest {longest:?} s");
     if let Some(longest) = longest {
         assert!(longest <= most, "saxpy: a launch of {longest} s");
+    }
+
+    // The compute kernel cuts the inner dimension, the fragment one y first (each element's
+    // sum whole), then the inner dimension.
+    let (m, k) = (2048, 2048);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32 - 2.0).collect();
+    let x: Vec<f32> = (0..k).map(|i| (i % 3) as f32 - 1.0).collect();
+    let mut y = vec![0.0f32; m];
+    let (made, longest) = launches(|| {
+        let (mi, ki, ap, xp, yp) = (m as i32, k as i32, a.as_ptr(), x.as_ptr(), y.as_mut_ptr());
+        let s = unsafe { glblasSgemv(Op(0), mi, ki, 1.0, ap, mi, xp, 1, 0.0, yp, 1) };
+        assert_eq!(s, Status::Success);
+    });
+    for (i, got) in y.iter().enumerate() {
+        let want: f32 = (0..k).map(|l| a[i + l * m] * x[l]).sum();
+        assert_eq!(*got, want, "sgemv, y[{i}]");
+    }
+    let least = (4.0 * (m * k + k + 2 * m) as f64 / limits.dispatch_bytes).floor() as u64;
+    assert!(
+        made >= least,
+        "sgemv: {made} launches, {least} budgets of bytes"
+    );
+    println!("sgemv: {made} launches, the longest {longest:?} s");
+    if let Some(longest) = longest {
+        assert!(longest <= most, "sgemv: a launch of {longest} s");
     }
 }

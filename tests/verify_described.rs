@@ -1,20 +1,21 @@
 //! `GLBLAS_VERIFY` (`blas::verify`): each GL result checked by its checksums before it is handed
 //! back, for every routine in every precision the device computes, through its CBLAS, Fortran
-//! and glblas API names. Calls are drawn as in `fuzz_described.rs`, valid and with
-//! host operands (only those are checked); the data's small integers make the reference's
-//! results exact.
+//! and glblas API names. Calls are drawn as in `fuzz_described.rs`, valid, with host operands,
+//! and through the API with each operand in host or device memory (a device operand is checked
+//! on a copy read back); the data's small integers make the reference's results exact.
 //!
 //! - Right results pass: with nothing injected, every call is answered on GL as the reference
 //!   answers it, and the trace holds no `verify-failed`.
 //! - Wrong results do not reach the caller: each call is made again with every kernel launch it
 //!   makes dropped (fault `drop`: not run, and nothing says so, as a driver that loses a job),
 //!   after calls that leave NaNs where operands are staged; and again with every result it
-//!   reads back from the device corrupted (fault `corrupt`, as a driver that returns garbage).
+//!   reads back from the device corrupted (fault `corrupt`, as a driver that returns garbage;
+//!   not on device operands, whose check reads them back).
 //!   Without the check, where that hands back a wrong result (at least once per routine and
 //!   fault), with it the call is caught: a
 //!   BLAS-compatible one is answered by the CPU BLAS as the reference answers it
 //!   (`reason=verify-failed`), a glblas API one returns EXECUTION_FAILED with every operand as
-//!   it was.
+//!   it was (in device memory too).
 //!
 //! One test: the environment is read once per process.
 
@@ -23,10 +24,15 @@ mod described;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use common::{assert_saxpy, fill, idx, reference_path, saxpy_in_place, trace_to_file, Place, Rng};
+use common::{
+    assert_saxpy, doubles_here, fill, idx, reference_path, saxpy_in_place, trace_to_file, Place,
+    Rng,
+};
 use described::cases::{reference, Case, Iface};
 use described::{Exports, Got, EXPORTS};
-use glblas::api::{glblasSaxpy, glblasScopy, glblasSdot, glblasSgemm, glblasSswap};
+use glblas::api::{
+    glblasDaxpy, glblasDscal, glblasSaxpy, glblasScopy, glblasSdot, glblasSgemm, glblasSswap,
+};
 use glblas::blas::verify;
 use glblas::engine::fault::{self, Fault};
 use glblas::ffi::OperationArg as Op;
@@ -37,14 +43,22 @@ const CASES: usize = 2;
 /// More launches, and read-backs, than any drawn call makes.
 const FAULTS: u64 = 1 << 16;
 
-/// Valid calls with host operands of `x` through `f`.
+/// Valid calls of `x` through `f`, with host operands, or through the glblas API with each
+/// operand in host or device memory.
 fn cases<'x>(r: &mut Rng, x: &'x Exports, f: Iface) -> Vec<Case<'x>> {
+    let places = if f == Iface::Api {
+        &[Place::Host, Place::Device][..]
+    } else {
+        &[Place::Host]
+    };
     let mut cases = Vec::new();
     while cases.len() < CASES {
-        let c = Case::draw(r, x, f, &[Place::Host]);
-        // Only host stores (`reset`).
+        let c = Case::draw(r, x, f, places);
+        // An operand too long for the host is placed on the device, and is not whole there: the
+        // API refuses it where the call needs it, and a BLAS name, which the CPU BLAS must be
+        // able to answer, takes host operands only.
         let on_host = c.stores.iter().flatten().all(|s| s.place == Place::Host);
-        if c.fault.is_some() || c.quick || !on_host {
+        if c.fault.is_some() || c.quick || c.refused(None) || (f != Iface::Api && !on_host) {
             continue;
         }
         cases.push(c);
@@ -55,14 +69,7 @@ fn cases<'x>(r: &mut Rng, x: &'x Exports, f: Iface) -> Vec<Case<'x>> {
 /// Puts every operand of `c` back as it was drawn (the calls below write them).
 fn reset(c: &Case) {
     for s in c.stores.iter().flatten() {
-        // SAFETY: a host store's operand is its `data`, as long as `initial`.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                s.initial.as_ptr(),
-                s.data.as_ptr().cast_mut(),
-                s.initial.len(),
-            )
-        };
+        s.reset();
     }
 }
 
@@ -150,7 +157,13 @@ fn wrong_results_are_caught_and_right_ones_pass() {
                 let right = trace_since(&trace, &mut read);
                 assert!(!right.contains("verify-failed"), "{right}");
 
+                let on_device = c.stores.iter().flatten().any(|s| s.place == Place::Device);
                 for (k, &kind) in KINDS.iter().enumerate() {
+                    // A device operand is checked on a copy read back, which a read-back that
+                    // corrupts corrupts too: a flipped exponent bit makes the sums no bound.
+                    if kind == Fault::Corrupt && on_device {
+                        continue;
+                    }
                     // Without the check, the faults reach the caller...
                     verify::set_enabled(false);
                     let hook = std::panic::take_hook();
@@ -200,6 +213,7 @@ fn wrong_results_are_caught_and_right_ones_pass() {
     verify::set_enabled(true);
     overlapping_operands_pass();
     null_operands_are_refused();
+    long_sums_pass();
     verify::set_enabled(false);
 }
 
@@ -280,4 +294,33 @@ fn null_operands_are_refused() {
         assert_eq!(s, Status::InvalidValue, "sdot, y NULL");
     }
     assert!(c.iter().all(|&v| v == 7.0), "a refused call wrote C");
+}
+
+/// The check's own sums in double round as their length says: a daxpy and a dscal of 2^22
+/// positive elements, right, failed their checks when the bound left that out (their sums'
+/// rounding grows with n, the GPU's with an element's few terms).
+fn long_sums_pass() {
+    if !doubles_here() {
+        return;
+    }
+    let n = 1 << 22;
+    let mut r = Rng(0x1_0e55);
+    let x: Vec<f64> = (0..n)
+        .map(|_| r.below(1 << 20) as f64 / 1048576.0 + 0.5)
+        .collect();
+    let y0: Vec<f64> = (0..n)
+        .map(|_| r.below(1 << 20) as f64 / 1024.0 + 1.0)
+        .collect();
+    let mut y = y0.clone();
+    // SAFETY: vectors of n elements.
+    unsafe {
+        let s = glblasDaxpy(n as i32, 0.7, x.as_ptr(), 1, y.as_mut_ptr(), 1);
+        assert_eq!(s, Status::Success, "daxpy of 2^22 positive elements");
+        let s = glblasDscal(n as i32, 1.0 / 3.0, y.as_mut_ptr(), 1);
+        assert_eq!(s, Status::Success, "dscal of 2^22 positive elements");
+    }
+    for i in (0..n).step_by(4099) {
+        let want = (0.7 * x[i] + y0[i]) / 3.0;
+        assert!((y[i] - want).abs() <= 4.0 * f64::EPSILON * want, "y[{i}]");
+    }
 }

@@ -8,10 +8,11 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::mem::MaybeUninit;
 
-use crate::blas::describe::{Describe, Operand, Value};
+use crate::blas::describe::{Describe, Operand, Relocate, Value};
 use crate::blas::verify;
 use crate::engine::element::Scalar;
 use crate::engine::memory::is_device_address;
+use crate::engine::transfer::CopyKind;
 use crate::engine::{self, with_engine};
 use crate::ffi::{guard, non_null, MemcpyKindArg, StatusArg};
 use crate::status::{glblasStatus_t, Cause, Error, Result};
@@ -315,7 +316,8 @@ unsafe fn run<T: Scalar, D: Describe<T>>(
         // SAFETY: checked as the reference checks; the operands are the caller's. Checked
         // before it is handed back where GLBLAS_VERIFY asks.
         let operands = call.operands();
-        unsafe { verify::run(&operands, true, || call.checksums(), || call.run_gl()) }.map(drop)
+        let checksums = |to: Relocate| call.relocated(to).checksums();
+        unsafe { verify::run(&operands, true, checksums, || call.run_gl()) }.map(drop)
     })
 }
 
@@ -339,7 +341,7 @@ unsafe fn level1<T: Scalar, D: Describe<T>>(
         verify::run(
             &operands,
             true,
-            || call.checksums(),
+            |to| call.relocated(to).checksums(),
             || gl().map(|()| Value::ZERO),
         )
     }
@@ -347,8 +349,8 @@ unsafe fn level1<T: Scalar, D: Describe<T>>(
 }
 
 /// A Level 1 routine whose value `gl` writes to `*result` (dot, asum, nrm2, i?amax): as
-/// [`level1`], `*result` read back as `value` reads it, checked only where it is in host memory
-/// too, and put back as it was when it fails.
+/// [`level1`], `*result` read back as `value` reads it (from host or device memory), and put
+/// back as it was when it fails.
 ///
 /// # Safety
 /// As for the routine: `result` is NULL, a device pointer, or points to a writable `R`.
@@ -358,27 +360,57 @@ unsafe fn level1_value<T: Scalar, D: Describe<T>, R: Copy>(
     value: fn(R) -> Value,
     gl: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
-    if result.is_null() || is_device_address(result as usize) {
-        return gl();
-    }
-    let Some(operands) = checkable(&call) else {
+    let Some(operands) = checkable(&call).filter(|_| !result.is_null()) else {
         return gl();
     };
-    let result = result.cast::<MaybeUninit<R>>();
-    // SAFETY: the caller's host result, read as it may be (never written before the call).
-    let was = unsafe { result.read() };
+    // SAFETY: the caller's result, read as it may be (never written before the call); one
+    // that cannot be read back is GL's to refuse.
+    let Ok(was) = (unsafe { fetch(result) }) else {
+        return gl();
+    };
     let checked = || {
         gl()?;
         // SAFETY: written by `gl`.
-        Ok(value(unsafe { result.read().assume_init() }))
+        Ok(value(unsafe { fetch(result)?.assume_init() }))
     };
+    let checksums = |to: Relocate| call.relocated(to).checksums();
     // SAFETY: as in `level1`.
-    let ran = unsafe { verify::run(&operands, true, || call.checksums(), checked) };
+    let ran = unsafe { verify::run(&operands, true, checksums, checked) };
     if ran.as_ref().is_err_and(|e| e.cause == Cause::Unverified) {
-        // SAFETY: the caller's host result.
-        unsafe { result.write(was) };
+        // SAFETY: the caller's result. A device that cannot take it back has lost it.
+        let _ = unsafe { store(result, was) };
     }
     ran.map(drop)
+}
+
+/// `*p`, in host or device memory.
+///
+/// # Safety
+/// `p` is a device pointer, or points to a readable `R`.
+unsafe fn fetch<R: Copy>(p: *mut R) -> Result<MaybeUninit<R>> {
+    let mut v = MaybeUninit::<R>::uninit();
+    if is_device_address(p as usize) {
+        let (dst, size) = (v.as_mut_ptr().cast(), std::mem::size_of::<R>());
+        with_engine(|e| e.memcpy(dst, p.cast(), size, CopyKind::DeviceToHost))?;
+    } else {
+        // SAFETY: readable, as the caller guarantees.
+        v = unsafe { p.cast::<MaybeUninit<R>>().read() };
+    }
+    Ok(v)
+}
+
+/// Writes `v` to `*p`, in host or device memory.
+///
+/// # Safety
+/// `p` is a device pointer, or points to a writable `R`.
+unsafe fn store<R: Copy>(p: *mut R, v: MaybeUninit<R>) -> Result<()> {
+    if is_device_address(p as usize) {
+        let (src, size) = (v.as_ptr().cast(), std::mem::size_of::<R>());
+        return with_engine(|e| e.memcpy(p.cast(), src, size, CopyKind::HostToDevice));
+    }
+    // SAFETY: writable, as the caller guarantees.
+    unsafe { p.cast::<MaybeUninit<R>>().write(v) };
+    Ok(())
 }
 
 /// A Level 1 call's operands, where its result may be checked (`verify::run` decides the rest):

@@ -7,7 +7,7 @@ use std::fmt;
 use super::args::{each_complex_routine, each_routine, Args, ComplexArgs};
 use super::checks::Fault;
 use super::checksums::Checksums;
-use super::describe::{on_device, Describe, Operand, Value};
+use super::describe::{on_device, Describe, Operand, Relocate, Value};
 use super::options::Layout;
 use crate::engine::element::{Complex, Real, Scalar};
 use crate::status::Result;
@@ -112,9 +112,9 @@ macro_rules! describe_each {
             }
 
             /// # Safety
-            /// As for [`Describe::checksums`].
-            pub unsafe fn checksums(&self) -> Option<Checksums> {
-                $each!(self, r, _w => r.checksums())
+            /// As for [`Describe::checksums`], of the operands where `to` puts them.
+            pub unsafe fn checksums(&self, to: Relocate) -> Option<Checksums> {
+                $each!(self, r, _w => r.relocated(to).checksums())
             }
         }
 
@@ -229,8 +229,8 @@ impl Call {
     ///
     /// # Safety
     /// As for [`Args::checksums`].
-    pub unsafe fn checksums(&self) -> Option<Checksums> {
-        each_precision!(self, a => a.checksums())
+    pub unsafe fn checksums(&self, to: Relocate) -> Option<Checksums> {
+        each_precision!(self, a => a.checksums(to))
     }
 }
 

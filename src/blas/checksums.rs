@@ -13,8 +13,12 @@ pub struct Checksums {
     pub expected: Sums,
     /// The result's sums, from the outputs and the value the call returns.
     pub found: Box<dyn Fn(Complex<f64>) -> Sums>,
-    /// The most terms any sum of the result has (k for gemm; the order for trsm's).
+    /// The most terms any sum of the result has (k for gemm; the order for trsm's; none of a
+    /// product where alpha is 0, which is then not computed).
     pub terms: i64,
+    /// The most terms this check's own sums in double add up, along a chain of products (n + k
+    /// for gemm's A·(B·x)): their rounding is within γ of that of their magnitudes.
+    pub length: i64,
     /// The unit roundoff of the call's precision (2^-24 or 2^-53).
     pub unit: f64,
     /// Its smallest normal number: a GPU may flush what underflows to zero.
@@ -30,11 +34,12 @@ pub struct Checksums {
 
 impl Checksums {
     /// For a call in `T`'s precision: its `expected` sums, how to sum its result (`found`), the
-    /// most terms a sum of the result has, its scalars (alpha, beta) and the probe's `weight`.
+    /// most terms a sum of the result has and the most the check's sums have (`length`), its
+    /// scalars (alpha, beta) and the probe's `weight`.
     pub fn new<T: Scalar>(
         expected: Sums,
         found: impl Fn(Complex<f64>) -> Sums + 'static,
-        terms: i64,
+        (terms, length): (i64, i64),
         scalars: &[T],
         weight: f64,
     ) -> Checksums {
@@ -47,6 +52,7 @@ impl Checksums {
             expected,
             found: Box::new(found),
             terms,
+            length,
             unit: if single {
                 2f64.powi(-24)
             } else {
@@ -71,7 +77,9 @@ impl Checksums {
     /// The bound, per sum i: the GPU's rounding errors, each element within γ_t of its terms'
     /// magnitudes (t terms, 2t+4 for complex elements computed in real arithmetic, doubled for
     /// evaluation without fused multiply-adds and for trsm's divisions), plus t+4 flushed
-    /// subnormals per element scaled by alpha or beta, plus this check's own in double.
+    /// subnormals per element scaled by alpha or beta, plus this check's own in double (γ of
+    /// its sums' `length`: a daxpy of 2^22 positive elements, right, failed its check when that
+    /// was left out).
     pub fn disagreement(&self, found: &Sums) -> Option<String> {
         let e = &self.expected;
         let suspect = |v: f64| !v.is_finite() || v.abs() > 0.25 * self.huge;
@@ -92,7 +100,7 @@ impl Checksums {
                 f.re[i], f.im[i], f.mag[i]
             ));
         }
-        let own = (t + e.count() as f64 + 4.0) * f64::EPSILON;
+        let own = (t + self.length as f64 + e.count() as f64 + 4.0) * f64::EPSILON;
         let relative = 2.0 * t * self.unit + own;
         let absolute = 2.0 * t * self.tiny * self.scale * self.weight;
         for i in 0..e.count() {
@@ -137,6 +145,15 @@ impl Sums {
             *mag = *re;
         }
         s
+    }
+
+    /// One sum, of magnitude `mag`.
+    fn one(re: f64, im: f64, mag: f64) -> Sums {
+        Sums {
+            re: vec![re],
+            im: vec![im],
+            mag: vec![mag],
+        }
     }
 
     /// How many sums.
@@ -255,14 +272,15 @@ pub unsafe fn dot<T: Scalar>(x: &Vector<T>, y: &Vector<T>, conj: bool) -> Sums {
             s
         }
         (false, false) => {
-            let mut s = Sums::zeros(1);
+            // In locals, not the sums' vectors, which the loop would store to at each step.
+            let (mut re, mut im, mut mag) = (0.0, 0.0, 0.0);
             for ([xr, xi], [yr, yi]) in unsafe { x.parts().zip(y.parts()) } {
                 let xi = if conj { -xi } else { xi };
-                s.re[0] += xr * yr - xi * yi;
-                s.im[0] += xr * yi + xi * yr;
-                s.mag[0] += (xr.abs() + xi.abs()) * (yr.abs() + yi.abs());
+                re += xr * yr - xi * yi;
+                im += xr * yi + xi * yr;
+                mag += (xr.abs() + xi.abs()) * (yr.abs() + yi.abs());
             }
-            s
+            Sums::one(re, im, mag)
         }
     }
 }
@@ -325,7 +343,6 @@ impl<T: Scalar> Vector<T> {
     /// # Safety
     /// As for [`Vector::parts`].
     pub unsafe fn sum(&self, w: Weights) -> Sums {
-        let mut s = Sums::zeros(1);
         if self.inc == 0 {
             // SAFETY: as the caller guarantees.
             let [re, im] = unsafe { *self.p }.f64_parts();
@@ -333,22 +350,23 @@ impl<T: Scalar> Vector<T> {
                 Weights::Probe => weights(self.n),
                 Weights::Ones => self.n as f64,
             };
-            s.re[0] = k * re;
-            s.im[0] = k * im;
-            s.mag[0] = k * (re.abs() + im.abs());
-            return s;
+            return Sums::one(k * re, k * im, k * (re.abs() + im.abs()));
         }
+        // The probe's weights in turn, computed once (a square root per element took most of
+        // the check's time).
+        let probe: [f64; 13] = std::array::from_fn(|i| weight(i as i64));
+        let weights = match w {
+            Weights::Probe => &probe[..],
+            Weights::Ones => &[1.0][..],
+        };
+        let (mut re, mut im, mut mag) = (0.0, 0.0, 0.0);
         // SAFETY: as the caller guarantees.
-        for (i, [re, im]) in unsafe { self.parts() }.enumerate() {
-            let k = match w {
-                Weights::Probe => weight(i as i64),
-                Weights::Ones => 1.0,
-            };
-            s.re[0] += k * re;
-            s.im[0] += k * im;
-            s.mag[0] += k * (re.abs() + im.abs());
+        for ([r, i], k) in unsafe { self.parts() }.zip(weights.iter().cycle()) {
+            re += k * r;
+            im += k * i;
+            mag += k * (r.abs() + i.abs());
         }
-        s
+        Sums::one(re, im, mag)
     }
 
     /// Its elements as sums of one term each.
@@ -802,6 +820,7 @@ mod tests {
             expected,
             found: Box::new(|_| Sums::zeros(0)),
             terms: 100,
+            length: 10,
             unit: f32::EPSILON as f64 / 2.0,
             tiny: f32::MIN_POSITIVE as f64,
             huge: f32::MAX as f64,

@@ -98,6 +98,20 @@ pub(super) fn on_device(operands: &[Operand]) -> bool {
     })
 }
 
+/// Where the check reads an operand's elements from (`verify`): a device operand's host copy,
+/// else the address itself.
+pub type Relocate<'a> = &'a dyn Fn(*const u8) -> *const u8;
+
+/// `p` as `to` relocates it.
+pub(super) fn relocated<P>(p: *const P, to: Relocate) -> *const P {
+    to(p.cast()).cast()
+}
+
+/// A written operand's `p` as `to` relocates it.
+pub(super) fn relocated_mut<P>(p: *mut P, to: Relocate) -> *mut P {
+    relocated(p.cast_const(), to).cast_mut()
+}
+
 /// A routine, described once: what a BLAS-compatible call of it checks, skips, counts, reads
 /// and writes, and how GL computes it. Sizes are the caller's, widened to 64 bits.
 pub trait Describe<T: Scalar>: Copy + fmt::Display {
@@ -150,6 +164,10 @@ pub trait Describe<T: Scalar>: Copy + fmt::Display {
     fn addressed(&self) -> Self {
         *self
     }
+
+    /// The call with each operand's address as `to` relocates it, for `checksums` to read (never
+    /// run).
+    fn relocated(&self, to: Relocate) -> Self;
 
     /// Computes the (checked) call on GL; the value is the result of dot, asum and nrm2 (in
     /// double, exactly the single-precision result for the `s` routines), or i?amax's 1-based

@@ -155,7 +155,12 @@ fn answer<R: Answer + Copy>(
             let run = || {
                 catch_unwind(AssertUnwindSafe(|| unsafe {
                     let restore = saved.is_none();
-                    verify::run(&operands, restore, || call.checksums(), || call.run_gl())
+                    verify::run(
+                        &operands,
+                        restore,
+                        |to| call.checksums(to),
+                        || call.run_gl(),
+                    )
                 }))
             };
             let ran = match route {

@@ -4,7 +4,9 @@
 use std::fmt;
 
 use super::checksums::{dot, weights, Checksums, Sums, Vector, Weights};
-use super::describe::{flop_scale, Describe, Operand, Use, Value};
+use super::describe::{
+    flop_scale, relocated, relocated_mut, Describe, Operand, Relocate, Use, Value,
+};
 use super::increments::{from_const, from_mut, wrapped};
 use super::region::Region;
 use crate::engine::element::{Real, Scalar};
@@ -54,6 +56,14 @@ impl<T: Scalar> Describe<T> for Axpy<T> {
         r
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            x: relocated(self.x, to),
+            y: relocated_mut(self.y, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let r = self;
         routines::axpy(r.n, r.alpha, r.x, r.incx, r.y, r.incy).map(|()| Value::ZERO)
@@ -74,13 +84,19 @@ impl<T: Scalar> Describe<T> for Axpy<T> {
             let mut e = unsafe { first.sum(Weights::Ones) };
             e.add_scaled(alpha, &unsafe { x.sum(Weights::Ones) });
             let found = move |_| unsafe { first.sum(Weights::Ones) };
-            return Some(Checksums::new(e, found, self.n + 1, &[self.alpha], 1.0));
+            return Some(Checksums::new(
+                e,
+                found,
+                (self.n + 1, self.n),
+                &[self.alpha],
+                1.0,
+            ));
         }
         let mut e = unsafe { y.sum(Weights::Probe) };
         e.add_scaled(alpha, &unsafe { x.sum(Weights::Probe) });
         let found = move |_| unsafe { y.sum(Weights::Probe) };
         let weight = weights(self.n);
-        Some(Checksums::new(e, found, 2, &[self.alpha], weight))
+        Some(Checksums::new(e, found, (2, self.n), &[self.alpha], weight))
     }
 }
 
@@ -137,6 +153,14 @@ impl<T: Scalar> Describe<T> for Dot<T> {
         r
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            x: relocated(self.x, to),
+            y: relocated(self.y, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let (r, mut v) = (self, T::ZERO);
         let dot = if r.conjugate {
@@ -155,7 +179,13 @@ impl<T: Scalar> Describe<T> for Dot<T> {
         );
         // SAFETY: the call's host operands, as the caller guarantees.
         let e = unsafe { dot(&x, &y, self.conjugate) };
-        Some(Checksums::new::<T>(e, Sums::value, self.n, &[], 1.0))
+        Some(Checksums::new::<T>(
+            e,
+            Sums::value,
+            (self.n, self.n),
+            &[],
+            1.0,
+        ))
     }
 }
 
@@ -209,6 +239,13 @@ impl<T: Scalar> Describe<T> for Scal<T> {
         r
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            x: relocated_mut(self.x, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let (n, x, incx) = (self.n, self.x, self.incx);
         if self.real {
@@ -231,7 +268,13 @@ impl<T: Scalar> Describe<T> for Scal<T> {
         // SAFETY (of each read): the call's host operand, as the caller guarantees.
         e.add_scaled(alpha, &unsafe { x.sum(Weights::Probe) });
         let found = move |_| unsafe { x.sum(Weights::Probe) };
-        Some(Checksums::new(e, found, 1, &[self.alpha], weights(self.n)))
+        Some(Checksums::new(
+            e,
+            found,
+            (1, self.n),
+            &[self.alpha],
+            weights(self.n),
+        ))
     }
 }
 
@@ -283,6 +326,14 @@ impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
         r
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            x: relocated(self.x, to),
+            y: relocated_mut(self.y, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let r = self;
         if SWAP {
@@ -308,10 +359,16 @@ impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
         if SWAP {
             let found = move |_| Sums::joined(&[sum(&y), sum(&x)]);
             let e = Sums::joined(&[sum(&x), sum(&y)]);
-            Some(Checksums::new::<T>(e, found, 0, &[], weight))
+            Some(Checksums::new::<T>(e, found, (0, self.n), &[], weight))
         } else {
             let found = move |_| sum(&y);
-            Some(Checksums::new::<T>(sum(&x), found, 0, &[], weight))
+            Some(Checksums::new::<T>(
+                sum(&x),
+                found,
+                (0, self.n),
+                &[],
+                weight,
+            ))
         }
     }
 }
@@ -381,6 +438,13 @@ impl<T: Scalar> Describe<T> for Reduce<T> {
         r
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            x: relocated(self.x, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let (n, x, incx) = (self.n, self.x, self.incx);
         let mut v = T::Real::ZERO;
@@ -419,8 +483,9 @@ impl<T: Scalar> Describe<T> for Reduce<T> {
                         .fold(0.0, f64::max)
                 };
                 if largest == 0.0 || !largest.is_finite() {
-                    return (largest == 0.0)
-                        .then(|| Checksums::new::<T>(real(0.0), Sums::value, self.n, &[], 1.0));
+                    return (largest == 0.0).then(|| {
+                        Checksums::new::<T>(real(0.0), Sums::value, (self.n, self.n), &[], 1.0)
+                    });
                 }
                 let square = |[re, im]: [f64; 2]| {
                     let (re, im) = (re / largest, im / largest);
@@ -448,7 +513,13 @@ impl<T: Scalar> Describe<T> for Reduce<T> {
                 Sums::exact((best.0 + 1) as f64)
             }
         };
-        Some(Checksums::new::<T>(expected, Sums::value, self.n, &[], 1.0))
+        Some(Checksums::new::<T>(
+            expected,
+            Sums::value,
+            (self.n, self.n),
+            &[],
+            1.0,
+        ))
     }
 }
 

@@ -8,7 +8,9 @@ use std::fmt;
 
 use super::checks::{cblas_enums, fault, Fault};
 use super::checksums::{too_long, Checksums, Mat, Operator, Sums, Vector};
-use super::describe::{flop_scale, Describe, Operand, Use, Value};
+use super::describe::{
+    flop_scale, relocated, relocated_mut, Describe, Operand, Relocate, Use, Value,
+};
 use super::increments::{from_const, from_mut, wrapped};
 use super::options::{Layout, Op, ILLEGAL_TRANSA};
 use super::region::Region;
@@ -150,6 +152,15 @@ impl<T: Scalar> Describe<T> for GemvArgs<T> {
         g
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            a: relocated(self.a, to),
+            x: relocated(self.x, to),
+            y: relocated_mut(self.y, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let g = self;
         let (t, m, n) = g.column_major();
@@ -189,11 +200,11 @@ impl<T: Scalar> Describe<T> for GemvArgs<T> {
         }
         let weight = Sums::probe(g.y_len()).weight();
         let found = move |_| unsafe { y.sums() }.weighted();
-        let terms = g.x_len();
+        let terms = if g.alpha != T::ZERO { g.x_len() } else { 0 };
         Some(Checksums::new(
             s.weighted(),
             found,
-            terms,
+            (terms, g.x_len() + g.y_len()),
             &[g.alpha, g.beta],
             weight,
         ))

@@ -8,7 +8,9 @@ use std::fmt;
 
 use super::checks::{cblas_enums, fault, Fault};
 use super::checksums::{too_long, Checksums, Mat, Operator, Sums};
-use super::describe::{flop_scale, Describe, Operand, Use, Value};
+use super::describe::{
+    flop_scale, relocated, relocated_mut, Describe, Operand, Relocate, Use, Value,
+};
 use super::options::{
     Flag, Layout, Op, DIAG, ILLEGAL_TRANS, ILLEGAL_TRANSA, ILLEGAL_TRANSB, SIDE, UPLO,
 };
@@ -190,6 +192,15 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
         vec![self.alpha, self.beta]
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            a: relocated(self.a, to),
+            b: relocated(self.b, to),
+            c: relocated_mut(self.c, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let g = self;
         let ta = g.transa.trans().unwrap_or(Trans::N);
@@ -241,7 +252,14 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
         }
         let weight = x.weight();
         let found = move |_| unsafe { c.apply(&x) };
-        Some(Checksums::new(e, found, g.k, &[g.alpha, g.beta], weight))
+        let terms = if g.alpha != T::ZERO { g.k } else { 0 };
+        Some(Checksums::new(
+            e,
+            found,
+            (terms, n + g.k),
+            &[g.alpha, g.beta],
+            weight,
+        ))
     }
 }
 
@@ -364,6 +382,15 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
         vec![self.alpha, self.beta]
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            a: relocated(self.a, to),
+            b: relocated(self.b, to),
+            c: relocated_mut(self.c, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let (side, uplo, m, n) = self.column_major();
         routines::symm(
@@ -412,10 +439,11 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
         }
         let weight = x.weight();
         let found = move |_| unsafe { c.apply(&x) };
+        let terms = if self.alpha != T::ZERO { ka } else { 0 };
         Some(Checksums::new(
             e,
             found,
-            ka,
+            (terms, m + n + ka),
             &[self.alpha, self.beta],
             weight,
         ))
@@ -562,6 +590,15 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
         vec![self.alpha, self.beta]
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            a: relocated(self.a, to),
+            b: self.b.map(|(b, ldb)| (relocated(b, to), ldb)),
+            c: relocated_mut(self.c, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let (uplo, trans) = self.column_major();
         // A row-major her2k is the column-major one with conj(alpha), as the reference CBLAS
@@ -589,7 +626,9 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
     /// routines, of the column-major call.
     unsafe fn checksums(&self) -> Option<Checksums> {
         let (uplo, trans) = self.column_major();
-        if too_long(&[self.n, self.k]) {
+        // The product's order, where it is computed (with alpha 0, A and B are not read).
+        let k = if self.alpha != T::ZERO { self.k } else { 0 };
+        if too_long(&[self.n, k]) {
             return None;
         }
         let upper = uplo.is(b'U');
@@ -625,11 +664,17 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
             let read = Operator::Triangle(c, upper, self.hermitian);
             e.add_scaled(self.beta.f64_parts(), &unsafe { read.apply(&x) });
         }
-        let terms = if self.b.is_some() { 2 * self.k } else { self.k };
+        let terms = if self.b.is_some() { 2 * k } else { k };
         let weight = x.weight();
         let written = Operator::Triangle(c, upper, false);
         let found = move |_| unsafe { written.apply(&x) };
-        Some(Checksums::new(e, found, terms, &[alpha, self.beta], weight))
+        Some(Checksums::new(
+            e,
+            found,
+            (terms, self.n + k + 2),
+            &[alpha, self.beta],
+            weight,
+        ))
     }
 }
 
@@ -756,6 +801,14 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         vec![self.alpha]
     }
 
+    fn relocated(&self, to: Relocate) -> Self {
+        Self {
+            a: relocated(self.a, to),
+            b: relocated_mut(self.b, to),
+            ..*self
+        }
+    }
+
     unsafe fn run_gl(&self) -> Result<Value> {
         let (side, uplo, m, n) = self.column_major();
         let how = (
@@ -815,7 +868,14 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
                 (true, true) => b.apply(&a.apply(&x)),
             }
         };
-        Some(Checksums::new(e, found, ka, &[self.alpha], weight))
+        let terms = if zero { 0 } else { ka };
+        Some(Checksums::new(
+            e,
+            found,
+            (terms, m + n + ka),
+            &[self.alpha],
+            weight,
+        ))
     }
 }
 

@@ -21,7 +21,8 @@
 //! 5. Around a call: `symbol` (an export's name, routine, family and CPU definition), `abi`
 //!    (CBLAS scalars and the symbols' return values), `route` (GL or CPU: `GLBLAS_BACKEND`,
 //!    thresholds), `undo` (putting back outputs a failed GL attempt partly updated), `fpflags`
-//!    (the floating-point exceptions a GL computation could not raise), `verify`
+//!    (the floating-point exceptions a GL computation could not raise), `mirror` (host copies of
+//!    a call's device operands, for the check), `verify`
 //!    (`GLBLAS_VERIFY`: a GL result checked by its checksums before it is handed back), `trace`
 //!    (`GLBLAS_TRACE`, `GLBLAS_PROFILE`), `xerbla` (error exits).
 //! 6. `dispatch`: how every export answers a call (`export!` defines them).
@@ -40,6 +41,7 @@ mod increments;
 pub mod level1;
 pub mod level2;
 pub mod level3;
+mod mirror;
 pub mod options;
 pub mod region;
 pub mod route;

@@ -7,13 +7,16 @@
 //! answers a BLAS-compatible call instead, the glblas API returns EXECUTION_FAILED, and either
 //! way the outputs are first put back as they were.
 //!
-//! Only host operands are checked: a device operand would have to be read back first.
+//! A call on device operands is checked on host copies of them (`mirror`): read back before the
+//! call, its outputs again after it.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::checksums::Checksums;
-use super::describe::{on_device, Operand, Value};
+use super::describe::{on_device, Operand, Relocate, Value};
+use super::mirror::Mirrors;
 use super::undo::Snapshot;
+use crate::engine::memory::is_device_address;
 use crate::status::{Cause, Error, Result, Status};
 
 /// 0 until `GLBLAS_VERIFY` is read, then 1 (off) or 2 (on).
@@ -36,38 +39,61 @@ pub fn set_enabled(on: bool) {
     STATE.store(if on { 2 } else { 1 }, Ordering::Relaxed);
 }
 
-/// Runs `gl` (a call's GL computation) and, where verification is on, the call's operands are in
-/// host memory and its description gives `checksums`, checks its result; a result that fails
-/// is an error of cause `Unverified`, its outputs first put back where `restore` asks (the
-/// glblas API's; a BLAS name's caller puts back what the CPU BLAS reads, `undo`).
+/// Runs `gl` (a call's GL computation) and, where verification is on and its description gives
+/// `checksums` (over the operands where `Relocate` puts them: a device operand's host copy),
+/// checks its result; a result that fails is an error of cause `Unverified`, its outputs first
+/// put back where `restore` asks (the glblas API's, and any call's on device memory; a BLAS
+/// name's caller puts back what the CPU BLAS reads, `undo`).
 ///
 /// # Safety
 /// `operands` are the call's, valid for it; `checksums` reads them.
 pub unsafe fn run(
     operands: &[Operand],
     restore: bool,
-    checksums: impl FnOnce() -> Option<Checksums>,
+    checksums: impl FnOnce(Relocate) -> Option<Checksums>,
     gl: impl FnOnce() -> Result<Value>,
 ) -> Result<Value> {
     // A NULL operand the call needs is GL's to refuse (the API's INVALID_VALUE), never read here.
     let null = operands
         .iter()
         .any(|o| o.region.base.is_null() && o.region.rows > 0 && o.region.cols > 0);
-    if !enabled() || null || on_device(operands) {
+    if !enabled() || null {
         return gl();
     }
-    let Some(checks) = checksums() else {
+    let mut mirrors = None;
+    if on_device(operands) {
+        // One that cannot be read back is GL's to refuse.
+        let Some(m) = Mirrors::read(operands, restore) else {
+            return gl();
+        };
+        mirrors = Some(m);
+    }
+    let host = |p: *const u8| mirrors.as_ref().map_or(p, |m| m.host(p));
+    let Some(checks) = checksums(&host) else {
         return gl();
     };
+    let on_host: Vec<Operand> = operands
+        .iter()
+        .filter(|o| !is_device_address(o.region.base as usize))
+        .cloned()
+        .collect();
     // SAFETY: host operands, valid for the call.
-    let saved = restore.then(|| unsafe { Snapshot::outputs(operands) });
+    let saved = restore.then(|| unsafe { Snapshot::outputs(&on_host) });
     let value = gl()?;
+    if let Some(m) = &mut mirrors {
+        m.reread()?;
+    }
     match checks.disagreement(&(checks.found)(value)) {
         None => Ok(value),
         Some(why) => {
             if let Some(saved) = saved {
                 // SAFETY: the same call's operands.
                 unsafe { saved.restore() };
+            }
+            if let (Some(m), true) = (&mirrors, restore) {
+                // A device that cannot take its outputs back has lost them: the call fails
+                // either way.
+                let _ = m.restore(operands);
             }
             Err(Error {
                 status: Status::ExecutionFailed,

@@ -479,8 +479,17 @@ fn pack(
     )?;
     e.bind_matrix(&p, which, "P", &src, false)?;
     shape.set_packing(&e.ctx.gl, &p, transposed, origin, rows);
-    e.spend(Work::Bytes((2 * rows * depth * 4) as f64));
-    e.draw()?;
+    // In bands of the panel's columns (the target's rows), each within the dispatch budget: a
+    // column is read once and written once, each byte counted `PACK_COST` times.
+    let per_column = super::PACK_COST * (2 * rows * 4) as f64;
+    let band = ((e.limits.dispatch_bytes / per_column) as i64).max(1);
+    let mut l0 = 0;
+    while l0 < depth {
+        let l1 = (l0 + band).min(depth);
+        e.spend(Work::Bytes((l1 - l0) as f64 * per_column));
+        e.draw_in(0, l0 as i32, width as i32, (l1 - l0) as i32)?;
+        l0 = l1;
+    }
     let len = width * depth * 4;
     let buffer = e
         .scratch

@@ -91,6 +91,12 @@ impl Kernel {
         ((v + b - 1) / b + self.group() - 1) / self.group()
     }
 
+    /// The rows (`which` = 0) or columns (1) its workgroups span over `v` of C: whole
+    /// workgroups, which compute their whole tiles.
+    fn spanned(&self, which: usize, v: i64) -> i64 {
+        self.groups(which, v) * self.p.block[which] * self.group()
+    }
+
     /// The most steps of k one pass may take: gemm.comp's loops over them share llvmpipe's
     /// loop budget (`MAX_LOOP_ITERATIONS`). The tiled kernel runs, per tile of TILE_K steps, a
     /// step of the outer loop, TILE_K steps of the loop reading the tiles, and, without
@@ -286,12 +292,14 @@ fn chunk_k<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> i64 {
             .min(panel / round_up(g.m, kernel.pad(0)))
             .min(panel / round_up(g.n, kernel.pad(1)));
     let rows = kernel.groups(1, g.n).max(1);
-    Budget::of(e, g).cut(tk, rows).0
+    Budget::of(e, g, kernel).cut(tk, rows).0
 }
 
 /// A pass's work against the device's dispatch budget (`Limits::dispatch_flops`).
 struct Budget {
-    /// Flops per step of k over the whole of C (an upper bound for a triangle of it).
+    /// Flops per step of k over the whole of C, as the workgroups' whole tiles span it (an
+    /// upper bound for a triangle of it): a thin C's padding is computed too (on zink, an sgemm
+    /// with n = 4 counted at its own flops ran 17.6 ms against a 5 ms budget).
     per_step: f64,
     /// The most flops one dispatch may take.
     most: f64,
@@ -299,9 +307,9 @@ struct Budget {
 }
 
 impl Budget {
-    fn of<T: Real>(e: &Engine, g: &Gemm<T>) -> Budget {
+    fn of<T: Real>(e: &Engine, g: &Gemm<T>, kernel: Kernel) -> Budget {
         Budget {
-            per_step: 2.0 * g.m as f64 * g.n as f64,
+            per_step: 2.0 * kernel.spanned(0, g.m) as f64 * kernel.spanned(1, g.n) as f64,
             most: e.limits.dispatch_flops[T::PRECISION.index()],
             precision: T::PRECISION,
         }
@@ -599,7 +607,7 @@ fn multiply<T: Real>(
     };
     p.set_i32(gl, "uTiles", tiles as i32);
     // In bands of rows of workgroups where the budget asks, each a job of its own.
-    let budget = Budget::of(e, g);
+    let budget = Budget::of(e, g, kernel);
     let (_, per_band) = budget.cut(depth, groups.1);
     let mut row = 0;
     while row < groups.1 {
@@ -684,9 +692,19 @@ fn pack<T: Real>(
     }
     p.set_i32(gl, "uLd", ld as i32);
     p.set_i32(gl, "uCols", cols as i32);
-    // Read once and written once.
-    let work = Work::Bytes(2.0 * (ld * cols * T::SIZE) as f64);
-    e.dispatch((ld / 4 + 63) / 64, (cols + 3) / 4, work, "gemm pack")
+    // In bands of columns (whole groups of 4), each within the dispatch budget: a column is
+    // read once and written once, each byte counted `PACK_COST` times.
+    let per_column = super::PACK_COST * 2.0 * (ld * T::SIZE) as f64;
+    let band = ((e.limits.dispatch_bytes / per_column) as i64 / 4 * 4).max(4);
+    let mut c0 = 0;
+    while c0 < cols {
+        let c1 = (c0 + band).min(cols);
+        p.set_i32(&e.ctx.gl, "uColBase", c0 as i32);
+        let work = Work::Bytes((c1 - c0) as f64 * per_column);
+        e.dispatch((ld / 4 + 63) / 64, (c1 - c0 + 3) / 4, work, "gemm pack")?;
+        c0 = c1;
+    }
+    Ok(())
 }
 
 /// Points view `slot` at window `w` in 16-byte texels, bound to texture unit `unit`, for reads

@@ -8,7 +8,7 @@
 //! kind: y in parts of at most one render target, each one draw, four elements of y per
 //! fragment on a texel grid where y is unit-stride (see `texels.rs`), one otherwise; and the
 //! inner dimension also in chunks no longer than one shader loop may run
-//! (`MAX_LOOP_ITERATIONS`).
+//! (`MAX_LOOP_ITERATIONS`); both cut further where a draw would outrun the dispatch budget.
 
 use super::gemv_call::Gemv;
 use super::stream;
@@ -294,6 +294,20 @@ fn plan<T: Scalar>(
         if y_viewed && super::vector_window(&g.y, tm) > window {
             tm = (tm + 1) / 2;
             continue;
+        }
+        // A draw stays within the dispatch budget (the compute kernel cuts its own launches):
+        // y is cut first, which leaves each element's sum as it was, then the inner dimension.
+        let a = if g.ax.is_some() { tm * tk + tk } else { 0 };
+        let bytes = ((a + 2 * tm) * T::SIZE) as f64;
+        if !super::compute_available(e) && bytes > e.limits.dispatch_bytes {
+            if tm > 4 || (g.ax.is_none() && tm > 1) {
+                tm = (tm + 1) / 2;
+                continue;
+            }
+            if g.ax.is_some() && tk > 1 {
+                tk = (tk + 1) / 2;
+                continue;
+            }
         }
         return Ok((tm, tk));
     }

@@ -188,6 +188,93 @@ pub fn sgemm_call(m: usize, n: usize, k: usize) -> ApiCall {
     }
 }
 
+/// An API call on device memory: `inputs` copied there once; for each run, the outputs copied
+/// there before the call (`call` gets the inputs' device pointers, then the outputs') and back
+/// after it.
+fn on_device(
+    name: &'static str,
+    inputs: &[&[f32]],
+    before: Vec<f32>,
+    call: impl Fn(&[*mut f32], *mut f32) -> Status + 'static,
+    check: Check,
+) -> ApiCall {
+    let inputs: Vec<Dev> = inputs.iter().map(|v| Dev::new(v)).collect();
+    ApiCall {
+        name,
+        before,
+        call: Box::new(move |out| {
+            let o = Dev::new(out);
+            let ins: Vec<*mut f32> = inputs.iter().map(Dev::f).collect();
+            let status = call(&ins, o.f());
+            out.copy_from_slice(&o.get(out.len()));
+            status
+        }),
+        check,
+    }
+}
+
+/// glblasSaxpy, glblasSdot (its result in device memory too) and glblasSgemm on device
+/// operands, as [`saxpy_call`], [`sdot_call`] and [`sgemm_call`] make them on host operands,
+/// on data drawn from `seed`.
+pub fn device_calls(seed: u64) -> Vec<ApiCall> {
+    let n = 5003;
+    let (x, y) = (fill(n, seed + 1), fill(n, seed + 2));
+    let mut want = y.clone();
+    saxpy_ref(n, 1.5, &x, 1, &mut want, 1);
+    let terms = saxpy_terms(1.5, &x, &y);
+    let ni = n as i32;
+    let saxpy = on_device(
+        "glblasSaxpy on device operands",
+        &[&x],
+        y,
+        move |i, y| unsafe { glblasSaxpy(ni, 1.5, i[0], 1, y, 1) },
+        Box::new(move |y| assert_saxpy(y, &want, &terms)),
+    );
+
+    let (x, y) = (fill(n, seed + 3), fill(n, seed + 4));
+    let (xc, yc) = (x.clone(), y.clone());
+    let sdot = on_device(
+        "glblasSdot on device operands",
+        &[&x, &y],
+        vec![-7.0],
+        move |i, r| unsafe { glblasSdot(ni, i[0], 1, i[1], 1, r) },
+        Box::new(move |r| assert_sdot(r[0], &xc, 1, &yc, 1, n)),
+    );
+
+    let (m, n, k) = (35, 29, 23);
+    let (a, b, c) = (
+        fill(m * k, seed + 8),
+        fill(k * n, seed + 9),
+        fill(m * n, seed + 10),
+    );
+    let want = sgemm_ref(false, false, m, n, k, 1.0, &a, m, &b, k, 0.5, &c, m);
+    let (mi, ni, ki) = (m as i32, n as i32, k as i32);
+    let sgemm = on_device(
+        "glblasSgemm on device operands",
+        &[&a, &b],
+        c,
+        move |i, c| unsafe {
+            glblasSgemm(
+                Op(0),
+                Op(0),
+                mi,
+                ni,
+                ki,
+                1.0,
+                i[0],
+                mi,
+                i[1],
+                ki,
+                0.5,
+                c,
+                mi,
+            )
+        },
+        Box::new(move |c| assert_sgemm(c, m, m, n, k, &want)),
+    );
+    vec![saxpy, sdot, sgemm]
+}
+
 /// One call of each routine that has its own kernels, with every host operand small enough to
 /// be copied to the device (under the 256 KiB from which host memory is used in place).
 pub fn api_calls() -> Vec<ApiCall> {

@@ -347,6 +347,22 @@ impl Store {
         }
     }
 
+    /// Puts the operand back as it was first laid out (a call writes it).
+    pub fn reset(&self) {
+        match (self.place, self.device) {
+            // SAFETY: a host store's operand is its `data`, as long as `initial`.
+            (Place::Host, _) => unsafe {
+                std::ptr::copy_nonoverlapping(
+                    self.initial.as_ptr(),
+                    self.data.as_ptr().cast_mut(),
+                    self.initial.len(),
+                )
+            },
+            (_, Some((base, bytes))) => memcpy(base, self.initial.as_ptr().cast(), bytes, 1),
+            _ => {}
+        }
+    }
+
     /// The bytes as they are now: the host store's, or the device allocation's.
     pub fn now(&self) -> Vec<u8> {
         match (self.place, self.device) {
