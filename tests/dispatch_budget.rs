@@ -43,90 +43,71 @@ fn launches(mut call: impl FnMut()) -> (u64, Option<f64>) {
     (made[0], timed.then_some(longest))
 }
 
+/// What a call's launches must keep to: `most` seconds each where timed.
+struct Judge {
+    most: f64,
+}
+
+impl Judge {
+    /// `made` launches must be at least `least`, and the longest (where timed) within `most`.
+    fn launches(&self, what: &str, (made, longest): (u64, Option<f64>), least: u64) {
+        println!("{what}: {made} launches, the longest {longest:?} s");
+        assert!(
+            made >= least,
+            "{what}: {made} launches, {least} budgets of work"
+        );
+        if let Some(longest) = longest {
+            assert!(longest <= self.most, "{what}: a launch of {longest} s");
+        }
+    }
+}
+
+/// An sgemm of small integers (exact), C = A·B with A m×k and B k×n: its launches, and C
+/// checked in every `step`-th column.
+fn sgemm(m: usize, n: usize, k: usize, step: usize) -> (u64, Option<f64>) {
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32 - 2.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32 - 1.0).collect();
+    let mut c = vec![0.0f32; m * n];
+    let made = launches(|| {
+        let (mi, ni, ki) = (m as i32, n as i32, k as i32);
+        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+        let s = unsafe { glblasSgemm(Op(0), Op(0), mi, ni, ki, 1.0, ap, mi, bp, ki, 0.0, cp, mi) };
+        assert_eq!(s, Status::Success);
+    });
+    for j in (0..n).step_by(step) {
+        for i in 0..m {
+            let want: f32 = (0..k).map(|l| a[i + l * m] * b[l + j * k]).sum();
+            assert_eq!(c[i + j * m], want, "sgemm {m}×{n}×{k} ({i}, {j})");
+        }
+    }
+    made
+}
+
 #[test]
 fn gemm_and_vectors_keep_within_the_dispatch_budget() {
     std::env::set_var("GLBLAS_LIMIT_DISPATCH_MS", format!("{BUDGET_MS}"));
     assert_eq!(glblasInit(), Status::Success);
     let (limits, software, compute) =
         with_engine(|e| Ok((e.limits, e.ctx.info.software, e.ctx.info.compute))).unwrap();
-    let most = BUDGET_MS * 1e-3 * if software { 2.0 } else { 1.0 };
-    let n = 512;
-    let a: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32 - 2.0).collect();
-    let b: Vec<f32> = (0..n * n).map(|i| (i % 3) as f32 - 1.0).collect();
-    let mut c = vec![0.0f32; n * n];
-    let ni = n as i32;
-    let (made, longest) = launches(|| {
-        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
-        let s = unsafe { glblasSgemm(Op(0), Op(0), ni, ni, ni, 1.0, ap, ni, bp, ni, 0.0, cp, ni) };
-        assert_eq!(s, Status::Success);
-    });
-    for j in (0..n).step_by(37) {
-        for i in 0..n {
-            let want: f32 = (0..n).map(|l| a[i + l * n] * b[l + j * n]).sum();
-            assert_eq!(c[i + j * n], want, "({i}, {j})");
-        }
-    }
-    let work = 2.0 * (n as f64).powi(3);
-    let least = (work / limits.dispatch_flops[0]).ceil() as u64;
-    assert!(
-        made >= least,
-        "sgemm: {made} launches, {least} budgets of work"
+    let judge = Judge {
+        most: BUDGET_MS * 1e-3 * if software { 2.0 } else { 1.0 },
+    };
+    let flop_budgets = |m: usize, n: usize, k: usize| {
+        (2.0 * (m * n * k) as f64 / limits.dispatch_flops[0]).ceil() as u64
+    };
+    judge.launches(
+        "sgemm",
+        sgemm(512, 512, 512, 37),
+        flop_budgets(512, 512, 512),
     );
-    println!("sgemm: {made} launches, the longest {longest:?} s");
-    if let Some(longest) = longest {
-        assert!(longest <= most, "sgemm: a launch of {longest} s");
-    }
-
     // A thin product: its workgroups compute whole tiles, n = 4 padded to a tile's columns,
     // which the budget counts (at n = 4's own flops, zink ran a launch of 17.6 ms).
     let (m, n, k) = (2048, 4, 2048);
-    let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32 - 2.0).collect();
-    let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32 - 1.0).collect();
-    let mut c = vec![0.0f32; m * n];
-    let (made, longest) = launches(|| {
-        let (mi, ni, ki) = (m as i32, n as i32, k as i32);
-        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
-        let s = unsafe { glblasSgemm(Op(0), Op(0), mi, ni, ki, 1.0, ap, mi, bp, ki, 0.0, cp, mi) };
-        assert_eq!(s, Status::Success);
-    });
-    for j in 0..n {
-        for i in (0..m).step_by(7) {
-            let want: f32 = (0..k).map(|l| a[i + l * m] * b[l + j * k]).sum();
-            assert_eq!(c[i + j * m], want, "thin sgemm ({i}, {j})");
-        }
-    }
-    println!("thin sgemm: {made} launches, the longest {longest:?} s");
-    if let Some(longest) = longest {
-        assert!(longest <= most, "thin sgemm: a launch of {longest} s");
-    }
-
+    judge.launches("thin sgemm", sgemm(m, n, k, 1), flop_budgets(m, n, k));
     // A wide product: its workgroups' rows each fit the budget with the whole depth, so a pass
     // takes all of k, and packing op(B) for it moves more bytes than a budget's.
     let (m, n, k) = (64, 16384, 512);
-    let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32 - 2.0).collect();
-    let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32 - 1.0).collect();
-    let mut c = vec![0.0f32; m * n];
-    let (made, longest) = launches(|| {
-        let (mi, ni, ki) = (m as i32, n as i32, k as i32);
-        let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
-        let s = unsafe { glblasSgemm(Op(0), Op(0), mi, ni, ki, 1.0, ap, mi, bp, ki, 0.0, cp, mi) };
-        assert_eq!(s, Status::Success);
-    });
-    for j in (0..n).step_by(97) {
-        for i in 0..m {
-            let want: f32 = (0..k).map(|l| a[i + l * m] * b[l + j * k]).sum();
-            assert_eq!(c[i + j * m], want, "wide sgemm ({i}, {j})");
-        }
-    }
-    let least = (2.0 * (m * n * k) as f64 / limits.dispatch_flops[0]).ceil() as u64;
-    assert!(
-        made >= least,
-        "wide sgemm: {made} launches, {least} budgets of flops"
-    );
-    println!("wide sgemm: {made} launches, the longest {longest:?} s");
-    if let Some(longest) = longest {
-        assert!(longest <= most, "wide sgemm: a launch of {longest} s");
-    }
+    judge.launches("wide sgemm", sgemm(m, n, k, 97), flop_budgets(m, n, k));
 
     // One diagonal block (64 rows: no update between blocks) for many right-hand sides, solved
     // in launches of columns (each counted at four times its flops, `SOLVE_COST`: at least the
@@ -145,7 +126,7 @@ fn gemm_and_vectors_keep_within_the_dispatch_budget() {
         .map(|i| x[i] + if i % m > 0 { x[i - 1] } else { 0.0 })
         .collect();
     let mut b = b0.clone();
-    let (made, longest) = launches(|| {
+    let made = launches(|| {
         b.copy_from_slice(&b0);
         let (left, lower, nonunit) = (SideArg(0), FillArg(0), DiagArg(0));
         let (mi, ni) = (m as i32, n as i32);
@@ -156,34 +137,20 @@ fn gemm_and_vectors_keep_within_the_dispatch_budget() {
     assert!(b == x, "strsm");
     // About m² multiply-adds per column (the fragment pipeline solves on the host).
     let least = ((m * m * n) as f64 / limits.dispatch_flops[0]).floor() as u64;
-    println!("strsm: {made} launches, the longest {longest:?} s");
-    assert!(
-        made >= least || !compute,
-        "strsm: {made} launches, {least} budgets of work"
-    );
-    if let Some(longest) = longest {
-        assert!(longest <= most, "strsm: a launch of {longest} s");
-    }
+    judge.launches("strsm", made, if compute { least } else { 0 });
 
     let len = 1 << 22;
     let x: Vec<f32> = (0..len).map(|i| (i % 7) as f32 - 3.0).collect();
     let y0: Vec<f32> = (0..len).map(|i| (i % 4) as f32).collect();
     let mut y = y0.clone();
-    let (made, longest) = launches(|| {
+    let made = launches(|| {
         y.copy_from_slice(&y0);
         let s = unsafe { glblasSaxpy(len as i32, 2.0, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
         assert_eq!(s, Status::Success);
     });
     assert!((0..len).all(|i| y[i] == 2.0 * x[i] + y0[i]), "saxpy");
     let least = (3.0 * 4.0 * len as f64 / limits.dispatch_bytes).floor() as u64;
-    assert!(
-        made >= least,
-        "saxpy: {made} launches, {least} budgets of bytes"
-    );
-    println!("saxpy: {made} launches, the longest {longest:?} s");
-    if let Some(longest) = longest {
-        assert!(longest <= most, "saxpy: a launch of {longest} s");
-    }
+    judge.launches("saxpy", made, least);
 
     // The compute kernel cuts the inner dimension, the fragment one y first (each element's
     // sum whole), then the inner dimension.
@@ -191,7 +158,7 @@ fn gemm_and_vectors_keep_within_the_dispatch_budget() {
     let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32 - 2.0).collect();
     let x: Vec<f32> = (0..k).map(|i| (i % 3) as f32 - 1.0).collect();
     let mut y = vec![0.0f32; m];
-    let (made, longest) = launches(|| {
+    let made = launches(|| {
         let (mi, ki, ap, xp, yp) = (m as i32, k as i32, a.as_ptr(), x.as_ptr(), y.as_mut_ptr());
         let s = unsafe { glblasSgemv(Op(0), mi, ki, 1.0, ap, mi, xp, 1, 0.0, yp, 1) };
         assert_eq!(s, Status::Success);
@@ -201,12 +168,5 @@ fn gemm_and_vectors_keep_within_the_dispatch_budget() {
         assert_eq!(*got, want, "sgemv, y[{i}]");
     }
     let least = (4.0 * (m * k + k + 2 * m) as f64 / limits.dispatch_bytes).floor() as u64;
-    assert!(
-        made >= least,
-        "sgemv: {made} launches, {least} budgets of bytes"
-    );
-    println!("sgemv: {made} launches, the longest {longest:?} s");
-    if let Some(longest) = longest {
-        assert!(longest <= most, "sgemv: a launch of {longest} s");
-    }
+    judge.launches("sgemv", made, least);
 }

@@ -102,15 +102,35 @@ pub(super) fn on_device(operands: &[Operand]) -> bool {
 /// else the address itself.
 pub type Relocate<'a> = &'a dyn Fn(*const u8) -> *const u8;
 
-/// `p` as `to` relocates it.
-pub(super) fn relocated<P>(p: *const P, to: Relocate) -> *const P {
-    to(p.cast()).cast()
+/// An operand's address, which `Describe::relocated` moves.
+pub(super) trait Address: Copy {
+    fn relocated(self, to: Relocate) -> Self;
 }
 
-/// A written operand's `p` as `to` relocates it.
-pub(super) fn relocated_mut<P>(p: *mut P, to: Relocate) -> *mut P {
-    relocated(p.cast_const(), to).cast_mut()
+impl<P> Address for *const P {
+    fn relocated(self, to: Relocate) -> Self {
+        to(self.cast()).cast()
+    }
 }
+
+impl<P> Address for *mut P {
+    fn relocated(self, to: Relocate) -> Self {
+        to(self.cast_const().cast()).cast_mut().cast()
+    }
+}
+
+/// `Describe::relocated` for a description whose operands' addresses are the fields named.
+macro_rules! relocated_fields {
+    ($($field:ident),+) => {
+        fn relocated(&self, to: super::describe::Relocate) -> Self {
+            use super::describe::Address;
+            let mut r = *self;
+            $(r.$field = r.$field.relocated(to);)+
+            r
+        }
+    };
+}
+pub(super) use relocated_fields;
 
 /// A routine, described once: what a BLAS-compatible call of it checks, skips, counts, reads
 /// and writes, and how GL computes it. Sizes are the caller's, widened to 64 bits.

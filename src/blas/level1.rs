@@ -4,9 +4,7 @@
 use std::fmt;
 
 use super::checksums::{dot, weights, Checksums, Sums, Vector, Weights};
-use super::describe::{
-    flop_scale, relocated, relocated_mut, Describe, Operand, Relocate, Use, Value,
-};
+use super::describe::{flop_scale, relocated_fields, Describe, Operand, Use, Value};
 use super::increments::{from_const, from_mut, wrapped};
 use super::region::Region;
 use crate::engine::element::{Real, Scalar};
@@ -56,13 +54,7 @@ impl<T: Scalar> Describe<T> for Axpy<T> {
         r
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            x: relocated(self.x, to),
-            y: relocated_mut(self.y, to),
-            ..*self
-        }
-    }
+    relocated_fields!(x, y);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let r = self;
@@ -153,13 +145,7 @@ impl<T: Scalar> Describe<T> for Dot<T> {
         r
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            x: relocated(self.x, to),
-            y: relocated(self.y, to),
-            ..*self
-        }
-    }
+    relocated_fields!(x, y);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let (r, mut v) = (self, T::ZERO);
@@ -239,12 +225,7 @@ impl<T: Scalar> Describe<T> for Scal<T> {
         r
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            x: relocated_mut(self.x, to),
-            ..*self
-        }
-    }
+    relocated_fields!(x);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let (n, x, incx) = (self.n, self.x, self.incx);
@@ -326,13 +307,7 @@ impl<T: Scalar, const SWAP: bool> Describe<T> for Move<T, SWAP> {
         r
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            x: relocated(self.x, to),
-            y: relocated_mut(self.y, to),
-            ..*self
-        }
-    }
+    relocated_fields!(x, y);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let r = self;
@@ -438,12 +413,7 @@ impl<T: Scalar> Describe<T> for Reduce<T> {
         r
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            x: relocated(self.x, to),
-            ..*self
-        }
-    }
+    relocated_fields!(x);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let (n, x, incx) = (self.n, self.x, self.incx);

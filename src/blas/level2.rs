@@ -8,9 +8,7 @@ use std::fmt;
 
 use super::checks::{cblas_enums, fault, Fault};
 use super::checksums::{too_long, Checksums, Mat, Operator, Sums, Vector};
-use super::describe::{
-    flop_scale, relocated, relocated_mut, Describe, Operand, Relocate, Use, Value,
-};
+use super::describe::{flop_scale, relocated_fields, Describe, Operand, Use, Value};
 use super::increments::{from_const, from_mut, wrapped};
 use super::options::{Layout, Op, ILLEGAL_TRANSA};
 use super::region::Region;
@@ -152,14 +150,7 @@ impl<T: Scalar> Describe<T> for GemvArgs<T> {
         g
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            a: relocated(self.a, to),
-            x: relocated(self.x, to),
-            y: relocated_mut(self.y, to),
-            ..*self
-        }
-    }
+    relocated_fields!(a, x, y);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let g = self;

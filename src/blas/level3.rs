@@ -9,7 +9,7 @@ use std::fmt;
 use super::checks::{cblas_enums, fault, Fault};
 use super::checksums::{too_long, Checksums, Mat, Operator, Sums};
 use super::describe::{
-    flop_scale, relocated, relocated_mut, Describe, Operand, Relocate, Use, Value,
+    flop_scale, relocated_fields, Address, Describe, Operand, Relocate, Use, Value,
 };
 use super::options::{
     Flag, Layout, Op, DIAG, ILLEGAL_TRANS, ILLEGAL_TRANSA, ILLEGAL_TRANSB, SIDE, UPLO,
@@ -192,14 +192,7 @@ impl<T: Scalar> Describe<T> for GemmArgs<T> {
         vec![self.alpha, self.beta]
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            a: relocated(self.a, to),
-            b: relocated(self.b, to),
-            c: relocated_mut(self.c, to),
-            ..*self
-        }
-    }
+    relocated_fields!(a, b, c);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let g = self;
@@ -382,14 +375,7 @@ impl<T: Scalar> Describe<T> for SymmArgs<T> {
         vec![self.alpha, self.beta]
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            a: relocated(self.a, to),
-            b: relocated(self.b, to),
-            c: relocated_mut(self.c, to),
-            ..*self
-        }
-    }
+    relocated_fields!(a, b, c);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let (side, uplo, m, n) = self.column_major();
@@ -592,9 +578,9 @@ impl<T: Scalar> Describe<T> for SyrkArgs<T> {
 
     fn relocated(&self, to: Relocate) -> Self {
         Self {
-            a: relocated(self.a, to),
-            b: self.b.map(|(b, ldb)| (relocated(b, to), ldb)),
-            c: relocated_mut(self.c, to),
+            a: self.a.relocated(to),
+            b: self.b.map(|(b, ldb)| (b.relocated(to), ldb)),
+            c: self.c.relocated(to),
             ..*self
         }
     }
@@ -801,13 +787,7 @@ impl<T: Scalar, const SOLVE: bool> Describe<T> for TriArgs<T, SOLVE> {
         vec![self.alpha]
     }
 
-    fn relocated(&self, to: Relocate) -> Self {
-        Self {
-            a: relocated(self.a, to),
-            b: relocated_mut(self.b, to),
-            ..*self
-        }
-    }
+    relocated_fields!(a, b);
 
     unsafe fn run_gl(&self) -> Result<Value> {
         let (side, uplo, m, n) = self.column_major();
