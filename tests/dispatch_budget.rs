@@ -4,10 +4,12 @@
 //! their work takes budgets at the device's assumed rate, with right results (whole numbers:
 //! exact); where the device times its kernels, no launch takes longer than the budget. A CPU
 //! rasterizer shares the machine's cores with the test binary that `scripts/test.sh` runs beside
-//! this one, and its timer queries count the time it was not scheduled: it is allowed twice the
-//! budget, and each call is timed in three rounds, the least of their longest launches judged (a
-//! single round saw a 22.5 ms sgemm launch on zink, and a 6.6 ms saxpy one). A launch holding more
-//! than its budget of work is long in every round.
+//! this one, and its timer queries count the time it was not scheduled: it is allowed three times
+//! the budget, and each call is timed in three rounds, the least of their longest launches judged.
+//! A single round saw a 22.5 ms sgemm launch on zink; with the neighbour busy throughout, the best
+//! of three rounds in a CI-style run read 12.8 ms on llvmpipe-gl33 for a launch of 4.4 ms alone.
+//! The overruns this test found read 17.6 ms and more alone: a launch holding more than its budget
+//! of work is long in every round.
 
 use glblas::api::*;
 use glblas::engine::fault;
@@ -90,7 +92,7 @@ fn gemm_and_vectors_keep_within_the_dispatch_budget() {
     let (limits, software, compute) =
         with_engine(|e| Ok((e.limits, e.ctx.info.software, e.ctx.info.compute))).unwrap();
     let judge = Judge {
-        most: BUDGET_MS * 1e-3 * if software { 2.0 } else { 1.0 },
+        most: BUDGET_MS * 1e-3 * if software { 3.0 } else { 1.0 },
     };
     let flop_budgets = |m: usize, n: usize, k: usize| {
         (2.0 * (m * n * k) as f64 / limits.dispatch_flops[0]).ceil() as u64

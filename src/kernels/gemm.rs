@@ -548,10 +548,13 @@ fn plan<T: Real>(e: &Engine, g: &Gemm<T>) -> Result<Plan> {
     };
     let window = e.max_window();
     // The fragment pipeline draws a tile's chunk of k at once, so that draw stays within the
-    // dispatch budget (the compute pipeline's passes are dispatched in bands instead).
+    // dispatch budget (the compute pipeline's passes are dispatched in bands instead), counted
+    // at the blocks its fragments compute whole: 4 rows by `cols` columns (a thin sgemm's draw
+    // ran 12.8 ms of 5 on llvmpipe counted at its own flops).
     let most = e.limits.dispatch_flops[T::PRECISION.index()];
     for _ in 0..256 {
-        if !super::compute_available(e) && 2.0 * (p.tm * p.tn * p.tk) as f64 > most {
+        let spanned = 4 * panel_width(p.tm, 4) * (panel_width(p.tn, cols) * 4) * p.tk;
+        if !super::compute_available(e) && 2.0 * spanned as f64 > most {
             let d = match (p.tk > 1, p.tm >= p.tn) {
                 (true, _) => Dim::K,
                 (false, true) => Dim::M,
