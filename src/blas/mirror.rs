@@ -37,9 +37,9 @@ pub struct Mirrors(Vec<Span>);
 impl Mirrors {
     /// Reads back the device operands among `operands` that the call reads or writes (an
     /// unread one may be anything, as the reference never reads it), overlapping ones as one;
-    /// `keep`: also copies the outputs within device memory, to put back. None where one cannot be read (a
-    /// freed, lost or too short allocation, which the routine refuses) or is longer than
-    /// `MOST` elements (as a result longer than that is not checked).
+    /// `keep`: also copies the outputs within device memory, to put back. None where one
+    /// cannot be read (a freed, lost or too short allocation, which the routine refuses) or is
+    /// longer than `MOST` elements (as a result longer than that is not checked).
     pub fn read(operands: &[Operand], keep: bool) -> Option<Mirrors> {
         let mut extents = Vec::new();
         for o in operands {
