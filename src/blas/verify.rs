@@ -90,9 +90,9 @@ pub unsafe fn run(
                 // SAFETY: the same call's operands.
                 unsafe { saved.restore() };
             }
-            if let (Some(m), true) = (&mirrors, restore) {
-                // A device that cannot take its outputs back has lost them: the call fails
-                // either way.
+            if let Some(m) = &mirrors {
+                // Where `restore` asked, its copies of the outputs. A device that cannot take
+                // them back has lost them: the call fails either way.
                 let _ = m.restore(operands);
             }
             Err(Error {

@@ -553,7 +553,7 @@ fn plan<T: Real>(e: &Engine, g: &Gemm<T>) -> Result<Plan> {
     // ran 12.8 ms of 5 on llvmpipe counted at its own flops).
     let most = e.limits.dispatch_flops[T::PRECISION.index()];
     for _ in 0..256 {
-        let spanned = 4 * panel_width(p.tm, 4) * (panel_width(p.tn, cols) * 4) * p.tk;
+        let spanned = super::round_up(p.tm, 4) * super::round_up(p.tn, cols) * p.tk;
         if !super::compute_available(e) && 2.0 * spanned as f64 > most {
             let d = match (p.tk > 1, p.tm >= p.tn) {
                 (true, _) => Dim::K,

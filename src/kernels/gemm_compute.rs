@@ -10,6 +10,7 @@
 
 use super::gemm_call::{Gemm, Shape, Triangle};
 use super::gemm_scratch::{copy_out, COPY, OUT, PANELS};
+use super::round_up;
 use crate::engine::element::{Precision, Real, Scalar};
 use crate::engine::jobs::Work;
 use crate::engine::operand::{Matrix, Mem, Window};
@@ -148,10 +149,6 @@ impl Kernel {
         d.extend(super::real_defines::<T>());
         d
     }
-}
-
-fn round_up(v: i64, to: i64) -> i64 {
-    (v + to - 1) / to * to
 }
 
 /// Whether these operands can take the compute path: every buffer the passes view lies within

@@ -133,6 +133,11 @@ fn max_window<T: Element>(e: &Engine) -> i64 {
     }
 }
 
+/// `v` rounded up to a multiple of `to`.
+fn round_up(v: i64, to: i64) -> i64 {
+    (v + to - 1) / to * to
+}
+
 /// A packed byte against the dispatch budget, in streamed ones (the budget's rate is Level 1's):
 /// packing gathers elements across the stored columns, and on zink a pack moved 228 MB/s where
 /// the budget reckons 1 GB/s (`tests/dispatch_budget.rs`, a 20.6 ms launch against 5 ms).
